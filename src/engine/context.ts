@@ -1,0 +1,81 @@
+/**
+ * Builds the model's view of a thread: the prompt's system text, then the log as Chat Completions
+ * messages. Each stored message is converted once and remembered, so a step costs only the new
+ * messages plus assembling the list the request body needs anyway.
+ */
+import type { Message, ModelMessage, PromptDefinition } from '../spec/index.js';
+
+const converted = new WeakMap<Message, ModelMessage>();
+
+function toModelMessage(message: Message): ModelMessage {
+  let result = converted.get(message);
+  if (result) return result;
+  switch (message.role) {
+    case 'system':
+      result = { role: 'system', content: message.content ?? '' };
+      break;
+    case 'user':
+      result = { role: 'user', content: message.content ?? '' };
+      break;
+    case 'assistant':
+      result =
+        message.tool_calls && message.tool_calls.length > 0
+          ? { role: 'assistant', content: message.content, tool_calls: message.tool_calls }
+          : { role: 'assistant', content: message.content ?? '' };
+      break;
+    case 'tool':
+      result = { role: 'tool', content: message.content ?? '', tool_call_id: message.tool_call_id ?? '' };
+      break;
+  }
+  converted.set(message, result);
+  return result;
+}
+
+/** Index of the last user message, or -1. */
+export function lastUserIndex(messages: readonly Message[]): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    if ((messages[index] as Message).role === 'user') return index;
+  }
+  return -1;
+}
+
+function withoutToolCalls(message: Message): ModelMessage | null {
+  if (message.role === 'tool') return null;
+  if (message.role === 'assistant' && message.tool_calls?.length) {
+    return message.content ? { role: 'assistant', content: message.content } : null;
+  }
+  return toModelMessage(message);
+}
+
+export function buildModelMessages(prompt: PromptDefinition, log: readonly Message[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  if (prompt.prompt.trim() !== '') out.push({ role: 'system', content: prompt.prompt });
+  const turnStart = lastUserIndex(log);
+  const first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
+  // Messages that land between a tool call and its result are held back until the results are in:
+  // the Chat Completions protocol wants results right after their call.
+  const outstanding = new Set<string>();
+  const held: ModelMessage[] = [];
+  for (let index = first; index < log.length; index++) {
+    const message = log[index] as Message;
+    if (message.silent || message.depth > 0) continue;
+    const pastTurn = index < turnStart;
+    const model = pastTurn && !prompt.includePastTools ? withoutToolCalls(message) : toModelMessage(message);
+    if (!model) continue;
+    if (model.role === 'tool') {
+      outstanding.delete(model.tool_call_id);
+      out.push(model);
+    } else if (outstanding.size > 0) {
+      held.push(model);
+      continue;
+    } else {
+      out.push(model);
+    }
+    if (model.role === 'assistant' && model.tool_calls) {
+      for (const call of model.tool_calls) outstanding.add(call.id);
+    }
+    if (outstanding.size === 0 && held.length > 0) out.push(...held.splice(0));
+  }
+  out.push(...held);
+  return out;
+}

@@ -1,0 +1,201 @@
+/**
+ * The agent loop (DESIGN.md section 2). One call runs a turn from whatever the log says is next:
+ * pending tool calls are executed, queued messages delivered, the model called, until the side's
+ * stop condition, a stop request or a step limit. Everything it decides comes from the persisted
+ * log, so a restarted thread picks up exactly where it stopped (THR-3).
+ */
+import type {
+  AgentDefinition,
+  ExecutionState,
+  Message,
+  ModelDefinition,
+  ThreadState,
+  ToolCall,
+} from '../spec/index.js';
+import { buildModelMessages, lastUserIndex } from './context.js';
+import { executeToolCalls, type ToolGuard } from './executor.js';
+import type { FrameSink } from './frames.js';
+import type { ModelTool, Provider } from './provider.js';
+import type { Registry, ResolvedTool } from './registry.js';
+import type { ThreadFiles } from './thread-files.js';
+import type { ThreadStore } from './thread-store.js';
+
+/** The global ceiling on model steps in one turn, whatever the side allows (EXE-7). */
+export const MAX_STEPS_CEILING = 100;
+
+export interface TurnDeps {
+  store: ThreadStore;
+  files: ThreadFiles;
+  registry: Registry;
+  agent: AgentDefinition;
+  provider(model: ModelDefinition): Provider;
+  emit: FrameSink;
+  signal: AbortSignal;
+  createState(execution: ExecutionState): ThreadState;
+  guards?: readonly ToolGuard[];
+  scrub?(text: string): string;
+  /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
+  onProgress?(): void;
+  now?(): number;
+}
+
+export type TurnOutcome =
+  | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' }
+  | { kind: 'stopped' }
+  | { kind: 'limit'; message: string }
+  | { kind: 'failed'; message: string };
+
+/** The calls of the newest assistant message that have no tool message yet. */
+export function pendingToolCalls(log: readonly Message[]): ToolCall[] {
+  const answered = new Set<string>();
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (message.role === 'tool' && message.tool_call_id) answered.add(message.tool_call_id);
+    if (message.role === 'assistant' && message.depth === 0) {
+      return (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
+    }
+  }
+  return [];
+}
+
+/** Whether the log asks for a turn: calls without results, or a user or tool message unanswered. */
+export function needsTurn(log: readonly Message[]): boolean {
+  if (pendingToolCalls(log).length > 0) return true;
+  const last = lastVisible(log);
+  return last?.role === 'user' || last?.role === 'tool';
+}
+
+/** Model steps since the last user message. */
+function stepsThisTurn(log: readonly Message[]): number {
+  let steps = 0;
+  for (let index = log.length - 1; index > lastUserIndex(log); index--) {
+    const message = log[index] as Message;
+    if (message.role === 'assistant' && message.depth === 0) steps++;
+  }
+  return steps;
+}
+
+function lastVisible(log: readonly Message[]): Message | undefined {
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (!message.silent && message.depth === 0) return message;
+  }
+  return undefined;
+}
+
+function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.definition.description, parameters: tool.parameters },
+  }));
+}
+
+export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
+  const { store, registry, agent, emit, signal } = deps;
+  const now = deps.now ?? Date.now;
+  const scrub = deps.scrub ?? ((text: string) => text);
+  const side = agent.sideA;
+  const prompt = registry.prompt(side.prompt);
+  const model = registry.model(prompt.model);
+  const provider = deps.provider(model);
+  const tools = registry.toolsFor(prompt.name);
+  const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
+  const requestTools = modelTools(tools);
+  const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);
+
+  for (;;) {
+    if (signal.aborted) return { kind: 'stopped' };
+    const log = store.messages();
+    const pending = pendingToolCalls(log);
+    if (pending.length > 0) {
+      deps.onProgress?.();
+      await executeToolCalls(pending, {
+        tools: toolMap,
+        store,
+        files: deps.files,
+        emit,
+        guards: deps.guards ?? [],
+        createState: deps.createState,
+        signal,
+        stepCount: stepsThisTurn(log),
+        side: 'a',
+        scrub,
+        now,
+      });
+      if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {
+        return { kind: 'done', reason: 'stop_tool' };
+      }
+      continue;
+    }
+    for (const queued of store.drainQueue()) {
+      const message = store.append({
+        id: queued.id,
+        role: queued.role,
+        content: queued.content,
+        silent: queued.silent ?? false,
+        metadata: queued.metadata ?? null,
+      });
+      emit({ type: 'message', message });
+    }
+    const current = store.messages();
+    const last = lastVisible(current);
+    if (!last || last.role === 'assistant' || last.role === 'system') {
+      return { kind: 'done', reason: last ? 'response' : 'nothing_to_do' };
+    }
+    if (stepsThisTurn(current) >= maxSteps) {
+      return { kind: 'limit', message: `The turn reached its limit of ${maxSteps} model steps.` };
+    }
+
+    deps.onProgress?.();
+    const messageId = crypto.randomUUID();
+    let text = '';
+    let response: Awaited<ReturnType<Provider['complete']>>;
+    try {
+      response = await provider.complete(
+        {
+          model: model.model ?? model.name,
+          messages: buildModelMessages(prompt, current),
+          tools: requestTools,
+          toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
+          parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,
+          signal,
+        },
+        {
+          onTextDelta(delta) {
+            text += delta;
+            emit({ type: 'message_delta', message_id: messageId, delta });
+          },
+        },
+      );
+    } catch (error) {
+      if (signal.aborted) {
+        if (text !== '') {
+          const partial = store.append({
+            id: messageId,
+            role: 'assistant',
+            content: text,
+            metadata: { aborted: true },
+          });
+          emit({ type: 'message', message: partial });
+        }
+        return { kind: 'stopped' };
+      }
+      return { kind: 'failed', message: scrub((error as Error).message) };
+    }
+    const assistant = store.append({
+      id: messageId,
+      role: 'assistant',
+      content: response.text === '' && response.toolCalls.length > 0 ? null : response.text,
+      tool_calls: response.toolCalls.length > 0 ? response.toolCalls : null,
+      metadata: {
+        model: response.model,
+        usage: response.usage,
+        finish_reason: response.finishReason,
+      },
+    });
+    emit({ type: 'message', message: assistant });
+    if (response.toolCalls.length === 0 && side.stopOnResponse) {
+      return { kind: 'done', reason: 'response' };
+    }
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The registry turns an application's definitions into what the runtime serves: it checks every
+ * cross-reference once, at startup, so a typo fails the deploy instead of a conversation.
+ */
+import {
+  type AgentDefinition,
+  type AnyToolDefinition,
+  argumentsJsonSchema,
+  DefinitionError,
+  type JsonSchema,
+  type ModelDefinition,
+  type PromptDefinition,
+  type VariableDefinition,
+} from '../spec/index.js';
+import { mergeVariableDefinitions } from '../spec/variables.js';
+
+type Named<T> = readonly T[] | Readonly<Record<string, T>>;
+
+/** What an application hands the runtime. */
+export interface AppDefinitions {
+  /** Function tools keyed by the name the model calls them by. */
+  tools?: Readonly<Record<string, AnyToolDefinition>>;
+  prompts?: Named<PromptDefinition>;
+  agents?: Named<AgentDefinition>;
+  models?: Named<ModelDefinition>;
+}
+
+/** A tool as one prompt offers it to the model. */
+export interface ResolvedTool {
+  name: string;
+  definition: AnyToolDefinition;
+  parameters: JsonSchema;
+}
+
+/** Tool names should be snake_case and at most 64 characters; others are warned about (DEF-4). */
+const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const TOOL_NAME_MAX = 64;
+
+function byName<T extends { name: string }>(kind: string, items: Named<T> | undefined): Map<string, T> {
+  const map = new Map<string, T>();
+  const list = Array.isArray(items) ? items : Object.values(items ?? {});
+  for (const item of list as T[]) {
+    if (map.has(item.name)) throw new DefinitionError(`duplicate ${kind} name "${item.name}"`);
+    map.set(item.name, item);
+  }
+  return map;
+}
+
+export class Registry {
+  readonly tools = new Map<string, AnyToolDefinition>();
+  readonly prompts: Map<string, PromptDefinition>;
+  readonly agents: Map<string, AgentDefinition>;
+  readonly models: Map<string, ModelDefinition>;
+  readonly warnings: string[] = [];
+  private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
+
+  constructor(definitions: AppDefinitions, builtinTools: Readonly<Record<string, AnyToolDefinition>> = {}) {
+    for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
+      if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
+      if (tool?.kind !== 'function') {
+        throw new DefinitionError(`tool "${name}" is not a defineTool() definition`);
+      }
+      if (!TOOL_NAME_PATTERN.test(name) || name.length > TOOL_NAME_MAX) {
+        this.warnings.push(`tool name "${name}" should be snake_case and 1 to ${TOOL_NAME_MAX} characters`);
+      }
+      this.tools.set(name, tool);
+    }
+    this.models = byName('model', definitions.models);
+    this.prompts = byName('prompt', definitions.prompts);
+    this.agents = byName('agent', definitions.agents);
+    this.checkReferences();
+    for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
+  }
+
+  private checkReferences(): void {
+    for (const model of this.models.values()) {
+      for (const fallback of model.fallbacks ?? []) {
+        if (!this.models.has(fallback)) {
+          throw new DefinitionError(`model "${model.name}" falls back to unknown model "${fallback}"`);
+        }
+      }
+    }
+    for (const prompt of this.prompts.values()) {
+      if (!this.models.has(prompt.model)) {
+        throw new DefinitionError(`prompt "${prompt.name}" uses unknown model "${prompt.model}"`);
+      }
+      const resolved = prompt.tools.map((name) => {
+        const definition = this.tools.get(name);
+        if (!definition) throw new DefinitionError(`prompt "${prompt.name}" lists unknown tool "${name}"`);
+        return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+      });
+      this.toolsByPrompt.set(prompt.name, resolved);
+    }
+    for (const agent of this.agents.values()) {
+      if (agent.type !== 'ai_human') {
+        throw new DefinitionError(`agent "${agent.name}": only ai_human agents are served so far`);
+      }
+      for (const side of [agent.sideA, agent.sideB]) {
+        if (side && !this.prompts.has(side.prompt)) {
+          throw new DefinitionError(`agent "${agent.name}" uses unknown prompt "${side.prompt}"`);
+        }
+      }
+    }
+  }
+
+  agent(name: string): AgentDefinition | undefined {
+    return this.agents.get(name);
+  }
+
+  prompt(name: string): PromptDefinition {
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw new DefinitionError(`unknown prompt "${name}"`);
+    return prompt;
+  }
+
+  model(name: string): ModelDefinition {
+    const model = this.models.get(name);
+    if (!model) throw new DefinitionError(`unknown model "${name}"`);
+    return model;
+  }
+
+  toolsFor(promptName: string): readonly ResolvedTool[] {
+    return this.toolsByPrompt.get(promptName) ?? [];
+  }
+
+  /** Every variable an agent's threads need: its prompts', their tools' and its own (VAR-2). */
+  variablesFor(agent: AgentDefinition): VariableDefinition[] {
+    const lists: VariableDefinition[][] = [];
+    for (const side of [agent.sideA, agent.sideB]) {
+      if (!side) continue;
+      const prompt = this.prompt(side.prompt);
+      for (const tool of this.toolsFor(prompt.name)) lists.push(tool.definition.variables);
+      lists.push(prompt.variables);
+    }
+    lists.push(agent.variables);
+    return mergeVariableDefinitions(...lists);
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * Turns what a tool returned into what the runtime keeps (EXE-4): the text the model reads, the
+ * seed 003 envelope, stored attachments (ATT-1, ATT-2) and the stack kept only for debugging.
+ */
+import type { AttachmentRef, ToolAttachment, ToolEnvelope, ToolResult } from '../spec/index.js';
+import type { ThreadFiles } from './thread-files.js';
+import { baseName } from './thread-path.js';
+
+export interface ShapedResult {
+  content: string;
+  envelope: ToolEnvelope;
+  attachments: AttachmentRef[];
+  stack: string | undefined;
+}
+
+export interface ShapeOptions {
+  files: ThreadFiles;
+  scrub(text: string): string;
+  durationMs: number;
+}
+
+function isReference(attachment: ToolAttachment | AttachmentRef): attachment is AttachmentRef {
+  return (attachment as AttachmentRef).type === 'file' && typeof (attachment as AttachmentRef).path === 'string';
+}
+
+function decodeBase64(data: string): Uint8Array {
+  const binary = atob(data);
+  const bytes = new Uint8Array(binary.length);
+  for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
+  return bytes;
+}
+
+/** Stores new attachments under /attachments/ (ATT-1); references pass through unstored (ATT-2). */
+async function storeAttachments(
+  list: ReadonlyArray<ToolAttachment | AttachmentRef>,
+  files: ThreadFiles,
+): Promise<AttachmentRef[]> {
+  const stored: AttachmentRef[] = [];
+  for (const attachment of list) {
+    if (isReference(attachment)) {
+      stored.push(attachment);
+      continue;
+    }
+    const name = baseName(attachment.name.replace(/\\/g, '/')) || 'attachment';
+    const path = `/attachments/${crypto.randomUUID()}-${name}`;
+    stored.push(
+      await files.write(path, decodeBase64(attachment.data), {
+        mimeType: attachment.mimeType,
+        width: attachment.width,
+        height: attachment.height,
+      }),
+    );
+  }
+  return stored;
+}
+
+export async function shapeResult(result: ToolResult, options: ShapeOptions): Promise<ShapedResult> {
+  const metadata = { duration_ms: Math.max(0, Math.round(options.durationMs)) };
+  let attachments: AttachmentRef[] = [];
+  let attachmentError: string | null = null;
+  if (result.attachments && result.attachments.length > 0) {
+    try {
+      attachments = await storeAttachments(result.attachments, options.files);
+    } catch (error) {
+      attachmentError = `attachments could not be stored: ${(error as Error).message}`;
+    }
+  }
+  const stack = result.stack ? options.scrub(result.stack) : undefined;
+  if (result.status === 'error' || attachmentError) {
+    const errorText = options.scrub(
+      [result.status === 'error' ? (result.error ?? 'Tool failed without a message.') : null, attachmentError]
+        .filter(Boolean)
+        .join('; '),
+    );
+    return {
+      content: `Error: ${errorText}`,
+      envelope: { type: 'error', error_text: errorText, metadata },
+      attachments,
+      stack,
+    };
+  }
+  const text = options.scrub(result.result ?? '');
+  const notes = attachments.map((ref) => `[attachment ${ref.path} (${ref.mimeType}, ${ref.size} bytes)]`);
+  return {
+    content: [text, ...notes].filter((part) => part !== '').join('\n'),
+    envelope: { type: 'output', data: text, metadata },
+    attachments,
+    stack,
+  };
+}

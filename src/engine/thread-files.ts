@@ -1,0 +1,106 @@
+/**
+ * A thread's filesystem as tools see it (THR-7 files, ATT-1, ATT-3): confined paths over a FileStore,
+ * plus the searches (grep, glob) built on listing and reading.
+ */
+import picomatch from 'picomatch';
+import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../spec/index.js';
+import type { FileStore } from './file-store.js';
+import { mimeTypeFor } from './mime.js';
+import { baseName, directoryPrefix, normalizeThreadPath } from './thread-path.js';
+
+/** Files larger than this are skipped by grep: searching them would stall the thread. */
+const GREP_MAX_FILE_BYTES = 5 * 1024 * 1024;
+const DEFAULT_GREP_LIMIT = 200;
+const DEFAULT_FIND_LIMIT = 1000;
+
+const encoder = new TextEncoder();
+
+function toBytes(data: string | ArrayBuffer | Uint8Array): Uint8Array {
+  if (typeof data === 'string') return encoder.encode(data);
+  return data instanceof Uint8Array ? data : new Uint8Array(data);
+}
+
+export function attachmentRefFor(stat: FileStat, id: string): AttachmentRef {
+  return {
+    id,
+    type: 'file',
+    path: stat.path,
+    name: stat.name,
+    mimeType: stat.mimeType,
+    size: stat.size,
+    ...(stat.width !== undefined ? { width: stat.width } : {}),
+    ...(stat.height !== undefined ? { height: stat.height } : {}),
+  };
+}
+
+export class ThreadFiles {
+  constructor(private readonly store: FileStore) {}
+
+  async write(path: string, data: string | ArrayBuffer | Uint8Array, options: WriteFileOptions = {}) {
+    const normalized = normalizeThreadPath(path);
+    if (normalized === '/') throw new Error('cannot write to the root directory');
+    const stat = await this.store.put(normalized, toBytes(data), {
+      mimeType: options.mimeType ?? mimeTypeFor(normalized),
+      width: options.width,
+      height: options.height,
+    });
+    return attachmentRefFor(stat, crypto.randomUUID());
+  }
+
+  async read(path: string): Promise<Uint8Array | null> {
+    const file = await this.store.get(normalizeThreadPath(path));
+    if (!file) return null;
+    return new Uint8Array(await new Response(file.body).arrayBuffer());
+  }
+
+  stat(path: string): Promise<FileStat | null> {
+    return this.store.head(normalizeThreadPath(path));
+  }
+
+  unlink(path: string): Promise<boolean> {
+    return this.store.delete(normalizeThreadPath(path));
+  }
+
+  async readdir(path: string): Promise<DirectoryEntry[]> {
+    const prefix = directoryPrefix(normalizeThreadPath(path));
+    const listing = await this.store.list(prefix, { recursive: false });
+    const entries: DirectoryEntry[] = [
+      ...listing.directories.map((dir) => ({ name: baseName(dir), path: dir, kind: 'directory' as const })),
+      ...listing.files.map((file) => ({ name: file.name, path: file.path, kind: 'file' as const, size: file.size })),
+    ];
+    return entries.sort((a, b) => a.path.localeCompare(b.path));
+  }
+
+  async find(pattern: string, limit = DEFAULT_FIND_LIMIT): Promise<string[]> {
+    const isMatch = picomatch(pattern.replace(/^\/+/, ''), { dot: true });
+    const { files } = await this.store.list('/', { recursive: true });
+    return files
+      .map((file) => file.path)
+      .filter((path) => isMatch(path.slice(1)))
+      .sort()
+      .slice(0, limit);
+  }
+
+  async grep(pattern: string, options: { path?: string; limit?: number } = {}): Promise<GrepMatch[]> {
+    const regex = new RegExp(pattern);
+    const limit = options.limit ?? DEFAULT_GREP_LIMIT;
+    const root = normalizeThreadPath(options.path ?? '/');
+    const single = root === '/' ? null : await this.store.head(root);
+    const files = single ? [single] : (await this.store.list(directoryPrefix(root), { recursive: true })).files;
+    files.sort((a, b) => a.path.localeCompare(b.path));
+    const matches: GrepMatch[] = [];
+    const decoder = new TextDecoder();
+    for (const file of files) {
+      if (file.size > GREP_MAX_FILE_BYTES) continue;
+      const bytes = await this.read(file.path);
+      if (!bytes || bytes.includes(0)) continue; // binary
+      const lines = decoder.decode(bytes).split(/\r?\n/);
+      for (let index = 0; index < lines.length; index++) {
+        if (!regex.test(lines[index] as string)) continue;
+        matches.push({ path: file.path, line: index + 1, text: lines[index] as string });
+        if (matches.length >= limit) return matches;
+      }
+    }
+    return matches;
+  }
+}

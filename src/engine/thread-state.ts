@@ -1,0 +1,93 @@
+/**
+ * The ThreadState a tool receives (THR-7), built per call over the thread's store and files.
+ */
+import type { ExecutionState, GetMessagesOptions, Message, NewMessageInput, ThreadState } from '../spec/index.js';
+import type { FrameSink } from './frames.js';
+import type { ThreadFiles } from './thread-files.js';
+import type { ThreadStore } from './thread-store.js';
+
+/** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
+export interface ResolvedVariables {
+  /** Names some definition declares. */
+  declared: ReadonlySet<string>;
+  values: Readonly<Record<string, string>>;
+}
+
+export interface ThreadStateDeps {
+  store: ThreadStore;
+  files: ThreadFiles;
+  variables: ResolvedVariables;
+  emit: FrameSink;
+  /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
+  wake(): void;
+  execution: ExecutionState | null;
+}
+
+const KV_PREFIX = 'user:';
+
+export function createThreadState(deps: ThreadStateDeps): ThreadState {
+  const { store, files, variables, emit } = deps;
+  const info = store.info;
+  return {
+    threadId: info.id,
+    agentId: info.agentId,
+    userId: info.userId,
+    createdAt: info.createdAt,
+    get children() {
+      return store.children();
+    },
+    execution: deps.execution,
+    tenvs: variables.values,
+    get context() {
+      return (store.getValue('context') as Record<string, unknown> | undefined) ?? {};
+    },
+
+    async env(name: string) {
+      const value = variables.values[name];
+      if (value !== undefined) return value;
+      if (!variables.declared.has(name)) {
+        throw new Error(`unknown variable "${name}": no tool, prompt or agent of this thread declares it`);
+      }
+      throw new Error(`variable "${name}" has no value in this thread`);
+    },
+
+    async getMessages(options: GetMessagesOptions = {}) {
+      const after = options.after ?? 0;
+      const list = store.messages().filter((message) => message.seq > after);
+      return options.limit === undefined ? list : list.slice(0, options.limit);
+    },
+    async injectMessage(input: NewMessageInput): Promise<Message> {
+      const message = store.append({
+        role: input.role,
+        content: input.content,
+        silent: input.silent ?? false,
+        metadata: input.metadata ?? null,
+      });
+      emit({ type: 'message', message });
+      return message;
+    },
+    async queueMessage(input: NewMessageInput) {
+      store.enqueue(input);
+      deps.wake();
+    },
+
+    writeFile: (path, data, options) => files.write(path, data, options),
+    readFile: (path) => files.read(path),
+    readdirFile: (path) => files.readdir(path),
+    statFile: (path) => files.stat(path),
+    unlinkFile: (path) => files.unlink(path),
+    grepFiles: (pattern, options) => files.grep(pattern, options),
+    findFiles: (pattern, options) => files.find(pattern, options?.limit),
+
+    async getValue<T>(key: string) {
+      return store.getValue(KV_PREFIX + key) as T | undefined;
+    },
+    async setValue(key: string, value: unknown) {
+      store.setValue(KV_PREFIX + key, value);
+    },
+
+    emit(event: string, data: unknown) {
+      emit({ type: 'event', event, data });
+    },
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * What the engine needs of a thread's storage. Methods are synchronous because the Durable Object's
+ * SQLite is; the in-memory store used by engine tests implements the same interface.
+ */
+import type { AttachmentRef, Message, NewMessageInput, ToolCall, ToolEnvelope } from '../spec/index.js';
+
+export interface ThreadInfo {
+  id: string;
+  agentId: string;
+  userId: string | null;
+  createdAt: number;
+  /** No human side: interactive pauses fail at once (LOCK-1, PERM-2). */
+  headless: boolean;
+  parentId: string | null;
+}
+
+export interface NewMessage {
+  id?: string;
+  role: Message['role'];
+  content: string | null;
+  name?: string | null;
+  tool_calls?: ToolCall[] | null;
+  tool_call_id?: string | null;
+  parent_id?: string | null;
+  depth?: number;
+  silent?: boolean;
+  metadata?: Record<string, unknown> | null;
+  tool_status?: 'success' | 'error' | null;
+  attachments?: AttachmentRef[] | null;
+  envelope?: ToolEnvelope | null;
+}
+
+/** A message waiting for delivery; its id is fixed when it is queued so callers can refer to it. */
+export type QueuedMessage = NewMessageInput & { id?: string };
+
+export interface ThreadStore {
+  readonly info: ThreadInfo;
+  /** The whole log, oldest first. Implementations keep it in memory: a step must not re-read it. */
+  messages(): readonly Message[];
+  append(message: NewMessage): Message;
+  getValue(key: string): unknown;
+  setValue(key: string, value: unknown): void;
+  /** Messages waiting for the thread to be between steps (SUB-7). */
+  enqueue(message: QueuedMessage): void;
+  drainQueue(): QueuedMessage[];
+  /** Journal of tool calls whose execution began, so a restart never runs one twice (THR-3). */
+  markToolStarted(toolCallId: string): void;
+  toolStarted(toolCallId: string): boolean;
+  children(): string[];
+}

@@ -1,0 +1,32 @@
+/**
+ * The messages a model sees when a call cannot run (EXE-1). Each names the problem precisely so the
+ * model can correct itself on its next step.
+ */
+import type { z } from 'zod';
+
+export function unknownToolMessage(name: string, known: readonly string[]): string {
+  const list = known.length > 0 ? known.join(', ') : '(none)';
+  return `Unknown tool "${name}". Available tools: ${list}.`;
+}
+
+export function malformedArgumentsMessage(name: string, error: unknown): string {
+  return `Arguments for tool "${name}" are not valid JSON: ${(error as Error).message}. Send a JSON object.`;
+}
+
+export function invalidArgumentsMessage(name: string, error: z.ZodError): string {
+  const problems = error.issues.map((issue) => {
+    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+    return `${path}: ${issue.message}`;
+  });
+  return `Invalid arguments for tool "${name}": ${problems.join('; ')}.`;
+}
+
+export function timeoutMessage(name: string, ms: number): string {
+  return `Tool "${name}" timed out after ${ms} ms and was aborted.`;
+}
+
+export const STOPPED_MESSAGE = 'The thread was stopped while this tool was running.';
+
+export function interruptedMessage(name: string): string {
+  return `Tool "${name}" was interrupted by a restart before it finished; it was not run again because it is not declared idempotent. Call it again if it is still needed.`;
+}

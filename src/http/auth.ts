@@ -1,0 +1,68 @@
+/**
+ * Bearer-key authentication (THR-6). `API_KEYS` lists the accepted keys, comma-separated; each key is
+ * one user, identified by a hash of the key so the key itself is never stored. Without API_KEYS
+ * every request is refused: a deployment is never open by accident.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { RuntimeEnv } from '../thread/env.js';
+import { errorResponse } from './errors.js';
+
+export type AuthVariables = { userId: string };
+
+const encoder = new TextEncoder();
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(text)));
+  return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+let cachedKeys: { source: string; digests: Promise<Set<string>> } | null = null;
+
+function keyDigests(source: string): Promise<Set<string>> {
+  if (cachedKeys?.source !== source) {
+    const keys = source
+      .split(',')
+      .map((key) => key.trim())
+      .filter((key) => key !== '');
+    cachedKeys = { source, digests: Promise.all(keys.map(sha256Hex)).then((list) => new Set(list)) };
+  }
+  return cachedKeys.digests;
+}
+
+/** The key from `Authorization: Bearer <key>`, or from `?token=` where `allowQueryToken` (WebSockets). */
+function presentedKey(request: Request, allowQueryToken: boolean): string | null {
+  const header = request.headers.get('authorization');
+  const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
+  if (match) return (match[1] as string).trim();
+  if (allowQueryToken) return new URL(request.url).searchParams.get('token');
+  return null;
+}
+
+export function bearerAuth(): MiddlewareHandler<{ Bindings: RuntimeEnv; Variables: AuthVariables }> {
+  return async (c, next) => {
+    const configured = c.env.API_KEYS ?? '';
+    if (configured.trim() === '') {
+      return errorResponse(c, {
+        status: 503,
+        code: 'auth_not_configured',
+        message: 'API_KEYS is not set: configure at least one key (wrangler secret put API_KEYS)',
+      });
+    }
+    const isStream = c.req.path.endsWith('/stream');
+    const key = presentedKey(c.req.raw, isStream);
+    if (!key) {
+      return errorResponse(c, {
+        status: 401,
+        code: 'unauthorized',
+        message: 'missing API key: send "Authorization: Bearer <key>"',
+      });
+    }
+    // Comparing digests keeps the comparison independent of where the strings first differ.
+    const digest = await sha256Hex(key);
+    if (!(await keyDigests(configured)).has(digest)) {
+      return errorResponse(c, { status: 401, code: 'unauthorized', message: 'invalid API key' });
+    }
+    c.set('userId', `u_${digest.slice(0, 32)}`);
+    await next();
+  };
+}

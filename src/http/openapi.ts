@@ -1,0 +1,160 @@
+/**
+ * The OpenAPI document of the HTTP surface (THR-5), built from the same Zod schemas that validate
+ * requests, so the two cannot drift apart.
+ */
+import { z } from 'zod';
+import { CreateThreadBody, ListMessagesQuery, ListThreadsQuery, PostMessageBody } from './schemas.js';
+
+function schema(type: z.ZodType) {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(type, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  return json;
+}
+
+function queryParameters(type: z.ZodObject) {
+  const json = schema(type) as { properties?: Record<string, unknown> };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: false,
+    schema: property,
+  }));
+}
+
+const errorSchema = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, details: {} },
+    },
+  },
+};
+
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+const json = (description: string) => ({ description, content: { 'application/json': { schema: {} } } });
+const jsonBody = (type: z.ZodType) => ({ required: true, content: { 'application/json': { schema: schema(type) } } });
+const threadId = { name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const filePath = {
+  name: 'path',
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+  description: 'Path in the thread filesystem',
+};
+
+export function openApiDocument(serverUrl: string) {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Standard Agents runtime for Cloudflare Workers',
+      version: '0.1.0',
+      description: 'Threads are Durable Objects; drive them over HTTPS and a WebSocket.',
+    },
+    servers: [{ url: serverUrl }],
+    security: [{ bearer: [] }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: { Error: errorSchema },
+    },
+    paths: {
+      '/api/agents': {
+        get: { summary: 'Agents, their prompts and tools with JSON Schemas', responses: { 200: json('The agents') } },
+      },
+      '/api/threads': {
+        post: {
+          summary: 'Create a thread',
+          requestBody: jsonBody(CreateThreadBody),
+          responses: {
+            201: json('The new thread'),
+            400: error('Invalid body, unknown agent or missing_variables (details.missing lists the names)'),
+          },
+        },
+        get: {
+          summary: 'List your threads, newest first',
+          parameters: queryParameters(ListThreadsQuery),
+          responses: { 200: json('{ threads, next_cursor }') },
+        },
+      },
+      '/api/threads/{id}': {
+        get: {
+          summary: 'Thread metadata, status and children',
+          parameters: [threadId],
+          responses: { 200: json('The thread'), 404: error('No such thread') },
+        },
+        delete: {
+          summary: 'Stop and delete the thread, its files and index row',
+          parameters: [threadId],
+          responses: { 204: { description: 'Deleted' }, 404: error('No such thread') },
+        },
+      },
+      '/api/threads/{id}/messages': {
+        post: {
+          summary: 'Post a user message; starts a turn, or is queued while one runs',
+          parameters: [
+            threadId,
+            { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string' } },
+          ],
+          requestBody: jsonBody(PostMessageBody),
+          responses: {
+            202: json('{ messageId, queued, replayed }'),
+            400: error('Invalid body'),
+            404: error('No such thread'),
+          },
+        },
+        get: {
+          summary: 'Read the message log in pages',
+          parameters: [threadId, ...queryParameters(ListMessagesQuery)],
+          responses: { 200: json('{ messages, next_after }'), 404: error('No such thread') },
+        },
+      },
+      '/api/threads/{id}/stream': {
+        get: {
+          summary: 'WebSocket of numbered frames; ?after=<seq> replays what was missed; ?token= may carry the key',
+          parameters: [
+            threadId,
+            { name: 'after', in: 'query', schema: { type: 'integer' } },
+            { name: 'token', in: 'query', schema: { type: 'string' } },
+          ],
+          responses: { 101: { description: 'Switching protocols' }, 400: error('Not a WebSocket upgrade') },
+        },
+      },
+      '/api/threads/{id}/stop': {
+        post: {
+          summary: 'Abort the running step',
+          parameters: [threadId],
+          responses: { 200: json('The thread'), 404: error('No such thread') },
+        },
+      },
+      '/api/threads/{id}/files/{path}': {
+        get: {
+          summary: 'Download a file (streamed) or list a folder',
+          parameters: [threadId, filePath],
+          responses: {
+            200: { description: 'The file bytes, or { path, entries } for a folder' },
+            400: error('Invalid path'),
+            404: error('No such file'),
+          },
+        },
+        put: {
+          summary: 'Upload a file (streamed; Content-Length required)',
+          parameters: [threadId, filePath],
+          requestBody: { required: true, content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+          responses: {
+            201: json('The AttachmentRef'),
+            400: error('Invalid path'),
+            411: error('No Content-Length'),
+            413: error('Too large'),
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * `GET /api/agents`: what the Worker serves — agents, their prompts and the tools each prompt may
+ * call, with the JSON Schemas the model receives.
+ */
+import { Hono } from 'hono';
+import type { Registry } from '../../engine/registry.js';
+
+function describePrompt(registry: Registry, name: string) {
+  const prompt = registry.prompt(name);
+  return {
+    name: prompt.name,
+    model: prompt.model,
+    tools: registry.toolsFor(prompt.name).map((tool) => ({
+      name: tool.name,
+      description: tool.definition.description,
+      parameters: tool.parameters,
+    })),
+  };
+}
+
+export function agentRoutes(registry: Registry) {
+  const app = new Hono();
+  const body = {
+    agents: [...registry.agents.values()].map((agent) => ({
+      name: agent.name,
+      title: agent.title,
+      type: agent.type,
+      variables: registry.variablesFor(agent).map(({ name, type, required, description }) => ({
+        name,
+        type,
+        required,
+        description,
+      })),
+      sideA: { ...agent.sideA, prompt: describePrompt(registry, agent.sideA.prompt) },
+      ...(agent.sideB ? { sideB: { ...agent.sideB, prompt: describePrompt(registry, agent.sideB.prompt) } } : {}),
+    })),
+  };
+  app.get('/', (c) => c.json(body));
+  return app;
+}

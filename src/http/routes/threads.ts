@@ -1,0 +1,116 @@
+/**
+ * Thread routes (DESIGN.md section 3): create, list, inspect, delete, post and read messages, stop.
+ */
+import { Hono } from 'hono';
+import type { Registry } from '../../engine/registry.js';
+import { missingVariables } from '../../spec/variables.js';
+import type { RuntimeEnv } from '../../thread/env.js';
+import { ThreadIndex } from '../../thread/thread-index.js';
+import { threadStub } from '../../thread/thread-stub.js';
+import type { AuthVariables } from '../auth.js';
+import { HttpError, unwrap } from '../errors.js';
+import { readJson, readQuery } from '../request-body.js';
+import { CreateThreadBody, ListMessagesQuery, ListThreadsQuery, PostMessageBody, ThreadIdParam } from '../schemas.js';
+
+type Env = { Bindings: RuntimeEnv; Variables: AuthVariables };
+
+/** A thread id from the path; anything but a UUID cannot name a thread. */
+export function threadId(raw: string | undefined): string {
+  const parsed = ThreadIdParam.safeParse(raw);
+  if (!parsed.success) {
+    throw new HttpError({ status: 404, code: 'thread_not_found', message: `no thread ${String(raw)}` });
+  }
+  return parsed.data;
+}
+
+export function threadRoutes(registry: Registry) {
+  const app = new Hono<Env>();
+
+  app.post('/', async (c) => {
+    const body = await readJson(c, CreateThreadBody);
+    const agent = registry.agent(body.agent);
+    if (!agent) {
+      throw new HttpError({
+        status: 400,
+        code: 'unknown_agent',
+        message: `no agent named "${body.agent}"; known agents: ${[...registry.agents.keys()].join(', ')}`,
+      });
+    }
+    const missing = missingVariables(registry.variablesFor(agent), body.variables);
+    if (missing.length > 0) {
+      throw new HttpError({
+        status: 400,
+        code: 'missing_variables',
+        message: `required variables without a value: ${missing.join(', ')}`,
+        details: { missing },
+      });
+    }
+    const id = crypto.randomUUID();
+    const details = unwrap(
+      await threadStub(c.env, id).create({
+        id,
+        agent: agent.name,
+        userId: c.get('userId'),
+        messages: body.messages,
+        variables: body.variables,
+        tags: body.tags,
+        headless: body.headless,
+      }),
+    );
+    return c.json(details, 201);
+  });
+
+  app.get('/', async (c) => {
+    const query = readQuery(c, ListThreadsQuery);
+    const page = await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') });
+    return c.json(page);
+  });
+
+  app.get('/:id', async (c) => {
+    const id = threadId(c.req.param('id'));
+    return c.json(unwrap(await threadStub(c.env, id).describe(c.get('userId'), id)));
+  });
+
+  app.delete('/:id', async (c) => {
+    const id = threadId(c.req.param('id'));
+    unwrap(await threadStub(c.env, id).destroy(c.get('userId'), id));
+    return c.body(null, 204);
+  });
+
+  app.post('/:id/messages', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const body = await readJson(c, PostMessageBody);
+    const idempotencyKey = c.req.header('idempotency-key');
+    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
+      throw new HttpError({
+        status: 400,
+        code: 'invalid_request',
+        message: 'Idempotency-Key must be 1 to 256 characters',
+      });
+    }
+    const answer = unwrap(
+      await threadStub(c.env, id).postMessage(c.get('userId'), id, { content: body.content, idempotencyKey }),
+    );
+    return c.json(answer, 202);
+  });
+
+  app.get('/:id/messages', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const query = readQuery(c, ListMessagesQuery);
+    const page = unwrap(
+      await threadStub(c.env, id).listMessages(c.get('userId'), id, {
+        after: query.after,
+        limit: query.limit,
+        depth: query.depth ?? null,
+      }),
+    );
+    return c.json(page);
+  });
+
+  app.post('/:id/stop', async (c) => {
+    const id = threadId(c.req.param('id'));
+    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('userId'), id)));
+  });
+
+  return app;
+}

@@ -1,0 +1,59 @@
+/**
+ * The shapes of request bodies and queries (THR-5). The same schemas feed the OpenAPI document.
+ */
+import { z } from 'zod';
+
+const tag = z.string().min(1).max(128);
+
+export const CreateThreadBody = z
+  .object({
+    agent: z.string().min(1).describe('Name of the agent that runs the thread'),
+    messages: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant', 'system']).default('user'),
+          content: z.string().max(1_000_000),
+        }),
+      )
+      .max(1000)
+      .default([])
+      .describe('Messages to start with; a trailing user message starts a turn'),
+    variables: z.record(z.string(), z.string()).default({}).describe('Thread variable values (VAR-2)'),
+    tags: z.array(tag).max(64).default([]),
+    headless: z.boolean().default(false).describe('No human answers this thread: questions and asks fail at once'),
+  })
+  .strict();
+
+export const PostMessageBody = z
+  .object({
+    content: z.string().min(1).max(1_000_000).describe('The user message'),
+  })
+  .strict();
+
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const ListThreadsQuery = z
+  .object({
+    agent: z.string().min(1).optional(),
+    tag: tag.optional(),
+    parent: z.string().min(1).optional(),
+    status: z.enum(['idle', 'running', 'error']).optional(),
+    cursor: z.string().min(1).optional(),
+    limit: integer(1, 200).default(50),
+  })
+  .strict();
+
+export const ListMessagesQuery = z
+  .object({
+    after: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+    limit: integer(1, 1000).default(100),
+    depth: integer(0, 64).optional(),
+  })
+  .strict();
+
+export const StreamQuery = z.object({
+  after: integer(0, Number.MAX_SAFE_INTEGER).default(0),
+  token: z.string().optional(),
+});
+
+export const ThreadIdParam = z.uuid({ message: 'thread ids are UUIDs' });

@@ -1,0 +1,36 @@
+/**
+ * The script the offline model follows when no real model is configured: it calls any tool the user
+ * names (filling string arguments with the user's words) and then reports what the tools returned.
+ * Enough to watch a whole tool round trip without an API key.
+ */
+import type { ModelMessage, ScriptedReply, ScriptedRequest } from '../spec/index.js';
+
+function text(content: ModelMessage['content']): string {
+  if (typeof content === 'string') return content;
+  if (!content) return '';
+  return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+}
+
+export function demoScript(request: ScriptedRequest): ScriptedReply {
+  const messages = request.messages;
+  const last = messages[messages.length - 1];
+  if (last?.role === 'tool') {
+    const results: string[] = [];
+    for (let index = messages.length - 1; index >= 0; index--) {
+      const message = messages[index] as ModelMessage;
+      if (message.role !== 'tool') break;
+      results.unshift(text(message.content));
+    }
+    return { text: `Here is what the tools returned:\n${results.join('\n')}` };
+  }
+  const said = last?.role === 'user' ? text(last.content) : '';
+  const named = request.toolNames.filter((name) => said.includes(name));
+  if (named.length > 0) {
+    return { toolCalls: named.map((name) => ({ name, arguments: { query: said } })) };
+  }
+  const offer =
+    request.toolNames.length > 0 ? ` Name one of my tools and I will call it: ${request.toolNames.join(', ')}.` : '';
+  return {
+    text: `(offline demo model: set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL for a real one) You said: "${said}".${offer}`,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * Model fallbacks (THR-4): when a model fails after its own retries, the next one in
+ * `defineModel({ fallbacks })` is asked, in order. An abort is never retried elsewhere.
+ */
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../engine/provider.js';
+
+export interface ProviderChoice {
+  provider: Provider;
+  /** The provider's model id for this choice. */
+  model: string;
+}
+
+export class FallbackProvider implements Provider {
+  constructor(private readonly choices: readonly ProviderChoice[]) {}
+
+  async complete(request: ModelRequest, handlers?: StreamHandlers): Promise<ModelResponse> {
+    let lastError: unknown;
+    for (const choice of this.choices) {
+      let streamed = false;
+      try {
+        return await choice.provider.complete(
+          { ...request, model: choice.model },
+          {
+            onTextDelta(delta) {
+              streamed = true;
+              handlers?.onTextDelta?.(delta);
+            },
+          },
+        );
+      } catch (error) {
+        // Once text reached clients, a second model would contradict it: fail instead.
+        if (request.signal?.aborted || streamed) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The scripted provider: a model that answers from a script, for tests and for running the example
+ * agents offline. It streams its text in small deltas like a real model so clients see the same
+ * frames either way.
+ */
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../engine/provider.js';
+import type { ModelMessage, Script, ScriptedReply, ToolCall } from '../spec/index.js';
+
+/** Characters per text delta: small enough that streaming is visible. */
+const DELTA_SIZE = 16;
+
+/** Model steps since the last user message: the position in a list script. */
+function stepIndex(messages: readonly ModelMessage[]): number {
+  let steps = 0;
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ModelMessage;
+    if (message.role === 'user') break;
+    if (message.role === 'assistant') steps++;
+  }
+  return steps;
+}
+
+function abortError(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+export class ScriptedProvider implements Provider {
+  constructor(
+    private readonly script: Script,
+    private readonly name = 'scripted',
+  ) {}
+
+  private async reply(request: ModelRequest): Promise<ScriptedReply> {
+    if (typeof this.script === 'function') {
+      return this.script({ messages: request.messages, toolNames: request.tools.map((tool) => tool.function.name) });
+    }
+    const index = stepIndex(request.messages);
+    const reply = this.script[index];
+    if (!reply) {
+      throw new Error(`scripted model "${this.name}" has no reply for step ${index + 1} of this turn`);
+    }
+    return reply;
+  }
+
+  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+    if (request.signal?.aborted) throw abortError(request.signal);
+    const reply = await this.reply(request);
+    const text = reply.text ?? '';
+    for (let offset = 0; offset < text.length; offset += DELTA_SIZE) {
+      if (request.signal?.aborted) throw abortError(request.signal);
+      handlers.onTextDelta?.(text.slice(offset, offset + DELTA_SIZE));
+    }
+    const toolCalls: ToolCall[] = (reply.toolCalls ?? []).map((call) => ({
+      id: call.id ?? `call_${crypto.randomUUID().replaceAll('-', '')}`,
+      type: 'function',
+      function: {
+        name: call.name,
+        arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      },
+    }));
+    return {
+      text,
+      toolCalls,
+      usage: null,
+      finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+      model: this.name,
+    };
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * `defineAgent` (DEF-6): who talks in a thread. An `ai_human` agent is a model (side A) talking with a
+ * person; each side runs a prompt and stops on the conditions of its side config.
+ */
+import type { z } from 'zod';
+import { DefinitionError } from './define-tool.js';
+import type { VariableDefinition } from './types.js';
+import { variablesFromTenvs } from './variables.js';
+
+export interface SideConfig {
+  /** Name of a prompt from definePrompt. */
+  prompt: string;
+  /** End the side's turn when the model answers without tool calls. Default true. */
+  stopOnResponse: boolean;
+  /** End the side's turn once this tool has been called. */
+  stopTool: string | undefined;
+  /** With stopTool: the property of the tool's JSON result that becomes the turn's answer. */
+  stopToolResponseProperty: string | undefined;
+  /** Model steps allowed in one turn of this side (EXE-7). */
+  maxSteps: number | undefined;
+}
+
+export type SideConfigInput = Pick<SideConfig, 'prompt'> & Partial<Omit<SideConfig, 'prompt'>>;
+
+export interface AgentDefinition {
+  name: string;
+  type: 'ai_human' | 'dual_ai';
+  title: string;
+  sideA: SideConfig;
+  sideB: SideConfig | undefined;
+  maxSessionTurns: number | undefined;
+  exposeAsTool: boolean;
+  toolDescription: string;
+  variables: VariableDefinition[];
+}
+
+export interface DefineAgentOptions {
+  name: string;
+  type?: 'ai_human' | 'dual_ai';
+  title?: string;
+  sideA: SideConfigInput;
+  sideB?: SideConfigInput;
+  maxSessionTurns?: number;
+  exposeAsTool?: boolean;
+  toolDescription?: string;
+  variables?: VariableDefinition[];
+  tenvs?: z.ZodObject;
+}
+
+function side(agent: string, label: string, input: SideConfigInput): SideConfig {
+  if (!input?.prompt?.trim()) {
+    throw new DefinitionError(`defineAgent "${agent}": ${label}.prompt must name a prompt`);
+  }
+  if (input.maxSteps !== undefined && !(Number.isInteger(input.maxSteps) && input.maxSteps > 0)) {
+    throw new DefinitionError(`defineAgent "${agent}": ${label}.maxSteps must be a positive integer`);
+  }
+  return {
+    prompt: input.prompt,
+    stopOnResponse: input.stopOnResponse ?? true,
+    stopTool: input.stopTool,
+    stopToolResponseProperty: input.stopToolResponseProperty,
+    maxSteps: input.maxSteps,
+  };
+}
+
+export function defineAgent(options: DefineAgentOptions): AgentDefinition {
+  if (!options.name?.trim()) throw new DefinitionError('defineAgent: name must be a non-empty string');
+  const type = options.type ?? 'ai_human';
+  if (type !== 'ai_human' && type !== 'dual_ai') {
+    throw new DefinitionError(`defineAgent "${options.name}": type must be "ai_human" or "dual_ai"`);
+  }
+  if (type === 'dual_ai' && !options.sideB) {
+    throw new DefinitionError(`defineAgent "${options.name}": a dual_ai agent needs sideB`);
+  }
+  return {
+    name: options.name,
+    type,
+    title: options.title ?? options.name,
+    sideA: side(options.name, 'sideA', options.sideA),
+    sideB: options.sideB ? side(options.name, 'sideB', options.sideB) : undefined,
+    maxSessionTurns: options.maxSessionTurns,
+    exposeAsTool: options.exposeAsTool ?? false,
+    toolDescription: options.toolDescription ?? '',
+    variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs)],
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * `defineTool` (DEF-1, DEF-3): a function tool is a description, an optional Zod argument schema and
+ * an `execute` function. The tool's name is the key it is registered under (DEF-4).
+ */
+import type { z } from 'zod';
+import { assertAllowedSchema } from './schema.js';
+import type { ThreadState } from './thread-state.js';
+import type { ToolResult, VariableDefinition } from './types.js';
+import { variablesFromTenvs } from './variables.js';
+
+export type ToolArgs = z.ZodObject;
+export type ToolTenvs = z.ZodObject;
+
+export type Tool<Args extends ToolArgs | null = null> = Args extends ToolArgs
+  ? (state: ThreadState, args: z.infer<Args>) => Promise<ToolResult>
+  : (state: ThreadState) => Promise<ToolResult>;
+
+export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null> {
+  description: string;
+  args?: Args;
+  execute: Tool<Args>;
+  /** Seed 001's form of variable requirements; mapped onto `variables` (VAR-1). */
+  tenvs?: Tenvs;
+  variables?: VariableDefinition[];
+  /** Milliseconds before the call is aborted with a timeout error (EXE-6). Default 60 000. */
+  timeout?: number;
+  /**
+   * Safe to run again if the thread restarted while it was running (THR-3). Without this, an
+   * interrupted call is reported to the model as interrupted instead of being re-run.
+   */
+  idempotent?: boolean;
+}
+
+export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null> {
+  readonly kind: 'function';
+  description: string;
+  args: Args;
+  execute: Tool<Args>;
+  tenvs: Tenvs;
+  variables: VariableDefinition[];
+  timeout: number | undefined;
+  idempotent: boolean;
+}
+
+/** Any tool definition, whatever its argument schema. */
+// biome-ignore lint/suspicious/noExplicitAny: the registry stores tools of every argument type
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+  }
+}
+
+export function defineTool<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null>(
+  options: DefineToolOptions<Args, Tenvs>,
+): ToolDefinition<Args, Tenvs> {
+  if (typeof options.description !== 'string' || options.description.trim() === '') {
+    throw new DefinitionError('defineTool: description must be a non-empty string');
+  }
+  if (typeof options.execute !== 'function') {
+    throw new DefinitionError('defineTool: execute must be a function');
+  }
+  if (options.args != null) {
+    if ((options.args as { _zod?: { def?: { type?: string } } })._zod?.def?.type !== 'object') {
+      throw new DefinitionError('defineTool: args must be a Zod object schema (z.object({...}))');
+    }
+    try {
+      assertAllowedSchema(options.args);
+    } catch (error) {
+      throw new DefinitionError(`defineTool: ${(error as Error).message}`);
+    }
+  }
+  if (options.timeout !== undefined && !(options.timeout > 0)) {
+    throw new DefinitionError('defineTool: timeout must be a positive number of milliseconds');
+  }
+  return {
+    kind: 'function',
+    description: options.description,
+    args: (options.args ?? null) as Args,
+    execute: options.execute,
+    tenvs: (options.tenvs ?? null) as Tenvs,
+    variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs ?? undefined)],
+    timeout: options.timeout,
+    idempotent: options.idempotent ?? false,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The authoring API: what application code imports, as `@standardagents/spec` or from this package.
+ */
+
+export type {
+  AgentDefinition,
+  DefineAgentOptions,
+  SideConfig,
+  SideConfigInput,
+} from './define-agent.js';
+export { defineAgent } from './define-agent.js';
+export type {
+  ModelContentPart,
+  ModelDefinition,
+  ModelMessage,
+  Script,
+  ScriptedReply,
+  ScriptedRequest,
+  ScriptedToolCall,
+} from './define-model.js';
+export { defineModel } from './define-model.js';
+export type { DefinePromptOptions, PromptDefinition } from './define-prompt.js';
+export { definePrompt } from './define-prompt.js';
+export type {
+  AnyToolDefinition,
+  DefineToolOptions,
+  Tool,
+  ToolArgs,
+  ToolDefinition,
+  ToolTenvs,
+} from './define-tool.js';
+export { DefinitionError, defineTool } from './define-tool.js';
+export type { JsonSchema } from './schema.js';
+export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
+export type {
+  DirectoryEntry,
+  ExecutionState,
+  FileStat,
+  GetMessagesOptions,
+  GrepMatch,
+  NewMessageInput,
+  ThreadState,
+  WriteFileOptions,
+} from './thread-state.js';
+export type {
+  AttachmentRef,
+  EnvelopeMetadata,
+  ImageContent,
+  Message,
+  MessageRole,
+  TextContent,
+  ThreadStatus,
+  ToolAttachment,
+  ToolCall,
+  ToolContent,
+  ToolEnvelope,
+  ToolResult,
+  VariableDefinition,
+} from './types.js';

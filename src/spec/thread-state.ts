@@ -1,0 +1,102 @@
+/**
+ * `ThreadState`: the first argument of every tool (THR-7). It is the tool's only window onto its
+ * thread: identity, the running execution, variables, messages, files, key-value storage and the
+ * thread's event stream.
+ */
+import type { AttachmentRef, Message, MessageRole } from './types.js';
+
+/** Present while a tool runs (EXE-5); `null` at rest. */
+export interface ExecutionState {
+  /** Model steps taken in the current turn, counting the one that called this tool. */
+  stepCount: number;
+  /** `'a'` for side A; `'b'` for side B of a dual_ai agent. */
+  currentSide: 'a' | 'b';
+  /** Aborted when the thread is stopped or the tool's timeout expires. */
+  abortSignal: AbortSignal;
+  /** The tool call being executed. */
+  toolCallId: string;
+  toolName: string;
+}
+
+export interface FileStat {
+  path: string;
+  name: string;
+  size: number;
+  mimeType: string;
+  uploadedAt: number;
+  width?: number;
+  height?: number;
+}
+
+export interface DirectoryEntry {
+  name: string;
+  path: string;
+  kind: 'file' | 'directory';
+  size?: number;
+}
+
+export interface GrepMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface WriteFileOptions {
+  mimeType?: string;
+  width?: number;
+  height?: number;
+}
+
+export interface NewMessageInput {
+  role: Exclude<MessageRole, 'tool'>;
+  content: string;
+  /** Kept in the log but never sent to the model. */
+  silent?: boolean;
+  metadata?: Record<string, unknown>;
+}
+
+export interface GetMessagesOptions {
+  /** Only messages with `seq` greater than this. */
+  after?: number;
+  limit?: number;
+}
+
+export interface ThreadState {
+  readonly threadId: string;
+  readonly agentId: string;
+  readonly userId: string | null;
+  readonly createdAt: number;
+  /** Ids of child threads this thread spawned. */
+  readonly children: readonly string[];
+  readonly execution: ExecutionState | null;
+
+  /** The value of a declared variable; rejects with a clear error if it is unknown or unset. */
+  env(name: string): Promise<string>;
+  /** Every resolved variable of the thread (prompt → agent → thread merge). */
+  readonly tenvs: Readonly<Record<string, string>>;
+  /** Shared tool context persisted in the thread. */
+  readonly context: Readonly<Record<string, unknown>>;
+
+  getMessages(options?: GetMessagesOptions): Promise<Message[]>;
+  /** Appends a message to the log now. */
+  injectMessage(message: NewMessageInput): Promise<Message>;
+  /** Delivers a message when the thread is next between steps, and starts a turn if idle. */
+  queueMessage(message: NewMessageInput): Promise<void>;
+
+  writeFile(path: string, data: string | ArrayBuffer | Uint8Array, options?: WriteFileOptions): Promise<AttachmentRef>;
+  /** The file's bytes, or `null` if there is no such file. */
+  readFile(path: string): Promise<Uint8Array | null>;
+  readdirFile(path: string): Promise<DirectoryEntry[]>;
+  statFile(path: string): Promise<FileStat | null>;
+  unlinkFile(path: string): Promise<boolean>;
+  /** Lines matching `pattern` (a regular expression) in files under `path`. */
+  grepFiles(pattern: string, options?: { path?: string; limit?: number }): Promise<GrepMatch[]>;
+  /** Paths of files matching the glob `pattern`, sorted. */
+  findFiles(pattern: string, options?: { limit?: number }): Promise<string[]>;
+
+  getValue<T = unknown>(key: string): Promise<T | undefined>;
+  setValue(key: string, value: unknown): Promise<void>;
+
+  /** Sends a custom frame `{ type: 'event', event, data }` to the thread's stream. */
+  emit(event: string, data: unknown): void;
+}

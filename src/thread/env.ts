@@ -1,0 +1,20 @@
+/**
+ * The Worker bindings and variables the runtime reads (wrangler.toml names them).
+ */
+import type { ProviderEnv } from '../providers/resolve.js';
+import type { ThreadObject } from './thread-object.js';
+
+export interface RuntimeEnv extends ProviderEnv {
+  /** The Thread Durable Object namespace. */
+  THREADS: DurableObjectNamespace<ThreadObject>;
+  /** Thread filesystems (ATT-1). */
+  FILES: R2Bucket;
+  /** The thread index (THR-1). */
+  DB: D1Database;
+  /** Comma-separated bearer keys; each key is one user (THR-6). */
+  API_KEYS?: string;
+  /** Master key for secret variables (VAR-3). */
+  SECRETS_KEY?: string;
+  /** Upload size limit in bytes (ATT-5). */
+  MAX_UPLOAD_BYTES?: string;
+}

@@ -1,0 +1,47 @@
+/**
+ * The thread's numbered frame stream (THR-2). Every frame is stored before it is sent, so a client
+ * that reconnects with `?after=<seq>` is replayed exactly the frames it missed, none twice. Sockets
+ * use the hibernation API: an idle thread with watchers costs nothing.
+ */
+import type { Frame, NumberedFrame } from '../engine/frames.js';
+
+export class FrameLog {
+  /** The object is single-threaded, so the next number can live in memory after one read. */
+  private last: number | null = null;
+
+  constructor(private readonly ctx: DurableObjectState) {}
+
+  append(frame: Frame): NumberedFrame {
+    const seq = this.lastSeq() + 1;
+    const numbered = { seq, ...frame } as NumberedFrame;
+    const body = JSON.stringify(numbered);
+    this.ctx.storage.sql.exec('INSERT INTO frames (seq, body) VALUES (?, ?)', seq, body);
+    this.last = seq;
+    for (const socket of this.ctx.getWebSockets()) {
+      try {
+        socket.send(body);
+      } catch {
+        // A socket closing under us is cleaned up by webSocketClose.
+      }
+    }
+    return numbered;
+  }
+
+  /** Sends every stored frame after `after` to one socket, in order. */
+  replay(socket: WebSocket, after: number): void {
+    for (const row of this.ctx.storage.sql.exec<{ body: string }>(
+      'SELECT body FROM frames WHERE seq > ? ORDER BY seq',
+      after,
+    )) {
+      socket.send(row.body);
+    }
+  }
+
+  lastSeq(): number {
+    if (this.last === null) {
+      this.last =
+        this.ctx.storage.sql.exec<{ seq: number | null }>('SELECT max(seq) AS seq FROM frames').one().seq ?? 0;
+    }
+    return this.last;
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * The Thread Durable Object's SQLite schema. Statements are idempotent and run when the object
+ * starts, so an object created by any earlier version is brought up to date.
+ */
+export const THREAD_SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS messages (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    content TEXT,
+    name TEXT,
+    tool_calls TEXT,
+    tool_call_id TEXT,
+    created_at INTEGER NOT NULL,
+    parent_id TEXT,
+    depth INTEGER NOT NULL DEFAULT 0,
+    silent INTEGER NOT NULL DEFAULT 0,
+    metadata TEXT,
+    tool_status TEXT,
+    attachments TEXT,
+    envelope TEXT
+  )`,
+  `CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tool_journal (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
+];
+
+export function migrate(sql: SqlStorage): void {
+  for (const statement of THREAD_SCHEMA) sql.exec(statement);
+}

@@ -1,0 +1,161 @@
+/**
+ * The ThreadStore over the Durable Object's SQLite. The message log is appended one row per message
+ * and mirrored in memory after the first read, so a step never re-reads the history (the cost of a
+ * step does not grow with the length of the log).
+ */
+import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../engine/thread-store.js';
+import type { Message } from '../spec/index.js';
+
+type Row = Record<string, SqlStorageValue>;
+
+function parseJson<T>(value: SqlStorageValue | undefined): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : null;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function messageFromRow(row: Row): Message {
+  return {
+    id: row.id as string,
+    seq: row.seq as number,
+    role: row.role as Message['role'],
+    content: (row.content as string | null) ?? null,
+    name: (row.name as string | null) ?? null,
+    tool_calls: parseJson(row.tool_calls),
+    tool_call_id: (row.tool_call_id as string | null) ?? null,
+    created_at: row.created_at as number,
+    parent_id: (row.parent_id as string | null) ?? null,
+    depth: row.depth as number,
+    silent: row.silent === 1,
+    metadata: parseJson(row.metadata),
+    tool_status: (row.tool_status as Message['tool_status']) ?? null,
+    attachments: parseJson(row.attachments),
+    envelope: parseJson(row.envelope),
+  };
+}
+
+export class SqliteThreadStore implements ThreadStore {
+  private log: Message[] | null = null;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    readonly info: ThreadInfo,
+  ) {}
+
+  messages(): readonly Message[] {
+    if (!this.log) {
+      this.log = this.sql.exec('SELECT * FROM messages ORDER BY seq').toArray().map(messageFromRow);
+    }
+    return this.log;
+  }
+
+  append(input: NewMessage): Message {
+    const log = this.messages() as Message[];
+    const message: Omit<Message, 'seq'> = {
+      id: input.id ?? crypto.randomUUID(),
+      role: input.role,
+      content: input.content,
+      name: input.name ?? null,
+      tool_calls: input.tool_calls ?? null,
+      tool_call_id: input.tool_call_id ?? null,
+      created_at: Date.now(),
+      parent_id: input.parent_id ?? null,
+      depth: input.depth ?? 0,
+      silent: input.silent ?? false,
+      metadata: input.metadata ?? null,
+      tool_status: input.tool_status ?? null,
+      attachments: input.attachments ?? null,
+      envelope: input.envelope ?? null,
+    };
+    const { seq } = this.sql
+      .exec<{ seq: number }>(
+        `INSERT INTO messages (id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
+           silent, metadata, tool_status, attachments, envelope)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+        message.id,
+        message.role,
+        message.content,
+        message.name,
+        jsonOrNull(message.tool_calls),
+        message.tool_call_id,
+        message.created_at,
+        message.parent_id,
+        message.depth,
+        message.silent ? 1 : 0,
+        jsonOrNull(message.metadata),
+        message.tool_status,
+        jsonOrNull(message.attachments),
+        jsonOrNull(message.envelope),
+      )
+      .one();
+    const stored = { ...message, seq };
+    log.push(stored);
+    return stored;
+  }
+
+  /** Messages after `after` in seq order; reads SQLite directly so paging never loads the whole log. */
+  page(after: number, limit: number, depth: number | null): Message[] {
+    const rows =
+      depth === null
+        ? this.sql.exec('SELECT * FROM messages WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
+        : this.sql.exec(
+            'SELECT * FROM messages WHERE seq > ? AND depth <= ? ORDER BY seq LIMIT ?',
+            after,
+            depth,
+            limit,
+          );
+    return rows.toArray().map(messageFromRow);
+  }
+
+  messageCount(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n;
+  }
+
+  getValue(key: string): unknown {
+    const row = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0];
+    return row ? JSON.parse(row.value) : undefined;
+  }
+
+  setValue(key: string, value: unknown): void {
+    if (value === undefined) {
+      this.sql.exec('DELETE FROM kv WHERE key = ?', key);
+      return;
+    }
+    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+  }
+
+  enqueue(message: QueuedMessage): void {
+    this.sql.exec('INSERT INTO queue (body) VALUES (?)', JSON.stringify(message));
+  }
+
+  drainQueue(): QueuedMessage[] {
+    const rows = this.sql.exec<{ seq: number; body: string }>('DELETE FROM queue RETURNING seq, body').toArray();
+    // RETURNING gives no order guarantee; delivery must follow arrival (SUB-7).
+    return rows.sort((a, b) => a.seq - b.seq).map((row) => JSON.parse(row.body) as QueuedMessage);
+  }
+
+  hasQueued(): boolean {
+    return this.sql.exec('SELECT 1 FROM queue LIMIT 1').toArray().length > 0;
+  }
+
+  markToolStarted(toolCallId: string): void {
+    this.sql.exec(
+      'INSERT OR IGNORE INTO tool_journal (tool_call_id, started_at) VALUES (?, ?)',
+      toolCallId,
+      Date.now(),
+    );
+  }
+
+  toolStarted(toolCallId: string): boolean {
+    return this.sql.exec('SELECT 1 FROM tool_journal WHERE tool_call_id = ?', toolCallId).toArray().length > 0;
+  }
+
+  children(): string[] {
+    return this.sql
+      .exec<{ id: string }>('SELECT id FROM children ORDER BY created_at')
+      .toArray()
+      .map((row) => row.id);
+  }
+}

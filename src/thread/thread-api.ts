@@ -1,0 +1,79 @@
+/**
+ * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
+ * returned as values, not thrown, because an exception crossing RPC keeps only its message.
+ */
+import type { Message, ThreadStatus } from '../spec/index.js';
+
+export interface ApiError {
+  status: 400 | 401 | 404 | 409 | 411 | 413 | 500 | 503;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export function ok<T>(value: T): RpcResult<T> {
+  return { ok: true, value };
+}
+
+export function fail<T>(error: ApiError): RpcResult<T> {
+  return { ok: false, error };
+}
+
+export const notFound = (id: string): ApiError => ({
+  status: 404,
+  code: 'thread_not_found',
+  message: `no thread ${id}`,
+});
+
+export interface InitialMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+}
+
+export interface CreateThreadInput {
+  id: string;
+  agent: string;
+  userId: string;
+  messages: InitialMessage[];
+  variables: Record<string, string>;
+  tags: string[];
+  headless: boolean;
+}
+
+export interface ThreadDetails {
+  id: string;
+  agent: string;
+  status: ThreadStatus;
+  created_at: number;
+  tags: string[];
+  headless: boolean;
+  parent_id: string | null;
+  children: { id: string }[];
+  /** What a paused thread waits for; `null` when it waits for nothing. */
+  waiting_for: null;
+  last_error: string | null;
+  message_count: number;
+  /** The newest stream frame: a WebSocket opened with `?after=` this misses nothing from now on. */
+  last_frame_seq: number;
+}
+
+export interface PostMessageInput {
+  content: string;
+  idempotencyKey?: string;
+}
+
+export interface PostMessageAnswer {
+  messageId: string;
+  /** True when the thread was busy and the message waits for the current step to end. */
+  queued: boolean;
+  /** True when the Idempotency-Key was seen before and nothing new was stored. */
+  replayed: boolean;
+}
+
+export interface MessagePage {
+  messages: Message[];
+  /** Pass as `after` for the next page; `null` at the end. */
+  next_after: number | null;
+}

@@ -1,0 +1,418 @@
+/**
+ * The Thread Durable Object (THR-1): one per thread, holding its message log, variables, key-value
+ * store, queue and stream frames in SQLite, its files in R2, and its row in the D1 index. The agent
+ * loop runs inside the alarm handler (THR-3): whatever started a turn, an eviction or restart is
+ * followed by the alarm, which resumes from the last persisted step.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { Frame } from '../engine/frames.js';
+import { needsTurn, runTurn, type TurnOutcome } from '../engine/loop.js';
+import type { Registry } from '../engine/registry.js';
+import { ThreadFiles } from '../engine/thread-files.js';
+import { createThreadState } from '../engine/thread-state.js';
+import type { ThreadInfo } from '../engine/thread-store.js';
+import { resolveProvider } from '../providers/resolve.js';
+import type { ThreadStatus } from '../spec/index.js';
+import type { RuntimeEnv } from './env.js';
+import { FrameLog } from './frame-log.js';
+import { R2FileStore } from './r2-file-store.js';
+import { migrate } from './sql-schema.js';
+import { SqliteThreadStore } from './sqlite-store.js';
+import {
+  type CreateThreadInput,
+  fail,
+  type MessagePage,
+  notFound,
+  ok,
+  type PostMessageAnswer,
+  type PostMessageInput,
+  type RpcResult,
+  type ThreadDetails,
+} from './thread-api.js';
+import { ThreadIndex } from './thread-index.js';
+import { type LoadedVariables, loadVariables, SecretsKeyMissing, storeVariables } from './variables.js';
+
+/**
+ * While a turn runs, an alarm stays armed this far ahead: if the object is evicted mid-turn, the
+ * alarm brings it back to resume. Long enough that re-arming is rare on the hot path.
+ */
+const SAFETY_ALARM_MS = 60_000;
+/** The header the Worker uses to tell the object who opens a WebSocket. */
+export const USER_HEADER = 'x-thread-user';
+
+interface ThreadRecord extends ThreadInfo {
+  tags: string[];
+}
+
+interface RunningTurn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
+  protected abstract readonly registry: Registry;
+  private readonly frames: FrameLog;
+  private storeCache: SqliteThreadStore | null = null;
+  private variablesCache: Promise<LoadedVariables> | null = null;
+  private turn: RunningTurn | null = null;
+  private safetyAlarmAt = 0;
+  private indexWrites: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: RuntimeEnv) {
+    super(ctx, env);
+    this.frames = new FrameLog(ctx);
+    ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
+    // Heartbeats answered without waking a hibernating object (THR-2).
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  private meta<T>(key: string): T | null {
+    const row = this.ctx.storage.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
+    return row ? (JSON.parse(row.value) as T) : null;
+  }
+
+  private setMeta(key: string, value: unknown): void {
+    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+  }
+
+  private record(): ThreadRecord | null {
+    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.meta<ThreadRecord>('thread');
+  }
+
+  /** The thread's record if it exists and belongs to `userId` (THR-6). */
+  private owned(userId: string): ThreadRecord | null {
+    const record = this.record();
+    return record && record.userId === userId ? record : null;
+  }
+
+  private store(): SqliteThreadStore {
+    if (!this.storeCache) {
+      const record = this.meta<ThreadRecord>('thread');
+      if (!record) throw new Error('thread has not been created');
+      this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record);
+    }
+    return this.storeCache;
+  }
+
+  private files(threadId: string): ThreadFiles {
+    return new ThreadFiles(new R2FileStore(this.env.FILES, threadId));
+  }
+
+  private emit = (frame: Frame): void => {
+    this.frames.append(frame);
+  };
+
+  private status(): ThreadStatus {
+    return this.meta<ThreadStatus>('status') ?? 'idle';
+  }
+
+  private setStatus(status: ThreadStatus, reason?: string): void {
+    this.setMeta('status', status);
+    this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
+    const index = new ThreadIndex(this.env.DB);
+    const id = this.store().info.id;
+    // Index writes stay off the turn's critical path but are applied in order.
+    this.indexWrites = this.indexWrites
+      .then(() => index.setStatus(id, status))
+      .catch((error) => console.error(`thread index update failed for ${id}: ${(error as Error).message}`));
+    this.ctx.waitUntil(this.indexWrites);
+  }
+
+  private details(record: ThreadRecord): ThreadDetails {
+    const store = this.store();
+    return {
+      id: record.id,
+      agent: record.agentId,
+      status: this.status(),
+      created_at: record.createdAt,
+      tags: record.tags,
+      headless: record.headless,
+      parent_id: record.parentId,
+      children: store.children().map((id) => ({ id })),
+      waiting_for: null,
+      last_error: this.meta<string>('last_error'),
+      message_count: store.messageCount(),
+      last_frame_seq: this.frames.lastSeq(),
+    };
+  }
+
+  // ---- RPC ----------------------------------------------------------------------------------
+
+  async create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>> {
+    if (this.meta('thread')) return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
+    const agent = this.registry.agent(input.agent);
+    if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
+    let writeVariables: () => void;
+    try {
+      writeVariables = await storeVariables(
+        this.ctx.storage.sql,
+        input.id,
+        input.variables,
+        this.registry.variablesFor(agent),
+        this.env.SECRETS_KEY,
+      );
+    } catch (error) {
+      if (error instanceof SecretsKeyMissing)
+        return fail({ status: 500, code: 'secrets_key_missing', message: error.message });
+      throw error;
+    }
+    const record: ThreadRecord = {
+      id: input.id,
+      agentId: input.agent,
+      userId: input.userId,
+      createdAt: Date.now(),
+      headless: input.headless,
+      parentId: null,
+      tags: input.tags,
+    };
+    this.ctx.storage.transactionSync(() => {
+      this.setMeta('thread', record);
+      this.setMeta('status', 'idle');
+      writeVariables();
+      const store = this.store();
+      for (const message of input.messages) store.append({ role: message.role, content: message.content });
+    });
+    try {
+      await new ThreadIndex(this.env.DB).insert({
+        id: record.id,
+        agent: record.agentId,
+        user_id: record.userId,
+        parent_id: null,
+        status: 'idle',
+        tags: record.tags,
+        created_at: record.createdAt,
+        updated_at: record.createdAt,
+      });
+    } catch (error) {
+      // No half-written thread: without its index row the thread is removed again.
+      this.storeCache = null;
+      await this.ctx.storage.deleteAll();
+      return fail({
+        status: 503,
+        code: 'index_unavailable',
+        message: `thread index write failed: ${(error as Error).message}`,
+      });
+    }
+    for (const message of this.store().messages()) this.emit({ type: 'message', message });
+    await this.wake();
+    return ok(this.details(record));
+  }
+
+  async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    return record ? ok(this.details(record)) : fail(notFound(id));
+  }
+
+  async authorize(userId: string, id: string): Promise<RpcResult<null>> {
+    return this.owned(userId) ? ok(null) : fail(notFound(id));
+  }
+
+  async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
+    if (!this.owned(userId)) return fail(notFound(id));
+    const sql = this.ctx.storage.sql;
+    if (input.idempotencyKey) {
+      const seen = sql
+        .exec<{ message_id: string }>('SELECT message_id FROM idempotency WHERE key = ?', input.idempotencyKey)
+        .toArray()[0];
+      if (seen) return ok({ messageId: seen.message_id, queued: false, replayed: true });
+    }
+    const store = this.store();
+    const messageId = crypto.randomUUID();
+    const queued = this.turn !== null;
+    this.ctx.storage.transactionSync(() => {
+      // A busy thread takes the message between steps, never between a tool call and its result.
+      if (queued) store.enqueue({ id: messageId, role: 'user', content: input.content });
+      else
+        this.emit({ type: 'message', message: store.append({ id: messageId, role: 'user', content: input.content }) });
+      if (input.idempotencyKey) {
+        sql.exec('INSERT INTO idempotency (key, message_id) VALUES (?, ?)', input.idempotencyKey, messageId);
+      }
+    });
+    if (!queued) await this.wake();
+    return ok({ messageId, queued, replayed: false });
+  }
+
+  async listMessages(
+    userId: string,
+    id: string,
+    query: { after: number; limit: number; depth: number | null },
+  ): Promise<RpcResult<MessagePage>> {
+    if (!this.owned(userId)) return fail(notFound(id));
+    const messages = this.store().page(query.after, query.limit + 1, query.depth);
+    const page = messages.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return ok({ messages: page, next_after: messages.length > query.limit && last ? last.seq : null });
+  }
+
+  async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const turn = this.turn;
+    if (turn) {
+      turn.controller.abort(new Error('stopped'));
+      await turn.done;
+    }
+    return ok(this.details(record));
+  }
+
+  async destroy(userId: string, id: string): Promise<RpcResult<null>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    if (this.turn) {
+      this.turn.controller.abort(new Error('deleted'));
+      await this.turn.done;
+    }
+    await this.indexWrites;
+    await new R2FileStore(this.env.FILES, record.id).deleteAll();
+    await new ThreadIndex(this.env.DB).remove(record.id);
+    for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
+    this.storeCache = null;
+    this.variablesCache = null;
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    return ok(null);
+  }
+
+  // ---- WebSocket (THR-2) --------------------------------------------------------------------
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+      return Response.json(
+        { error: { code: 'upgrade_required', message: 'expected a WebSocket upgrade' } },
+        { status: 426 },
+      );
+    }
+    const record = this.owned(request.headers.get(USER_HEADER) ?? '');
+    if (!record) return Response.json({ error: notFound(url.pathname) }, { status: 404 });
+    const after = Number(url.searchParams.get('after') ?? '0');
+    const pair = new WebSocketPair();
+    const server = pair[1];
+    this.ctx.acceptWebSocket(server);
+    // Replay and acceptance happen in one synchronous block: no frame can slip between them.
+    this.frames.replay(server, Number.isFinite(after) && after > 0 ? after : 0);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (message === 'ping') socket.send('pong');
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+
+  // ---- the loop (THR-3) ---------------------------------------------------------------------
+
+  /** Arms the alarm that runs the loop, unless a turn is already running. */
+  private async wake(): Promise<void> {
+    if (this.turn) return;
+    if (!needsTurn(this.store().messages()) && !this.store().hasQueued()) return;
+    await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  private armSafetyAlarm(): void {
+    const now = Date.now();
+    if (this.safetyAlarmAt - now > SAFETY_ALARM_MS / 2) return;
+    this.safetyAlarmAt = now + SAFETY_ALARM_MS;
+    void this.ctx.storage.setAlarm(this.safetyAlarmAt);
+  }
+
+  override async alarm(): Promise<void> {
+    if (!this.meta('thread')) return;
+    if (this.turn) {
+      this.safetyAlarmAt = 0;
+      this.armSafetyAlarm();
+      return;
+    }
+    const store = this.store();
+    if (!needsTurn(store.messages()) && !store.hasQueued()) return;
+    await this.runTurns();
+  }
+
+  private variables(): Promise<LoadedVariables> {
+    const record = this.store().info;
+    const agent = this.registry.agent(record.agentId);
+    this.variablesCache ??= loadVariables(
+      this.ctx.storage.sql,
+      record.id,
+      agent ? this.registry.variablesFor(agent) : [],
+      this.env.SECRETS_KEY,
+    ).catch((error) => {
+      this.variablesCache = null;
+      throw error;
+    });
+    return this.variablesCache;
+  }
+
+  private async runTurns(): Promise<void> {
+    const controller = new AbortController();
+    let finished!: () => void;
+    this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
+    const store = this.store();
+    let outcome: TurnOutcome = { kind: 'stopped' };
+    this.setStatus('running');
+    this.armSafetyAlarm();
+    try {
+      const agent = this.registry.agent(store.info.agentId);
+      if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
+      const variables = await this.variables();
+      const files = this.files(store.info.id);
+      do {
+        outcome = await runTurn({
+          store,
+          files,
+          registry: this.registry,
+          agent,
+          provider: (model) => resolveProvider(model, (name) => this.registry.model(name), this.env),
+          emit: this.emit,
+          signal: controller.signal,
+          scrub: variables.scrub,
+          onProgress: () => this.armSafetyAlarm(),
+          createState: (execution) =>
+            createThreadState({
+              store,
+              files,
+              variables: variables.resolved,
+              emit: this.emit,
+              wake: () => void this.wake(),
+              execution,
+            }),
+        });
+      } while (outcome.kind === 'done' && !controller.signal.aborted && store.hasQueued());
+    } catch (error) {
+      outcome = { kind: 'failed', message: `internal error: ${(error as Error).message}` };
+      console.error(error);
+    }
+    await this.ctx.storage.deleteAlarm();
+    this.safetyAlarmAt = 0;
+    this.turn = null;
+    finished();
+    if (outcome.kind === 'failed' || outcome.kind === 'limit') {
+      this.setMeta('last_error', outcome.message);
+      this.emit({
+        type: 'error',
+        code: outcome.kind === 'failed' ? 'turn_failed' : 'step_limit',
+        message: outcome.message,
+      });
+      this.setStatus(outcome.kind === 'failed' ? 'error' : 'idle', outcome.kind);
+    } else {
+      this.setStatus('idle', outcome.kind === 'stopped' ? 'stopped' : outcome.reason);
+    }
+    // Messages that arrived while the turn was finishing start the next one.
+    if (store.hasQueued()) await this.wake();
+  }
+}
+
+/** Binds the abstract object to an application's registry: the class a Worker exports. */
+export function createThreadClass(registry: Registry): typeof ThreadObject {
+  return class Thread extends ThreadObject {
+    protected override readonly registry = registry;
+  } as unknown as typeof ThreadObject;
+}

@@ -1,0 +1,126 @@
+/**
+ * The Worker under test: the runtime serving test agents whose model is scripted by each test's own
+ * user message (test/support/directive-script.ts).
+ */
+import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } from '../../src/index.js';
+import { z } from 'zod';
+import { directiveScript } from '../support/directive-script.js';
+
+const tools = {
+  echo: defineTool({
+    description: 'Return the given text',
+    args: z.object({ text: z.string().describe('Text to return') }),
+    execute: async (_state, args) => ({ status: 'success', result: args.text }),
+  }),
+  add: defineTool({
+    description: 'Add two numbers',
+    args: z.object({ a: z.number(), b: z.number() }),
+    execute: async (_state, args) => ({ status: 'success', result: String(args.a + args.b) }),
+  }),
+  record_order: defineTool({
+    description: 'Append a label to the thread list of calls',
+    args: z.object({ label: z.string() }),
+    execute: async (state, args) => {
+      const order = (await state.getValue<string[]>('order')) ?? [];
+      order.push(args.label);
+      await state.setValue('order', order);
+      return { status: 'success', result: order.join(',') };
+    },
+  }),
+  wait_for_abort: defineTool({
+    description: 'Wait until the call is aborted',
+    execute: (state) =>
+      new Promise((resolve) => {
+        state.emit('waiting', { tool: 'wait_for_abort' });
+        state.execution?.abortSignal.addEventListener('abort', () =>
+          resolve({ status: 'error', error: 'aborted by signal' }),
+        );
+      }),
+  }),
+  never_returns: defineTool({
+    description: 'Never finish, ignoring the abort signal',
+    timeout: 50,
+    execute: () => new Promise(() => {}),
+  }),
+  throws: defineTool({
+    description: 'Throw an error',
+    execute: async () => {
+      throw new Error('tool exploded');
+    },
+  }),
+  make_attachment: defineTool({
+    description: 'Return a small text file as an attachment',
+    args: z.object({ name: z.string(), text: z.string() }),
+    execute: async (_state, args) => ({
+      status: 'success',
+      result: 'made',
+      attachments: [{ name: args.name, mimeType: 'text/plain', data: btoa(args.text) }],
+    }),
+  }),
+  read_file: defineTool({
+    description: 'Read a file of the thread',
+    args: z.object({ path: z.string() }),
+    execute: async (state, args) => {
+      const bytes = await state.readFile(args.path);
+      return bytes
+        ? { status: 'success', result: new TextDecoder().decode(bytes) }
+        : { status: 'error', error: `no file ${args.path}` };
+    },
+  }),
+  thread_info: defineTool({
+    description: 'Describe the thread the tool runs in',
+    execute: async (state) => ({
+      status: 'success',
+      result: JSON.stringify({
+        threadId: state.threadId,
+        agentId: state.agentId,
+        stepCount: state.execution?.stepCount,
+        currentSide: state.execution?.currentSide,
+        hasSignal: state.execution?.abortSignal instanceof AbortSignal,
+      }),
+    }),
+  }),
+  use_token: defineTool({
+    description: 'Call a service with the API token',
+    variables: [{ name: 'API_TOKEN', type: 'secret', required: true, description: 'Token of the service' }],
+    tenvs: z.object({ region: z.string().describe('Service region'), tier: z.string().optional() }),
+    execute: async (state) => {
+      const token = await state.env('API_TOKEN');
+      return { status: 'error', error: `service refused token ${token} in ${state.tenvs.region}` };
+    },
+  }),
+};
+
+const scripted = defineModel({ name: 'scripted', provider: 'scripted', script: directiveScript });
+const general = definePrompt({
+  name: 'general',
+  prompt: 'You are a test agent.',
+  model: 'scripted',
+  tools: [
+    'echo',
+    'add',
+    'record_order',
+    'wait_for_abort',
+    'never_returns',
+    'throws',
+    'make_attachment',
+    'read_file',
+    'thread_info',
+  ],
+});
+const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });
+const limited = definePrompt({ name: 'limited', prompt: '', model: 'scripted', tools: ['echo'] });
+
+const runtime = createRuntime({
+  tools,
+  models: [scripted],
+  prompts: [general, withSecrets, limited],
+  agents: [
+    defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
+    defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
+    defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
+  ],
+});
+
+export const Thread = runtime.Thread;
+export default runtime.worker;

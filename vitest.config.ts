@@ -1,0 +1,45 @@
+import { fileURLToPath } from 'node:url';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig } from 'vitest/config';
+
+const spec = fileURLToPath(new URL('./src/spec/index.ts', import.meta.url));
+
+export default defineConfig({
+  resolve: { alias: { '@standardagents/spec': spec } },
+  test: {
+    projects: [
+      {
+        // Pure engine logic, in Node.
+        resolve: { alias: { '@standardagents/spec': spec } },
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        // Durable Object and HTTP behaviour, in workerd.
+        resolve: { alias: { '@standardagents/spec': spec } },
+        plugins: [
+          cloudflareTest({
+            main: './test/workers/worker.ts',
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: {
+                API_KEYS: 'test-key-alice,test-key-bob',
+                SECRETS_KEY: 'test-secrets-master-key',
+              },
+            },
+          }),
+        ],
+        test: { name: 'workers', include: ['test/workers/**/*.test.ts'] },
+      },
+      {
+        // A real `wrangler dev` against a local OpenAI-compatible server.
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
