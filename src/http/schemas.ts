@@ -15,7 +15,7 @@ export const CreateThreadBody = z
           content: z.string().max(1_000_000),
         }),
       )
-      .max(1000)
+      .max(5000)
       .default([])
       .describe('Messages to start with; a trailing user message starts a turn'),
     variables: z.record(z.string(), z.string()).default({}).describe('Thread variable values (VAR-2)'),

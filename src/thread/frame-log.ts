@@ -11,10 +11,11 @@ export class FrameLog {
 
   constructor(private readonly ctx: DurableObjectState) {}
 
-  append(frame: Frame): NumberedFrame {
+  /** Stores and broadcasts a frame; `scrub` removes secret values from its serialised form (EXE-8). */
+  append(frame: Frame, scrub: (text: string) => string): NumberedFrame {
     const seq = this.lastSeq() + 1;
     const numbered = { seq, ...frame } as NumberedFrame;
-    const body = JSON.stringify(numbered);
+    const body = scrub(JSON.stringify(numbered));
     this.ctx.storage.sql.exec('INSERT INTO frames (seq, body) VALUES (?, ?)', seq, body);
     this.last = seq;
     for (const socket of this.ctx.getWebSockets()) {

@@ -51,7 +51,7 @@ interface RunningTurn {
 
 export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
   protected abstract readonly registry: Registry;
-  private readonly frames: FrameLog;
+  private frames: FrameLog;
   private storeCache: SqliteThreadStore | null = null;
   private variablesCache: Promise<LoadedVariables> | null = null;
   private turn: RunningTurn | null = null;
@@ -100,8 +100,11 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     return new ThreadFiles(new R2FileStore(this.env.FILES, threadId));
   }
 
+  /** Set once the thread's secrets are loaded; frames pass through it (EXE-8). */
+  private scrub: (text: string) => string = (text) => text;
+
   private emit = (frame: Frame): void => {
-    this.frames.append(frame);
+    this.frames.append(frame, this.scrub);
   };
 
   private status(): ThreadStatus {
@@ -187,8 +190,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
       });
     } catch (error) {
       // No half-written thread: without its index row the thread is removed again.
-      this.storeCache = null;
-      await this.ctx.storage.deleteAll();
+      await this.erase();
       return fail({
         status: 503,
         code: 'index_unavailable',
@@ -268,11 +270,18 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await new ThreadIndex(this.env.DB).remove(record.id);
     for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
+    await this.ctx.storage.deleteAlarm();
+    await this.erase();
+    return ok(null);
+  }
+
+  /** Drops all storage and leaves an empty object that answers "not found". */
+  private async erase(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    migrate(this.ctx.storage.sql);
     this.storeCache = null;
     this.variablesCache = null;
-    await this.ctx.storage.deleteAlarm();
-    await this.ctx.storage.deleteAll();
-    return ok(null);
+    this.frames = new FrameLog(this.ctx);
   }
 
   // ---- WebSocket (THR-2) --------------------------------------------------------------------
@@ -363,6 +372,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
       const agent = this.registry.agent(store.info.agentId);
       if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
       const variables = await this.variables();
+      this.scrub = variables.scrub;
       const files = this.files(store.info.id);
       do {
         outcome = await runTurn({

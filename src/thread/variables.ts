@@ -66,7 +66,11 @@ export async function loadVariables(
       values[row.name] = row.value;
     }
   }
-  const scrubbed = secrets.filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH).sort((a, b) => b.length - a.length);
+  // Each secret is also matched as it appears inside JSON text (quotes and backslashes escaped).
+  const scrubbed = secrets
+    .filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH)
+    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)])
+    .sort((a, b) => b.length - a.length);
   return {
     resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values },
     scrub: (text) => scrubbed.reduce((out, secret) => out.split(secret).join('[secret]'), text),

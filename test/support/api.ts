@@ -8,6 +8,8 @@ import type { Message } from '@standardagents/spec';
 export const ALICE = 'test-key-alice';
 export const BOB = 'test-key-bob';
 const BASE = 'https://runtime.test';
+// The Worker under test (test/workers/worker.ts) as its own exports describe it.
+const worker = (exports as unknown as { default: Fetcher }).default;
 
 export async function api(path: string, init: RequestInit & { key?: string | null; json?: unknown } = {}) {
   const headers = new Headers(init.headers);
@@ -18,7 +20,7 @@ export async function api(path: string, init: RequestInit & { key?: string | nul
     headers.set('content-type', 'application/json');
     body = JSON.stringify(init.json);
   }
-  return exports.default.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }));
+  return worker.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }));
 }
 
 export async function createThread(json: Record<string, unknown>, key = ALICE): Promise<string> {
@@ -55,19 +57,18 @@ export async function until<T>(read: () => Promise<T>, check: (value: T) => bool
   return value;
 }
 
-/** Waits until the thread's turn has ended and returns its log. */
+/**
+ * Waits until the thread's turn has ended — the log ends in an assistant answer, or the turn failed
+ * or hit a limit — and returns its log.
+ */
 export async function settled(id: string, key = ALICE): Promise<Message[]> {
-  await until(
-    () => thread(id, key),
-    (view) => view.status !== 'running' && view.message_count > 0,
-  );
-  // A turn is over once the log ends in an assistant message without tool calls, or in an error.
-  await until(
+  const [, log] = await until(
     () => Promise.all([thread(id, key), messages(id, '', key)]),
     ([view, log]) => {
       const last = log[log.length - 1];
-      return view.status !== 'running' && (view.status === 'error' || (last?.role === 'assistant' && !last.tool_calls));
+      const answered = last?.role === 'assistant' && !last.tool_calls;
+      return view.status !== 'running' && (answered || view.last_error !== null);
     },
   );
-  return messages(id, '', key);
+  return log;
 }

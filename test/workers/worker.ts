@@ -2,8 +2,9 @@
  * The Worker under test: the runtime serving test agents whose model is scripted by each test's own
  * user message (test/support/directive-script.ts).
  */
-import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } from '../../src/index.js';
+
 import { z } from 'zod';
+import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 
 const tools = {
@@ -36,6 +37,16 @@ const tools = {
           resolve({ status: 'error', error: 'aborted by signal' }),
         );
       }),
+  }),
+  block_once: defineTool({
+    description: 'Block on the first run and succeed when run again',
+    idempotent: true,
+    execute: async (state) => {
+      const runs = ((await state.getValue<number>('block_once_runs')) ?? 0) + 1;
+      await state.setValue('block_once_runs', runs);
+      if (runs === 1) return new Promise(() => {});
+      return { status: 'success', result: `run ${runs}` };
+    },
   }),
   never_returns: defineTool({
     description: 'Never finish, ignoring the abort signal',
@@ -86,6 +97,7 @@ const tools = {
     tenvs: z.object({ region: z.string().describe('Service region'), tier: z.string().optional() }),
     execute: async (state) => {
       const token = await state.env('API_TOKEN');
+      state.emit('calling', { token });
       return { status: 'error', error: `service refused token ${token} in ${state.tenvs.region}` };
     },
   }),
@@ -101,6 +113,7 @@ const general = definePrompt({
     'add',
     'record_order',
     'wait_for_abort',
+    'block_once',
     'never_returns',
     'throws',
     'make_attachment',

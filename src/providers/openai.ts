@@ -1,0 +1,348 @@
+/**
+ * The OpenAI-compatible Chat Completions provider (THR-4): one streamed model step against any server
+ * that speaks the protocol (OpenAI, OpenRouter, Groq, Ollama, vLLM, llama.cpp...). It retries
+ * transient failures before the stream starts, turns every other failure into a ProviderError that
+ * says what the server said (never the API key), and stops promptly when the request's signal aborts.
+ */
+import { createParser } from 'eventsource-parser';
+import type { ModelRequest, ModelResponse, ModelUsage, Provider, StreamHandlers } from '../engine/provider.js';
+import { ProviderError } from '../engine/provider.js';
+import {
+  abortable,
+  abortReason,
+  DEFAULT_RETRY_POLICY,
+  isRetryableStatus,
+  nextDelay,
+  type RetryPolicy,
+  retryAfterMs,
+  type Sleep,
+  sleep,
+} from './retry.js';
+import { ToolCallAssembler, type ToolCallFragment } from './sse-tool-call-assembler.js';
+
+export interface OpenAIProviderOptions {
+  /** As the OpenAI SDK takes it, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
+  baseURL: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+  /** Attempts after the first one for 429, 5xx and network failures. Default 3. */
+  maxRetries?: number;
+  /** Default 500. */
+  baseDelayMs?: number;
+  /** Caps both the backoff and a server's Retry-After. Default 8000. */
+  maxDelayMs?: number;
+  sleep?: Sleep;
+}
+
+const NAME = 'OpenAI-compatible provider';
+/** A body that never produced an SSE event is kept up to this size so it can be read as JSON. */
+const MAX_NON_SSE_BODY = 1 << 20;
+
+type Attempt = { ok: true; response: ModelResponse } | { ok: false; error: ProviderError; retryAfterMs: number | null };
+
+export class OpenAIProvider implements Provider {
+  private readonly url: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: Sleep;
+
+  constructor(options: OpenAIProviderOptions) {
+    this.url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+    this.apiKey = options.apiKey || undefined;
+    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.policy = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    };
+    this.sleep = options.sleep ?? sleep;
+  }
+
+  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+    try {
+      return await this.completeWithRetries(request, handlers);
+    } catch (error) {
+      throw this.redact(error);
+    }
+  }
+
+  private async completeWithRetries(request: ModelRequest, handlers: StreamHandlers): Promise<ModelResponse> {
+    const { signal } = request;
+    const init = this.requestInit(request);
+    for (let attempt = 0; ; attempt++) {
+      if (signal?.aborted) throw abortReason(signal);
+      const outcome = await this.attempt(request, init, handlers);
+      if (outcome.ok) return outcome.response;
+      if (attempt >= this.policy.maxRetries) {
+        const { message, status } = outcome.error;
+        throw new ProviderError(`${message} (gave up after ${attempt + 1} attempts)`, status, true);
+      }
+      const delay = nextDelay(attempt, this.policy, outcome.retryAfterMs);
+      await abortable(this.sleep(delay, signal), signal);
+    }
+  }
+
+  private requestInit(request: ModelRequest): RequestInit {
+    const body: Record<string, unknown> = {
+      model: request.model,
+      messages: request.messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (request.tools.length > 0) body.tools = request.tools;
+    if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
+    if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+    };
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
+    return { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal };
+  }
+
+  /** One request. Throws what must not be retried; returns a transient failure for the loop to retry. */
+  private async attempt(request: ModelRequest, init: RequestInit, handlers: StreamHandlers): Promise<Attempt> {
+    const { signal } = request;
+    const doFetch = this.fetchImpl;
+    let response: Response;
+    try {
+      response = await abortable(doFetch(this.url, init), signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      const reason = `${NAME} at ${this.url} could not be reached: ${describe(error)}`;
+      return { ok: false, error: new ProviderError(reason, undefined, true), retryAfterMs: null };
+    }
+    if (!response.ok) {
+      const detail = await abortable(errorDetail(response), signal);
+      const error = new ProviderError(
+        `${NAME} answered ${response.status}: ${detail}`,
+        response.status,
+        isRetryableStatus(response.status),
+      );
+      if (!error.retryable) throw error;
+      return { ok: false, error, retryAfterMs: retryAfterMs(response.headers) };
+    }
+    const progress = { consumed: false };
+    try {
+      return { ok: true, response: await readStep(response, request, handlers, progress) };
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
+      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
+        return { ok: false, error, retryAfterMs: null };
+      }
+      throw error;
+    }
+  }
+
+  private redact(error: unknown): unknown {
+    const key = this.apiKey;
+    if (!key || !(error instanceof ProviderError) || !error.message.includes(key)) return error;
+    return new ProviderError(error.message.replaceAll(key, '[redacted]'), error.status, error.retryable);
+  }
+}
+
+/** Reads a successful response: an SSE stream of chunks, or (from servers that ignore `stream`) one JSON body. */
+async function readStep(
+  response: Response,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: { consumed: boolean },
+): Promise<ModelResponse> {
+  const { signal } = request;
+  const step = new StepAccumulator(request.model, handlers);
+  let comments = 0;
+  let raw = '';
+  const parser = createParser({
+    onEvent(event) {
+      if (signal?.aborted) throw abortReason(signal);
+      step.onData(event.data);
+    },
+    onComment() {
+      comments++;
+    },
+  });
+  const feed = (text: string) => {
+    if (step.events === 0 && raw.length < MAX_NON_SSE_BODY) raw += text;
+    parser.feed(text);
+  };
+  const body = response.body;
+  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    while (!step.done) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await abortable(reader.read(), signal);
+      } catch (error) {
+        if (signal?.aborted) throw abortReason(signal);
+        throw new ProviderError(`${NAME}: the connection failed while streaming: ${describe(error)}`, undefined, true);
+      }
+      if (chunk.done) break;
+      if (chunk.value.byteLength > 0) progress.consumed = true;
+      feed(decoder.decode(chunk.value, { stream: true }));
+    }
+    // A stream cut off without [DONE] may still hold a last event that no blank line terminated.
+    if (!step.done) feed(`${decoder.decode()}\n\n`);
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  if (step.events > 0) return step.result();
+  if (comments > 0 || raw.trim() === '') {
+    throw new ProviderError(`${NAME} answered ${response.status} but the stream ended without any data`, undefined);
+  }
+  step.onJsonBody(raw, response);
+  return step.result();
+}
+
+/** Builds the step's result from the chunks as they arrive, forwarding text deltas at once. */
+class StepAccumulator {
+  events = 0;
+  done = false;
+  private text = '';
+  private usage: ModelUsage | null = null;
+  private finishReason: string | null = null;
+  private readonly toolCalls = new ToolCallAssembler();
+
+  constructor(
+    private model: string,
+    private readonly handlers: StreamHandlers,
+  ) {}
+
+  onData(data: string): void {
+    this.events++;
+    const trimmed = data.trim();
+    if (trimmed === '') return;
+    if (trimmed === '[DONE]') {
+      this.done = true;
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(trimmed);
+    } catch {
+      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
+    }
+    if (!isRecord(chunk)) {
+      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(trimmed)}`);
+    }
+    if (chunk.error !== undefined && chunk.error !== null) {
+      throw reportedError(chunk.error, 'reported an error mid-stream');
+    }
+    this.onMeta(chunk);
+    const choice = firstChoice(chunk);
+    if (!choice) return;
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    const delta = choice.delta;
+    if (!isRecord(delta)) return;
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      this.text += delta.content;
+      this.handlers.onTextDelta?.(delta.content);
+    }
+    if (Array.isArray(delta.tool_calls)) {
+      for (const fragment of delta.tool_calls) if (isRecord(fragment)) this.toolCalls.add(fragment as ToolCallFragment);
+    }
+  }
+
+  /** A whole non-streamed answer: an error object or a `chat.completion`. */
+  onJsonBody(raw: string, response: Response): void {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      const type = response.headers.get('content-type') ?? 'none';
+      throw new ProviderError(
+        `${NAME} answered ${response.status} with a body that is neither an SSE stream nor JSON (content-type ${type}): ${snippet(raw)}`,
+      );
+    }
+    if (isRecord(body) && body.error !== undefined && body.error !== null) {
+      throw reportedError(body.error, 'reported an error');
+    }
+    const choice = isRecord(body) ? firstChoice(body) : undefined;
+    if (!isRecord(body) || !choice) {
+      throw new ProviderError(`${NAME} answered with JSON that is not a chat completion: ${snippet(raw)}`);
+    }
+    this.onMeta(body);
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    const message = isRecord(choice.message) ? choice.message : {};
+    if (typeof message.content === 'string' && message.content !== '') {
+      this.text = message.content;
+      this.handlers.onTextDelta?.(message.content);
+    }
+    if (Array.isArray(message.tool_calls)) {
+      message.tool_calls.forEach((call, index) => {
+        if (isRecord(call)) this.toolCalls.add({ ...(call as ToolCallFragment), index });
+      });
+    }
+  }
+
+  result(): ModelResponse {
+    return {
+      text: this.text,
+      toolCalls: this.toolCalls.finish(),
+      usage: this.usage,
+      finishReason: this.finishReason,
+      model: this.model,
+    };
+  }
+
+  private onMeta(chunk: Record<string, unknown>): void {
+    if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
+    if (isRecord(chunk.usage)) this.usage = toUsage(chunk.usage);
+  }
+}
+
+function toUsage(usage: Record<string, unknown>): ModelUsage {
+  const promptTokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0;
+  const completionTokens = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
+  const totalTokens = typeof usage.total_tokens === 'number' ? usage.total_tokens : promptTokens + completionTokens;
+  return { promptTokens, completionTokens, totalTokens };
+}
+
+function firstChoice(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  return isRecord(choice) ? choice : undefined;
+}
+
+/** An `error` object in a 200 body; its numeric `code`, when it looks like an HTTP status, becomes the status. */
+function reportedError(error: unknown, what: string): ProviderError {
+  const message = isRecord(error) && typeof error.message === 'string' ? error.message : snippet(JSON.stringify(error));
+  const code = isRecord(error) ? Number(error.code) : Number.NaN;
+  const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
+  return new ProviderError(`${NAME} ${what}: ${message}`, status, status !== undefined && isRetryableStatus(status));
+}
+
+/** The provider's own explanation of a failed request: `error.message` from its JSON, else its text. */
+async function errorDetail(response: Response): Promise<string> {
+  const text = await response.text().catch(() => '');
+  try {
+    const body: unknown = JSON.parse(text);
+    if (isRecord(body)) {
+      const { error } = body;
+      if (isRecord(error) && typeof error.message === 'string' && error.message !== '') return error.message;
+      if (typeof error === 'string' && error !== '') return error;
+      if (typeof body.message === 'string' && body.message !== '') return body.message;
+    }
+  } catch {
+    // Not JSON: the text itself is the best explanation there is.
+  }
+  return snippet(text) || response.statusText || 'no details given';
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return `${error.message}${cause}`;
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

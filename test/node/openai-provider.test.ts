@@ -1,0 +1,721 @@
+/**
+ * The OpenAI-compatible provider (THR-4) against a local server that speaks the streaming protocol
+ * byte for byte, plus injected streams for the cases a well-behaved server never produces (odd byte
+ * boundaries, dropped connections, missing indexes). Backoff waits go through an injected sleep, so
+ * no test depends on timing.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type ModelRequest, ProviderError } from '../../src/engine/provider.js';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
+import { sleep as realSleep, type Sleep } from '../../src/providers/retry.js';
+import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } from '../support/openai-server.mjs';
+
+const API_KEY = 'sk-test-SECRET-0123456789abcdef';
+const PROMPT_GUARD_MS = 2000;
+
+let server: OpenAIServer;
+
+beforeAll(async () => {
+  server = await startOpenAIServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+beforeEach(() => {
+  server.reset();
+});
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: 'gpt-4o-mini',
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hello' },
+    ],
+    tools: [],
+    ...overrides,
+  };
+}
+
+function recordingSleep(): { delays: number[]; sleep: Sleep } {
+  const delays: number[] = [];
+  return {
+    delays,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+  };
+}
+
+function provider(options: Partial<OpenAIProviderOptions> = {}): OpenAIProvider {
+  return new OpenAIProvider({ baseURL: `${server.baseURL}/`, apiKey: API_KEY, sleep: async () => {}, ...options });
+}
+
+/** The rejection of `promise`; fails the test if it resolves. */
+async function failure(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection, but the promise resolved');
+}
+
+/** Settles like `promise`, or rejects if it is still pending after `ms`: a hang fails instead of stalling the suite. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const guard = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, guard]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function chunk(delta: Record<string, unknown>, finishReason: string | null = null, model = 'm-1'): unknown {
+  return {
+    id: 'chatcmpl-x',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+  };
+}
+
+function sse(...events: unknown[]): string {
+  return events.map((event) => (typeof event === 'string' ? event : `data: ${JSON.stringify(event)}\n\n`)).join('');
+}
+
+/** A fetch answering every call with a 200 whose body emits `pieces` one read at a time. */
+function streamFetch(pieces: (string | Uint8Array)[], calls: { count: number } = { count: 0 }): typeof fetch {
+  return async () => {
+    calls.count++;
+    const encoder = new TextEncoder();
+    const queue = pieces.map((piece) => (typeof piece === 'string' ? encoder.encode(piece) : piece));
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        const next = queue.shift();
+        if (next) controller.enqueue(next);
+        else controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+  };
+}
+
+describe('OpenAIProvider: streaming', () => {
+  it('THR-4: streams text deltas in order and returns their concatenation', async () => {
+    const text = 'The quick brown fox jumps over the lazy dog.';
+    server.enqueue({ text, chunkSize: 4 });
+    const deltas: string[] = [];
+
+    const response = await provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
+
+    expect(deltas.length).toBe(Math.ceil(text.length / 4));
+    expect(deltas.every((delta) => delta.length > 0 && delta.length <= 4)).toBe(true);
+    expect(deltas.join('')).toBe(text);
+    expect(response.text).toBe(text);
+    expect(response.toolCalls).toEqual([]);
+    expect(response.finishReason).toBe('stop');
+  });
+
+  it('THR-4: posts the streaming request to {baseURL}/chat/completions with a bearer key', async () => {
+    server.enqueue({ text: 'ok' });
+    const tools: ModelRequest['tools'] = [
+      {
+        type: 'function',
+        function: { name: 'lookup', description: 'Looks a word up.', parameters: { type: 'object' } },
+      },
+    ];
+
+    await provider().complete(request({ tools, toolChoice: 'required', parallelToolCalls: false }));
+
+    const [recorded] = server.requests;
+    expect(recorded?.method).toBe('POST');
+    expect(recorded?.path).toBe('/v1/chat/completions');
+    expect(recorded?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(recorded?.headers['content-type']).toBe('application/json');
+    expect(recorded?.body).toEqual({
+      model: 'gpt-4o-mini',
+      messages: request().messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      tools,
+      tool_choice: 'required',
+      parallel_tool_calls: false,
+    });
+  });
+
+  it('THR-4: omits tools, tool_choice, parallel_tool_calls and Authorization when unset', async () => {
+    server.enqueue({ text: 'ok' });
+
+    await provider({ apiKey: undefined }).complete(request());
+
+    const [recorded] = server.requests;
+    expect(recorded?.headers.authorization).toBeUndefined();
+    expect(Object.keys(recorded?.body ?? {}).sort()).toEqual(['messages', 'model', 'stream', 'stream_options']);
+  });
+
+  it('THR-4: reassembles argument fragments of two tool calls in one step, in index order', async () => {
+    const weather = { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}', id: 'call_weather1' };
+    const time = { name: 'get_time', arguments: '{"timezone":"Europe/Paris"}', id: 'call_time2' };
+    server.enqueue({ toolCalls: [weather, time], chunkSize: 3 });
+    const deltas: string[] = [];
+
+    const response = await provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
+
+    expect(response.toolCalls).toEqual([
+      { id: 'call_weather1', type: 'function', function: { name: 'get_weather', arguments: weather.arguments } },
+      { id: 'call_time2', type: 'function', function: { name: 'get_time', arguments: time.arguments } },
+    ]);
+    expect(response.finishReason).toBe('tool_calls');
+    expect(response.text).toBe('');
+    expect(deltas).toEqual([]);
+  });
+
+  it('THR-4: orders tool calls by index even when their fragments interleave', async () => {
+    const body = sse(
+      chunk({ role: 'assistant', content: null }),
+      chunk({
+        tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'second', arguments: '' } }],
+      }),
+      chunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'first', arguments: '' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '{"b":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '{"a":1}' } }] }),
+      chunk({ tool_calls: [{ index: 1, function: { arguments: '2}' } }] }),
+      chunk({}, 'tool_calls'),
+      'data: [DONE]\n\n',
+    );
+
+    const response = await provider({ fetch: streamFetch([body]) }).complete(request());
+
+    expect(response.toolCalls.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([
+      ['call_a', 'first', '{"a":1}'],
+      ['call_b', 'second', '{"b":2}'],
+    ]);
+  });
+
+  it('THR-4: keeps malformed tool-call arguments as the raw string for the executor to report', async () => {
+    server.enqueue({ toolCalls: [{ name: 'broken', arguments: '{"path": "a.txt",' }] });
+
+    const response = await provider().complete(request());
+
+    expect(response.toolCalls[0]?.function).toEqual({ name: 'broken', arguments: '{"path": "a.txt",' });
+  });
+
+  it('THR-4: generates a call_ id when the server sends none', async () => {
+    server.enqueue({
+      omitToolCallIds: true,
+      toolCalls: [
+        { name: 'one', arguments: '{}' },
+        { name: 'two', arguments: '{"x":1}' },
+      ],
+    });
+
+    const response = await provider().complete(request());
+
+    const ids = response.toolCalls.map((call) => call.id);
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(id).toMatch(/^call_[A-Za-z0-9]{24}$/);
+    expect(new Set(ids).size).toBe(2);
+    expect(response.toolCalls.map((call) => call.function.name)).toEqual(['one', 'two']);
+  });
+
+  it('THR-4: ignores SSE comment lines', async () => {
+    const reply: StreamReply = { text: 'Still here.', comment: 'OPENROUTER PROCESSING' };
+    server.enqueue(reply);
+    const raw: Promise<string>[] = [];
+    const teeFetch: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      raw.push(response.clone().text());
+      return response;
+    };
+
+    const response = await provider({ fetch: teeFetch }).complete(request());
+
+    expect(await raw[0]).toContain('\n\n: OPENROUTER PROCESSING\n\n');
+    expect(response.text).toBe('Still here.');
+  });
+
+  it('THR-4: records usage, finish reason and the model that answered', async () => {
+    server.enqueue({
+      text: 'Hi.',
+      model: 'openai/gpt-4o-mini-2024-07-18',
+      usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 },
+    });
+
+    const response = await provider().complete(request());
+
+    expect(response.usage).toEqual({ promptTokens: 12, completionTokens: 5, totalTokens: 17 });
+    expect(response.finishReason).toBe('stop');
+    expect(response.model).toBe('openai/gpt-4o-mini-2024-07-18');
+  });
+
+  it('THR-4: falls back to the requested model and null usage when the stream names neither', async () => {
+    const body = sse({ choices: [{ index: 0, delta: { content: 'x' }, finish_reason: 'stop' }] }, 'data: [DONE]\n\n');
+
+    const response = await provider({ fetch: streamFetch([body]) }).complete(request({ model: 'local-llama' }));
+
+    expect(response).toMatchObject({ text: 'x', model: 'local-llama', usage: null, finishReason: 'stop' });
+  });
+
+  it('THR-4: a stream that ends without [DONE] still completes', async () => {
+    server.enqueue({
+      text: 'No terminator.',
+      omitDone: true,
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7 },
+    });
+
+    const response = await provider().complete(request());
+
+    expect(response.text).toBe('No terminator.');
+    expect(response.finishReason).toBe('stop');
+    expect(response.usage).toEqual({ promptTokens: 3, completionTokens: 4, totalTokens: 7 });
+  });
+
+  it('THR-4: a last event cut off before its blank line is still read', async () => {
+    const body = `${sse(chunk({ content: 'Hello' }))}data: ${JSON.stringify(chunk({ content: ' there' }, 'stop'))}`;
+
+    const response = await provider({ fetch: streamFetch([body]) }).complete(request());
+
+    expect(response.text).toBe('Hello there');
+    expect(response.finishReason).toBe('stop');
+  });
+
+  it('THR-4: parses a stream split at every byte, multi-byte characters included', async () => {
+    const text = 'Grüße, 世界 🌍!';
+    const frames = streamFrames(
+      { text, chunkSize: 3, usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } },
+      {
+        model: 'gpt-4o-mini',
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+    ).join('');
+    const bytes = new TextEncoder().encode(frames);
+    const pieces = Array.from(bytes, (byte) => Uint8Array.of(byte));
+    const deltas: string[] = [];
+
+    const response = await provider({ fetch: streamFetch(pieces) }).complete(request(), {
+      onTextDelta: (delta) => deltas.push(delta),
+    });
+
+    expect(deltas.join('')).toBe(text);
+    expect(response.text).toBe(text);
+    expect(response.usage).toEqual({ promptTokens: 1, completionTokens: 2, totalTokens: 3 });
+  });
+
+  it('THR-4: continues a tool call whose fragments carry no index', async () => {
+    const body = sse(
+      chunk({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{"x"' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: ':1}' } }] }),
+      chunk({ tool_calls: [{ id: 'call_2', type: 'function', function: { name: 'b', arguments: '{}' } }] }),
+      'data: [DONE]\n\n',
+    );
+
+    const response = await provider({ fetch: streamFetch([body]) }).complete(request());
+
+    expect(response.toolCalls.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([
+      ['call_1', 'a', '{"x":1}'],
+      ['call_2', 'b', '{}'],
+    ]);
+  });
+
+  it('THR-4: accepts a non-streamed chat.completion from a server that ignores stream', async () => {
+    server.enqueue({
+      status: 200,
+      body: {
+        object: 'chat.completion',
+        model: 'tiny',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: 'Whole.',
+              tool_calls: [{ type: 'function', function: { name: 't', arguments: '{}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+        usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
+      },
+    });
+    const deltas: string[] = [];
+
+    const response = await provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
+
+    expect(deltas).toEqual(['Whole.']);
+    expect(response).toMatchObject({ text: 'Whole.', model: 'tiny', finishReason: 'tool_calls' });
+    expect(response.toolCalls[0]).toMatchObject({ type: 'function', function: { name: 't', arguments: '{}' } });
+    expect(response.toolCalls[0]?.id).toMatch(/^call_/);
+  });
+});
+
+describe('OpenAIProvider: retries', () => {
+  it('THR-4: retries a 429 after the Retry-After wait, then succeeds', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '0' } }, { text: 'after the wait' });
+    const { delays, sleep } = recordingSleep();
+
+    const response = await provider({ sleep }).complete(request());
+
+    expect(response.text).toBe('after the wait');
+    expect(server.requests).toHaveLength(2);
+    expect(delays).toEqual([0]);
+  });
+
+  it('THR-4: caps Retry-After (seconds or HTTP date) at maxDelayMs', async () => {
+    const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
+    server.enqueue(
+      { status: 429, headers: { 'retry-after': '120' } },
+      { status: 429, headers: { 'retry-after': inThreeSeconds } },
+      { text: 'ok' },
+    );
+    const { delays, sleep } = recordingSleep();
+
+    await provider({ sleep, maxDelayMs: 2500 }).complete(request());
+
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBe(2500);
+    // The date has whole-second precision, so the wait is between 1 and 3 seconds before the cap.
+    expect(delays[1]).toBeGreaterThan(1000);
+    expect(delays[1]).toBeLessThanOrEqual(2500);
+  });
+
+  it('THR-4: retries 5xx with exponential backoff and jitter, then succeeds', async () => {
+    server.enqueue({ status: 500 }, { status: 503 }, { status: 502 }, { text: 'recovered' });
+    const { delays, sleep } = recordingSleep();
+
+    const response = await provider({ sleep, baseDelayMs: 100, maxDelayMs: 300 }).complete(request());
+
+    expect(response.text).toBe('recovered');
+    expect(server.requests).toHaveLength(4);
+    expect(delays).toHaveLength(3);
+    const [first = -1, second = -1, third = -1] = delays;
+    expect(first).toBeGreaterThanOrEqual(50);
+    expect(first).toBeLessThanOrEqual(100);
+    expect(second).toBeGreaterThanOrEqual(100);
+    expect(second).toBeLessThanOrEqual(200);
+    expect(third).toBeGreaterThanOrEqual(150);
+    expect(third).toBeLessThanOrEqual(300);
+  });
+
+  it('THR-4: gives up after maxRetries with a ProviderError carrying the last status', async () => {
+    const overloaded = { error: { message: 'The server is overloaded.', type: 'server_error' } };
+    server.enqueue(
+      { status: 500, body: overloaded },
+      { status: 502, body: overloaded },
+      { status: 503, body: overloaded },
+      { text: 'never reached' },
+    );
+    const { delays, sleep } = recordingSleep();
+
+    const error = await failure(provider({ sleep, maxRetries: 2 }).complete(request()));
+
+    expect(error).toBeInstanceOf(ProviderError);
+    const providerError = error as ProviderError;
+    expect(providerError.status).toBe(503);
+    expect(providerError.retryable).toBe(true);
+    expect(providerError.message).toBe(
+      'OpenAI-compatible provider answered 503: The server is overloaded. (gave up after 3 attempts)',
+    );
+    expect(server.requests).toHaveLength(3);
+    expect(delays).toHaveLength(2);
+  });
+
+  it('THR-4: retries a network failure, then succeeds', async () => {
+    server.enqueue({ text: 'reached' });
+    let calls = 0;
+    const flakyFetch: typeof fetch = async (input, init) => {
+      calls++;
+      if (calls === 1) throw new TypeError('fetch failed', { cause: new Error('connect ECONNRESET') });
+      return fetch(input, init);
+    };
+    const { delays, sleep } = recordingSleep();
+
+    const response = await provider({ fetch: flakyFetch, sleep }).complete(request());
+
+    expect(response.text).toBe('reached');
+    expect(calls).toBe(2);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('THR-4: reports an unreachable server after the retries', async () => {
+    const closed = await startOpenAIServer();
+    const baseURL = closed.baseURL;
+    await closed.close();
+    const { delays, sleep } = recordingSleep();
+
+    const error = await failure(
+      new OpenAIProvider({ baseURL, apiKey: API_KEY, sleep, maxRetries: 1 }).complete(request()),
+    );
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain(
+      `OpenAI-compatible provider at ${baseURL}/chat/completions could not be reached`,
+    );
+    expect((error as ProviderError).message).toContain('(gave up after 2 attempts)');
+    expect((error as ProviderError).status).toBeUndefined();
+    expect(delays).toHaveLength(1);
+  });
+
+  it('THR-4: retries a stream that fails before its first byte', async () => {
+    server.enqueue({ text: 'second try' });
+    let calls = 0;
+    const fetchImpl: typeof fetch = async (input, init) => {
+      calls++;
+      if (calls > 1) return fetch(input, init);
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.error(new TypeError('terminated'));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+
+    const response = await provider({ fetch: fetchImpl }).complete(request());
+
+    expect(response.text).toBe('second try');
+    expect(calls).toBe(2);
+  });
+
+  it('THR-4: never retries once the stream has started, so no delta is sent twice', async () => {
+    const encoder = new TextEncoder();
+    let calls = 0;
+    const fetchImpl: typeof fetch = async () => {
+      calls++;
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) {
+            controller.error(new TypeError('terminated'));
+            return;
+          }
+          sent = true;
+          controller.enqueue(encoder.encode(sse(chunk({ content: 'partial' }))));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const deltas: string[] = [];
+
+    const error = await failure(
+      provider({ fetch: fetchImpl }).complete(request(), { onTextDelta: (delta) => deltas.push(delta) }),
+    );
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toContain('the connection failed while streaming: terminated');
+    expect(calls).toBe(1);
+    expect(deltas).toEqual(['partial']);
+  });
+});
+
+describe('OpenAIProvider: failures', () => {
+  it('THR-4: a 401 fails at once with the provider message and without the API key', async () => {
+    server.enqueue({
+      status: 401,
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${API_KEY}. You can find your API key at https://platform.openai.com.`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      },
+    });
+    const { delays, sleep } = recordingSleep();
+
+    const error = await failure(provider({ sleep }).complete(request()));
+
+    expect(error).toBeInstanceOf(ProviderError);
+    const providerError = error as ProviderError;
+    expect(providerError.message).toContain('OpenAI-compatible provider answered 401: Incorrect API key provided');
+    expect(providerError.message).not.toContain(API_KEY);
+    expect(providerError.status).toBe(401);
+    expect(providerError.retryable).toBe(false);
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
+  it('THR-4: a 400 fails at once with the provider message', async () => {
+    server.enqueue({
+      status: 400,
+      body: {
+        error: { message: "Invalid value for 'tool_choice'.", type: 'invalid_request_error', param: 'tool_choice' },
+      },
+    });
+
+    const error = await failure(provider().complete(request()));
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe(
+      "OpenAI-compatible provider answered 400: Invalid value for 'tool_choice'.",
+    );
+    expect((error as ProviderError).status).toBe(400);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('THR-4: a 404 with a plain-text body quotes the text', async () => {
+    server.enqueue({ status: 404, body: '404 page not found' });
+
+    const error = await failure(provider().complete(request()));
+
+    expect((error as ProviderError).message).toBe('OpenAI-compatible provider answered 404: 404 page not found');
+  });
+
+  it('THR-4: an error object inside the stream becomes a ProviderError', async () => {
+    server.enqueue({ text: 'Partial answer', streamError: { message: 'Upstream provider overloaded', code: 502 } });
+    const deltas: string[] = [];
+
+    const error = await failure(provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) }));
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe(
+      'OpenAI-compatible provider reported an error mid-stream: Upstream provider overloaded',
+    );
+    expect((error as ProviderError).status).toBe(502);
+    expect(deltas.join('')).toBe('Partial answer');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('THR-4: a body that is neither SSE nor JSON fails clearly', async () => {
+    server.enqueue({
+      status: 200,
+      body: '<html><body>Bad gateway</body></html>',
+      headers: { 'content-type': 'text/html' },
+    });
+
+    const error = await failure(provider().complete(request()));
+
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe(
+      'OpenAI-compatible provider answered 200 with a body that is neither an SSE stream nor JSON (content-type text/html): <html><body>Bad gateway</body></html>',
+    );
+  });
+
+  it('THR-4: a JSON error in a 200 body becomes a ProviderError', async () => {
+    server.enqueue({ status: 200, body: { error: { message: 'model not found', code: 404 } } });
+
+    const error = await failure(provider().complete(request()));
+
+    expect((error as ProviderError).message).toBe('OpenAI-compatible provider reported an error: model not found');
+    expect((error as ProviderError).status).toBe(404);
+  });
+
+  it('THR-4: a stream event that is not JSON fails clearly', async () => {
+    const body = sse(chunk({ content: 'a' }), 'data: {"choices": [\n\n');
+
+    const error = await failure(provider({ fetch: streamFetch([body]) }).complete(request()));
+
+    expect((error as ProviderError).message).toBe(
+      'OpenAI-compatible provider sent a stream event that is not JSON: {"choices": [',
+    );
+  });
+
+  it('THR-4: a stream with only comments fails clearly', async () => {
+    const error = await failure(provider({ fetch: streamFetch([': keep-alive\n\n']) }).complete(request()));
+
+    expect((error as ProviderError).message).toBe(
+      'OpenAI-compatible provider answered 200 but the stream ended without any data',
+    );
+  });
+});
+
+describe('OpenAIProvider: abort', () => {
+  it('THR-4: aborting during a stream rejects promptly with an AbortError', async () => {
+    server.enqueue({ text: 'one two three four five six', chunkSize: 4, stallAfter: 3 });
+    const controller = new AbortController();
+    const deltas: string[] = [];
+
+    const pending = provider().complete(request({ signal: controller.signal }), {
+      onTextDelta(delta) {
+        deltas.push(delta);
+        // The server sends the role chunk and two deltas, then stalls: abort while the read waits.
+        if (deltas.length === 2) setTimeout(() => controller.abort(), 0);
+      },
+    });
+    const error = await within(failure(pending), PROMPT_GUARD_MS);
+
+    expect(error).toBeInstanceOf(DOMException);
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(deltas).toEqual(['one ', 'two ']);
+    await vi.waitFor(() => expect(server.requests[0]?.closedEarly).toBe(true));
+  });
+
+  it('THR-4: an abort rejects with the signal reason', async () => {
+    server.enqueue({ text: 'abcdefgh', chunkSize: 4, stallAfter: 2 });
+    const controller = new AbortController();
+    const reason = new Error('thread stopped');
+
+    const pending = provider().complete(request({ signal: controller.signal }), {
+      onTextDelta: () => setTimeout(() => controller.abort(reason), 0),
+    });
+
+    expect(await within(failure(pending), PROMPT_GUARD_MS)).toBe(reason);
+  });
+
+  it('THR-4: an abort interrupts a stalled stream even when the injected fetch ignores the signal', async () => {
+    const encoder = new TextEncoder();
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return new Promise<void>(() => {});
+        sent = true;
+        controller.enqueue(encoder.encode(sse(chunk({ content: 'first' }))));
+      },
+    });
+    const deafFetch: typeof fetch = async () =>
+      new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    const controller = new AbortController();
+
+    const pending = provider({ fetch: deafFetch }).complete(request({ signal: controller.signal }), {
+      onTextDelta: () => setTimeout(() => controller.abort(), 0),
+    });
+
+    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as DOMException).name).toBe('AbortError');
+  });
+
+  it('THR-4: aborting during backoff rejects promptly and never retries', async () => {
+    server.enqueue({ status: 503 }, { text: 'too late' });
+    const controller = new AbortController();
+    const sleep: Sleep = (ms, signal) => {
+      controller.abort();
+      return realSleep(ms, signal);
+    };
+
+    const pending = provider({ sleep, baseDelayMs: 60_000, maxDelayMs: 60_000 }).complete(
+      request({ signal: controller.signal }),
+    );
+    const error = await within(failure(pending), PROMPT_GUARD_MS);
+
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('THR-4: an injected sleep that ignores the signal still cannot delay an abort', async () => {
+    server.enqueue({ status: 429, headers: { 'retry-after': '60' } }, { text: 'too late' });
+    const controller = new AbortController();
+    const sleep: Sleep = () => {
+      controller.abort();
+      return new Promise(() => {});
+    };
+
+    const pending = provider({ sleep, maxDelayMs: 60_000 }).complete(request({ signal: controller.signal }));
+
+    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as DOMException).name).toBe('AbortError');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('THR-4: an already aborted signal never reaches the server', async () => {
+    const controller = new AbortController();
+    controller.abort();
+
+    const error = await failure(provider().complete(request({ signal: controller.signal })));
+
+    expect((error as DOMException).name).toBe('AbortError');
+    expect(server.requests).toHaveLength(0);
+  });
+});

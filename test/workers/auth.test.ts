@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { ALICE, api, BOB, createThread } from '../support/api.js';
+
+describe('authentication and ownership', () => {
+  it('THR-6: a request without a key is refused with 401 and a JSON error', async () => {
+    const response = await api('/api/agents', { key: null });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: { code: 'unauthorized', message: 'missing API key: send "Authorization: Bearer <key>"' },
+    });
+  });
+
+  it('THR-6: a wrong key is refused', async () => {
+    const response = await api('/api/threads', { key: 'not-a-key' });
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
+  });
+
+  it('THR-6: a thread is reachable only with the key that created it', async () => {
+    const id = await createThread({ agent: 'general' }, ALICE);
+    expect((await api(`/api/threads/${id}`, { key: ALICE })).status).toBe(200);
+    for (const path of [`/api/threads/${id}`, `/api/threads/${id}/messages`, `/api/threads/${id}/files/`]) {
+      const response = await api(path, { key: BOB });
+      expect(response.status, path).toBe(404);
+    }
+    const post = await api(`/api/threads/${id}/messages`, { method: 'POST', key: BOB, json: { content: 'hi' } });
+    expect(post.status).toBe(404);
+    const list = (await (await api('/api/threads', { key: BOB })).json()) as { threads: { id: string }[] };
+    expect(list.threads.map((t) => t.id)).not.toContain(id);
+  });
+
+  it('THR-6: the WebSocket accepts the key as a token query parameter and refuses without one', async () => {
+    const id = await createThread({ agent: 'general' });
+    const refused = await api(`/api/threads/${id}/stream`, { key: null, headers: { upgrade: 'websocket' } });
+    expect(refused.status).toBe(401);
+    const accepted = await api(`/api/threads/${id}/stream?token=${ALICE}`, {
+      key: null,
+      headers: { upgrade: 'websocket' },
+    });
+    expect(accepted.status).toBe(101);
+    accepted.webSocket?.accept();
+    accepted.webSocket?.close();
+  });
+});

@@ -1,0 +1,62 @@
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { api, createThread, settled } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
+import { openStream } from '../support/socket.js';
+
+const TOKEN = `canary-${crypto.randomUUID()}`;
+
+/** Every value of every row of every table in the thread's SQLite, as text. */
+async function allStoredText(id: string): Promise<string> {
+  const stub = env.THREADS.get(env.THREADS.idFromName(id));
+  return runInDurableObject(stub, (_instance, state) => {
+    const sql = state.storage.sql;
+    const tables = sql
+      .exec<{ name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
+      )
+      .toArray();
+    return tables.map(({ name }) => JSON.stringify(sql.exec(`SELECT * FROM "${name}"`).toArray())).join('\n');
+  });
+}
+
+describe('secret variables', () => {
+  it('VAR-3, EXE-8: a secret reaches its tool but is stored only encrypted and scrubbed from results and frames', async () => {
+    const id = await createThread({
+      agent: 'with_secrets',
+      variables: { API_TOKEN: TOKEN, region: 'eu-west' },
+    });
+    const stream = await openStream(id);
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: { content: directive([{ toolCalls: [{ name: 'use_token' }] }, { text: 'done' }]) },
+    });
+    const log = await settled(id);
+    await stream.waitFor((frame) => frame.type === 'status' && frame.status === 'idle');
+    const tool = log.find((m) => m.role === 'tool');
+    // The tool read the secret (it is replaced where the tool put it) and the text variable.
+    expect(tool?.content).toBe('Error: service refused token [secret] in eu-west');
+    expect(JSON.stringify(log)).not.toContain(TOKEN);
+    expect(JSON.stringify(stream.frames)).not.toContain(TOKEN);
+    expect(stream.frames.find((frame) => frame.type === 'event')).toMatchObject({ data: { token: '[secret]' } });
+    const stored = await allStoredText(id);
+    expect(stored).not.toContain(TOKEN);
+    expect(stored).toContain('eu-west');
+    const files = await env.FILES.list({ prefix: `threads/${id}` });
+    expect(files.objects).toEqual([]);
+    stream.close();
+  });
+
+  it('VAR-3: the same secret is sealed differently in two threads', async () => {
+    const first = await createThread({ agent: 'with_secrets', variables: { API_TOKEN: TOKEN, region: 'a' } });
+    const second = await createThread({ agent: 'with_secrets', variables: { API_TOKEN: TOKEN, region: 'a' } });
+    const sealed = async (id: string) =>
+      runInDurableObject(
+        env.THREADS.get(env.THREADS.idFromName(id)),
+        (_instance, state) =>
+          state.storage.sql.exec<{ value: string }>("SELECT value FROM variables WHERE name = 'API_TOKEN'").one().value,
+      );
+    expect(await sealed(first)).not.toBe(await sealed(second));
+  });
+});
