@@ -68,7 +68,8 @@ export function needsTurn(log: readonly Message[]): boolean {
 /** Model steps since the last user message. */
 function stepsThisTurn(log: readonly Message[]): number {
   let steps = 0;
-  for (let index = log.length - 1; index > lastUserIndex(log); index--) {
+  const turnStart = lastUserIndex(log);
+  for (let index = log.length - 1; index > turnStart; index--) {
     const message = log[index] as Message;
     if (message.role === 'assistant' && message.depth === 0) steps++;
   }

@@ -1,0 +1,8 @@
+// The bindings tests reach through `import { env } from 'cloudflare:workers'`.
+import type { RuntimeEnv } from '../../src/thread/env.js';
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends RuntimeEnv {}
+  }
+}
