@@ -9,12 +9,12 @@
 import { type AppDefinitions, Registry } from './engine/registry.js';
 import { createApp } from './http/app.js';
 import type { RuntimeEnv } from './thread/env.js';
-import { createThreadClass, type ThreadObject } from './thread/thread-object.js';
+import { createThreadClass } from './thread/thread-object.js';
 
 export interface Runtime {
   registry: Registry;
   worker: ExportedHandler<RuntimeEnv>;
-  Thread: typeof ThreadObject;
+  Thread: ReturnType<typeof createThreadClass>;
 }
 
 export function createRuntime(definitions: AppDefinitions): Runtime {

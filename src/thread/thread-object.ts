@@ -6,12 +6,9 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { Frame } from '../engine/frames.js';
-import { needsTurn, runTurn, type TurnOutcome } from '../engine/loop.js';
+import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
-import { ThreadFiles } from '../engine/thread-files.js';
-import { createThreadState } from '../engine/thread-state.js';
 import type { ThreadInfo } from '../engine/thread-store.js';
-import { resolveProvider } from '../providers/resolve.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
@@ -30,13 +27,9 @@ import {
   type ThreadDetails,
 } from './thread-api.js';
 import { ThreadIndex } from './thread-index.js';
-import { type LoadedVariables, loadVariables, SecretsKeyMissing, storeVariables } from './variables.js';
+import { TurnDriver } from './turn-driver.js';
+import { SecretsKeyMissing, storeVariables } from './variables.js';
 
-/**
- * While a turn runs, an alarm stays armed this far ahead: if the object is evicted mid-turn, the
- * alarm brings it back to resume. Long enough that re-arming is rare on the hot path.
- */
-const SAFETY_ALARM_MS = 60_000;
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
 
@@ -44,23 +37,31 @@ interface ThreadRecord extends ThreadInfo {
   tags: string[];
 }
 
-interface RunningTurn {
-  controller: AbortController;
-  done: Promise<void>;
-}
-
-export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
-  protected abstract readonly registry: Registry;
+export class ThreadObject extends DurableObject<RuntimeEnv> {
   private frames: FrameLog;
   private storeCache: SqliteThreadStore | null = null;
-  private variablesCache: Promise<LoadedVariables> | null = null;
-  private turn: RunningTurn | null = null;
-  private safetyAlarmAt = 0;
+  private readonly driver: TurnDriver;
   private indexWrites: Promise<void> = Promise.resolve();
 
-  constructor(ctx: DurableObjectState, env: RuntimeEnv) {
+  constructor(
+    ctx: DurableObjectState,
+    env: RuntimeEnv,
+    protected readonly registry: Registry,
+  ) {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
+    this.driver = new TurnDriver({
+      ctx,
+      env,
+      registry,
+      store: () => this.store(),
+      emit: this.emit,
+      useScrubber: (scrub) => {
+        this.scrub = scrub;
+      },
+      turnStarted: () => this.setStatus('running'),
+      turnEnded: (outcome) => this.recordOutcome(outcome),
+    });
     ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     // Heartbeats answered without waking a hibernating object (THR-2).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -96,10 +97,6 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     return this.storeCache;
   }
 
-  private files(threadId: string): ThreadFiles {
-    return new ThreadFiles(new R2FileStore(this.env.FILES, threadId));
-  }
-
   /** Set once the thread's secrets are loaded; frames pass through it (EXE-8). */
   private scrub: (text: string) => string = (text) => text;
 
@@ -121,6 +118,21 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
       .then(() => index.setStatus(id, status))
       .catch((error) => console.error(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.indexWrites);
+  }
+
+  private recordOutcome(outcome: TurnOutcome): void {
+    if (outcome.kind === 'failed' || outcome.kind === 'limit') {
+      this.setMeta('last_error', outcome.message);
+      this.emit({
+        type: 'error',
+        code: outcome.kind === 'failed' ? 'turn_failed' : 'step_limit',
+        message: outcome.message,
+      });
+      this.setStatus(outcome.kind === 'failed' ? 'error' : 'idle', outcome.kind);
+    } else {
+      this.setMeta('last_error', null);
+      this.setStatus('idle', outcome.kind === 'stopped' ? 'stopped' : outcome.reason);
+    }
   }
 
   private details(record: ThreadRecord): ThreadDetails {
@@ -198,7 +210,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
       });
     }
     for (const message of this.store().messages()) this.emit({ type: 'message', message });
-    await this.wake();
+    await this.driver.wake();
     return ok(this.details(record));
   }
 
@@ -222,7 +234,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     }
     const store = this.store();
     const messageId = crypto.randomUUID();
-    const queued = this.turn !== null;
+    const queued = this.driver.busy;
     this.ctx.storage.transactionSync(() => {
       // A busy thread takes the message between steps, never between a tool call and its result.
       if (queued) store.enqueue({ id: messageId, role: 'user', content: input.content });
@@ -232,7 +244,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
         sql.exec('INSERT INTO idempotency (key, message_id) VALUES (?, ?)', input.idempotencyKey, messageId);
       }
     });
-    if (!queued) await this.wake();
+    if (!queued) await this.driver.wake();
     return ok({ messageId, queued, replayed: false });
   }
 
@@ -251,21 +263,14 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
   async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    const turn = this.turn;
-    if (turn) {
-      turn.controller.abort(new Error('stopped'));
-      await turn.done;
-    }
+    await this.driver.abort('stopped');
     return ok(this.details(record));
   }
 
   async destroy(userId: string, id: string): Promise<RpcResult<null>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    if (this.turn) {
-      this.turn.controller.abort(new Error('deleted'));
-      await this.turn.done;
-    }
+    await this.driver.abort('deleted');
     await this.indexWrites;
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await new ThreadIndex(this.env.DB).remove(record.id);
@@ -280,7 +285,7 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage.sql);
     this.storeCache = null;
-    this.variablesCache = null;
+    this.driver.reset();
     this.frames = new FrameLog(this.ctx);
   }
 
@@ -309,6 +314,10 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
     if (message === 'ping') socket.send('pong');
   }
 
+  override async alarm(): Promise<void> {
+    if (this.record()) await this.driver.onAlarm();
+  }
+
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
     try {
       socket.close(code === 1005 ? 1000 : code, reason);
@@ -316,113 +325,13 @@ export abstract class ThreadObject extends DurableObject<RuntimeEnv> {
       // Already closed.
     }
   }
-
-  // ---- the loop (THR-3) ---------------------------------------------------------------------
-
-  /** Arms the alarm that runs the loop, unless a turn is already running. */
-  private async wake(): Promise<void> {
-    if (this.turn) return;
-    if (!needsTurn(this.store().messages()) && !this.store().hasQueued()) return;
-    await this.ctx.storage.setAlarm(Date.now());
-  }
-
-  private armSafetyAlarm(): void {
-    const now = Date.now();
-    if (this.safetyAlarmAt - now > SAFETY_ALARM_MS / 2) return;
-    this.safetyAlarmAt = now + SAFETY_ALARM_MS;
-    void this.ctx.storage.setAlarm(this.safetyAlarmAt);
-  }
-
-  override async alarm(): Promise<void> {
-    if (!this.meta('thread')) return;
-    if (this.turn) {
-      this.safetyAlarmAt = 0;
-      this.armSafetyAlarm();
-      return;
-    }
-    const store = this.store();
-    if (!needsTurn(store.messages()) && !store.hasQueued()) return;
-    await this.runTurns();
-  }
-
-  private variables(): Promise<LoadedVariables> {
-    const record = this.store().info;
-    const agent = this.registry.agent(record.agentId);
-    this.variablesCache ??= loadVariables(
-      this.ctx.storage.sql,
-      record.id,
-      agent ? this.registry.variablesFor(agent) : [],
-      this.env.SECRETS_KEY,
-    ).catch((error) => {
-      this.variablesCache = null;
-      throw error;
-    });
-    return this.variablesCache;
-  }
-
-  private async runTurns(): Promise<void> {
-    const controller = new AbortController();
-    let finished!: () => void;
-    this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
-    const store = this.store();
-    let outcome: TurnOutcome = { kind: 'stopped' };
-    this.setStatus('running');
-    this.armSafetyAlarm();
-    try {
-      const agent = this.registry.agent(store.info.agentId);
-      if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
-      const variables = await this.variables();
-      this.scrub = variables.scrub;
-      const files = this.files(store.info.id);
-      do {
-        outcome = await runTurn({
-          store,
-          files,
-          registry: this.registry,
-          agent,
-          provider: (model) => resolveProvider(model, (name) => this.registry.model(name), this.env),
-          emit: this.emit,
-          signal: controller.signal,
-          scrub: variables.scrub,
-          onProgress: () => this.armSafetyAlarm(),
-          createState: (execution) =>
-            createThreadState({
-              store,
-              files,
-              variables: variables.resolved,
-              emit: this.emit,
-              wake: () => void this.wake(),
-              execution,
-            }),
-        });
-      } while (outcome.kind === 'done' && !controller.signal.aborted && store.hasQueued());
-    } catch (error) {
-      outcome = { kind: 'failed', message: `internal error: ${(error as Error).message}` };
-      console.error(error);
-    }
-    await this.ctx.storage.deleteAlarm();
-    this.safetyAlarmAt = 0;
-    this.turn = null;
-    finished();
-    if (outcome.kind === 'failed' || outcome.kind === 'limit') {
-      this.setMeta('last_error', outcome.message);
-      this.emit({
-        type: 'error',
-        code: outcome.kind === 'failed' ? 'turn_failed' : 'step_limit',
-        message: outcome.message,
-      });
-      this.setStatus(outcome.kind === 'failed' ? 'error' : 'idle', outcome.kind);
-    } else {
-      this.setStatus('idle', outcome.kind === 'stopped' ? 'stopped' : outcome.reason);
-    }
-    // Messages that arrived while the turn was finishing start the next one.
-    if (store.hasQueued()) await this.wake();
-  }
 }
 
-/** Binds the abstract object to an application's registry: the class a Worker exports. */
-export function createThreadClass(registry: Registry): typeof ThreadObject {
+/** Binds the object to an application's registry: the class a Worker exports. */
+export function createThreadClass(registry: Registry) {
   return class Thread extends ThreadObject {
-    protected override readonly registry = registry;
-  } as unknown as typeof ThreadObject;
+    constructor(ctx: DurableObjectState, env: RuntimeEnv) {
+      super(ctx, env, registry);
+    }
+  };
 }

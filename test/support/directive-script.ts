@@ -1,7 +1,7 @@
 /**
  * A script a test writes into its own user message: `{"script":[...replies]}`. The scripted model
  * plays reply N for the Nth model step after that message, so every test drives its own thread
- * without shared state. A message without a directive is answered with plain text.
+ * without shared state. `{"fail":"why"}` makes the model call fail; any other message is echoed.
  */
 import type { ModelMessage, ScriptedReply, ScriptedRequest } from '@standardagents/spec';
 
@@ -17,6 +17,7 @@ export function directiveScript(request: ScriptedRequest): ScriptedReply {
     if (message.role === 'assistant') steps++;
     if (message.role !== 'user') continue;
     const content = typeof message.content === 'string' ? message.content : '';
+    if (content.startsWith('{"fail"')) throw new Error((JSON.parse(content) as { fail: string }).fail);
     if (!content.startsWith('{"script"')) return { text: `echo: ${content}` };
     const replies = (JSON.parse(content) as { script: ScriptedReply[] }).script;
     return replies[steps] ?? { text: 'script finished' };

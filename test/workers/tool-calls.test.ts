@@ -2,6 +2,7 @@ import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { openStream } from '../support/socket.js';
 
 function tools(log: Message[]): Message[] {
   return log.filter((m) => m.role === 'tool');
@@ -152,5 +153,29 @@ describe('tool calls through a thread', () => {
       ['assistant', null],
     ]);
     expect(log[4]?.content).toBe('echo: while busy');
+  });
+
+  it('THR-4: a model failure sets the thread to error with a clear message, and the next message recovers', async () => {
+    const id = await createThread({ agent: 'general' });
+    const stream = await openStream(id);
+    await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content: '{"fail":"model is down"}' } });
+    await settled(id);
+    const failed = await thread(id);
+    expect(failed).toMatchObject({ status: 'error', last_error: 'model is down' });
+    expect(stream.frames.find((frame) => frame.type === 'error')).toMatchObject({
+      code: 'turn_failed',
+      message: 'model is down',
+    });
+    await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content: 'try again' } });
+    await until(
+      () => messages(id),
+      (log) => log.at(-1)?.content === 'echo: try again',
+    );
+    const recovered = await until(
+      () => thread(id),
+      (view) => view.status === 'idle',
+    );
+    expect(recovered.last_error).toBeNull();
+    stream.close();
   });
 });

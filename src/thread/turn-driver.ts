@@ -1,0 +1,158 @@
+/**
+ * Drives a thread's agent loop from its Durable Object alarm (THR-3). A turn always runs inside the
+ * alarm handler; while it runs, a safety alarm stays armed a minute ahead, so an object evicted or
+ * restarted mid-turn is woken again and the loop resumes from the last persisted step.
+ */
+import type { FrameSink } from '../engine/frames.js';
+import { needsTurn, runTurn, type TurnOutcome } from '../engine/loop.js';
+import type { Registry } from '../engine/registry.js';
+import { ThreadFiles } from '../engine/thread-files.js';
+import { createThreadState } from '../engine/thread-state.js';
+import { resolveProvider } from '../providers/resolve.js';
+import type { RuntimeEnv } from './env.js';
+import { R2FileStore } from './r2-file-store.js';
+import type { SqliteThreadStore } from './sqlite-store.js';
+import { type LoadedVariables, loadVariables } from './variables.js';
+
+/**
+ * How far ahead the safety alarm is kept while a turn runs. Re-arming costs a storage write, so it
+ * happens only once half of this has passed.
+ */
+const SAFETY_ALARM_MS = 60_000;
+
+export interface TurnDriverHost {
+  readonly ctx: DurableObjectState;
+  readonly env: RuntimeEnv;
+  readonly registry: Registry;
+  store(): SqliteThreadStore;
+  emit: FrameSink;
+  /** Frames pass through this once the thread's secrets are known (EXE-8). */
+  useScrubber(scrub: (text: string) => string): void;
+  turnStarted(): void;
+  turnEnded(outcome: TurnOutcome): void;
+}
+
+interface RunningTurn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class TurnDriver {
+  private turn: RunningTurn | null = null;
+  private safetyAlarmAt = 0;
+  private variablesCache: Promise<LoadedVariables> | null = null;
+
+  constructor(private readonly host: TurnDriverHost) {}
+
+  get busy(): boolean {
+    return this.turn !== null;
+  }
+
+  /** Arms the alarm that runs the loop, if there is work and no turn is running. */
+  async wake(): Promise<void> {
+    if (this.turn || !this.hasWork()) return;
+    await this.host.ctx.storage.setAlarm(Date.now());
+  }
+
+  async onAlarm(): Promise<void> {
+    if (this.turn) {
+      this.safetyAlarmAt = 0;
+      this.armSafetyAlarm();
+      return;
+    }
+    if (this.hasWork()) await this.run();
+  }
+
+  /** Aborts the running turn, if any, and waits until it has persisted its last results. */
+  async abort(reason: string): Promise<void> {
+    const turn = this.turn;
+    if (!turn) return;
+    turn.controller.abort(new Error(reason));
+    await turn.done;
+  }
+
+  /** Forgets what was loaded from storage (after the thread's storage was erased). */
+  reset(): void {
+    this.variablesCache = null;
+  }
+
+  private hasWork(): boolean {
+    const store = this.host.store();
+    return needsTurn(store.messages()) || store.hasQueued();
+  }
+
+  private armSafetyAlarm(): void {
+    const now = Date.now();
+    if (this.safetyAlarmAt - now > SAFETY_ALARM_MS / 2) return;
+    this.safetyAlarmAt = now + SAFETY_ALARM_MS;
+    void this.host.ctx.storage.setAlarm(this.safetyAlarmAt);
+  }
+
+  private variables(): Promise<LoadedVariables> {
+    const { registry, ctx, env } = this.host;
+    const info = this.host.store().info;
+    const agent = registry.agent(info.agentId);
+    this.variablesCache ??= loadVariables(
+      ctx.storage.sql,
+      info.id,
+      agent ? registry.variablesFor(agent) : [],
+      env.SECRETS_KEY,
+    ).catch((error) => {
+      this.variablesCache = null;
+      throw error;
+    });
+    return this.variablesCache;
+  }
+
+  private async run(): Promise<void> {
+    const { host } = this;
+    const { registry, env } = host;
+    const controller = new AbortController();
+    let finished = () => {};
+    this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
+    const store = host.store();
+    let outcome: TurnOutcome = { kind: 'stopped' };
+    host.turnStarted();
+    this.armSafetyAlarm();
+    try {
+      const agent = registry.agent(store.info.agentId);
+      if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
+      const variables = await this.variables();
+      host.useScrubber(variables.scrub);
+      const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id));
+      do {
+        outcome = await runTurn({
+          store,
+          files,
+          registry,
+          agent,
+          provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
+          emit: host.emit,
+          signal: controller.signal,
+          scrub: variables.scrub,
+          onProgress: () => this.armSafetyAlarm(),
+          createState: (execution) =>
+            createThreadState({
+              store,
+              files,
+              variables: variables.resolved,
+              emit: host.emit,
+              wake: () => void this.wake(),
+              execution,
+            }),
+        });
+      } while (outcome.kind === 'done' && !controller.signal.aborted && store.hasQueued());
+    } catch (error) {
+      outcome = { kind: 'failed', message: `internal error: ${(error as Error).message}` };
+      console.error(error);
+    }
+    // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.
+    await host.ctx.storage.deleteAlarm();
+    this.safetyAlarmAt = 0;
+    this.turn = null;
+    finished();
+    host.turnEnded(outcome);
+    // Messages that arrived while the turn was finishing start the next one.
+    if (store.hasQueued()) await this.wake();
+  }
+}
