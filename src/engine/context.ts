@@ -47,13 +47,31 @@ function withoutToolCalls(message: Message): ModelMessage | null {
   return toModelMessage(message);
 }
 
+/**
+ * Index of the user message that starts the current turn: the last one not sent while tool calls
+ * were waiting for results (a message injected mid-step is part of the step, not a new turn).
+ */
+function turnStartIndex(log: readonly Message[]): number {
+  const outstanding = new Set<string>();
+  let start = -1;
+  for (let index = 0; index < log.length; index++) {
+    const message = log[index] as Message;
+    if (message.silent || message.depth > 0) continue;
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) outstanding.add(call.id);
+    else if (message.role === 'tool') outstanding.delete(message.tool_call_id ?? '');
+    else if (message.role === 'user' && outstanding.size === 0) start = index;
+  }
+  return start;
+}
+
 export function buildModelMessages(prompt: PromptDefinition, log: readonly Message[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (prompt.prompt.trim() !== '') out.push({ role: 'system', content: prompt.prompt });
-  const turnStart = lastUserIndex(log);
+  const turnStart = turnStartIndex(log);
   const first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
-  // Messages that land between a tool call and its result are held back until the results are in:
-  // the Chat Completions protocol wants results right after their call.
+  // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
+  const sentCalls = new Set<string>();
+  // Messages that land between a tool call and its result are held back until the results are in.
   const outstanding = new Set<string>();
   const held: ModelMessage[] = [];
   for (let index = first; index < log.length; index++) {
@@ -63,6 +81,7 @@ export function buildModelMessages(prompt: PromptDefinition, log: readonly Messa
     const model = pastTurn && !prompt.includePastTools ? withoutToolCalls(message) : toModelMessage(message);
     if (!model) continue;
     if (model.role === 'tool') {
+      if (!sentCalls.has(model.tool_call_id)) continue;
       outstanding.delete(model.tool_call_id);
       out.push(model);
     } else if (outstanding.size > 0) {
@@ -72,7 +91,10 @@ export function buildModelMessages(prompt: PromptDefinition, log: readonly Messa
       out.push(model);
     }
     if (model.role === 'assistant' && model.tool_calls) {
-      for (const call of model.tool_calls) outstanding.add(call.id);
+      for (const call of model.tool_calls) {
+        outstanding.add(call.id);
+        sentCalls.add(call.id);
+      }
     }
     if (outstanding.size === 0 && held.length > 0) out.push(...held.splice(0));
   }

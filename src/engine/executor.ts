@@ -136,30 +136,32 @@ async function run(validated: ValidatedCall, deps: ExecutorDeps): Promise<ToolRe
   }
 }
 
+/** The pipeline up to a ToolResult: every early exit is an error result, never an exception. */
+async function outcomeOf(call: ToolCall, deps: ExecutorDeps): Promise<ToolResult> {
+  const stage = resolve(call, deps);
+  if (!stage.ok) return { status: 'error', error: stage.error };
+  // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
+  if (deps.signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
+  if (deps.store.toolStarted(call.id) && !stage.value.tool.definition.idempotent) {
+    // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
+    return { status: 'error', error: interruptedMessage(stage.value.tool.name) };
+  }
+  const denied = await checkGuards(stage.value, deps);
+  if (denied !== null) return { status: 'error', error: denied };
+  if (deps.signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
+  deps.store.markToolStarted(call.id);
+  deps.emit({
+    type: 'tool_started',
+    tool_call_id: call.id,
+    name: call.function.name,
+    arguments: stage.value.args ?? {},
+  });
+  return run(stage.value, deps);
+}
+
 async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> {
   const started = deps.now();
-  const stage = resolve(call, deps);
-  let result: ToolResult;
-  if (!stage.ok) {
-    result = { status: 'error', error: stage.error };
-  } else if (deps.store.toolStarted(call.id) && !stage.value.tool.definition.idempotent) {
-    // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
-    result = { status: 'error', error: interruptedMessage(stage.value.tool.name) };
-  } else {
-    const denied = await checkGuards(stage.value, deps);
-    if (denied !== null) {
-      result = { status: 'error', error: denied };
-    } else {
-      deps.store.markToolStarted(call.id);
-      deps.emit({
-        type: 'tool_started',
-        tool_call_id: call.id,
-        name: call.function.name,
-        arguments: stage.value.args ?? {},
-      });
-      result = await run(stage.value, deps);
-    }
-  }
+  const result = await outcomeOf(call, deps);
   const shaped = await shapeResult(result, {
     files: deps.files,
     scrub: deps.scrub,

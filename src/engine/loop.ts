@@ -13,6 +13,7 @@ import type {
   ToolCall,
 } from '../spec/index.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
+import { repeatedFailure } from './doom-loop.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
 import type { ModelTool, Provider } from './provider.js';
@@ -126,6 +127,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {
         return { kind: 'done', reason: 'stop_tool' };
       }
+      const doomLoop = repeatedFailure(store.messages());
+      if (doomLoop) return { kind: 'limit', message: doomLoop };
       continue;
     }
     for (const queued of store.drainQueue()) {

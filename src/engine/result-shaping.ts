@@ -54,21 +54,33 @@ async function storeAttachments(
   return stored;
 }
 
+/** `result` and `error` are strings by the spec; anything else a tool returns is serialised, not trusted. */
+function asText(value: unknown): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 export async function shapeResult(result: ToolResult, options: ShapeOptions): Promise<ShapedResult> {
   const metadata = { duration_ms: Math.max(0, Math.round(options.durationMs)) };
   let attachments: AttachmentRef[] = [];
   let attachmentError: string | null = null;
-  if (result.attachments && result.attachments.length > 0) {
+  if (Array.isArray(result.attachments) && result.attachments.length > 0) {
     try {
       attachments = await storeAttachments(result.attachments, options.files);
     } catch (error) {
       attachmentError = `attachments could not be stored: ${(error as Error).message}`;
     }
   }
-  const stack = result.stack ? options.scrub(result.stack) : undefined;
+  const stackText = asText(result.stack);
+  const stack = stackText ? options.scrub(stackText) : undefined;
   if (result.status === 'error' || attachmentError) {
     const errorText = options.scrub(
-      [result.status === 'error' ? (result.error ?? 'Tool failed without a message.') : null, attachmentError]
+      [result.status === 'error' ? (asText(result.error) ?? 'Tool failed without a message.') : null, attachmentError]
         .filter(Boolean)
         .join('; '),
     );
@@ -79,7 +91,7 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
       stack,
     };
   }
-  const text = options.scrub(result.result ?? '');
+  const text = options.scrub(asText(result.result) ?? '');
   const notes = attachments.map((ref) => `[attachment ${ref.path} (${ref.mimeType}, ${ref.size} bytes)]`);
   return {
     content: [text, ...notes].filter((part) => part !== '').join('\n'),

@@ -53,11 +53,11 @@ export class ThreadFiles {
     return new Uint8Array(await new Response(file.body).arrayBuffer());
   }
 
-  stat(path: string): Promise<FileStat | null> {
+  async stat(path: string): Promise<FileStat | null> {
     return this.store.head(normalizeThreadPath(path));
   }
 
-  unlink(path: string): Promise<boolean> {
+  async unlink(path: string): Promise<boolean> {
     return this.store.delete(normalizeThreadPath(path));
   }
 

@@ -21,8 +21,9 @@ export const MAX_SEGMENT_BYTES = 255;
 
 // Percent-encoded '.', '/', '\' or NUL left after the URL was decoded once: encoded traversal.
 const ENCODED_SEPARATOR = /%(2e|2f|5c|00|25)/i;
+// C0, DEL, C1 and the Unicode line separators: invisible in listings, dangerous in headers and logs.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it rejects
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 const encoder = new TextEncoder();
 

@@ -1,0 +1,161 @@
+/**
+ * ATT-3: every thread path is normalised and confined to the thread's root; hostile paths are
+ * refused with a PathError that says why, and nothing is written.
+ */
+import { defineTool } from '@standardagents/spec';
+import { describe, expect, it } from 'vitest';
+import { ThreadFiles } from '../../src/engine/thread-files.js';
+import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, normalizeThreadPath, PathError } from '../../src/engine/thread-path.js';
+import { createHarness, MemoryFileStore } from '../support/memory-store.js';
+
+const longPath = `${'/abcdefghi'.repeat(Math.ceil((MAX_PATH_BYTES + 1) / 10))}`; // each segment is short
+
+const HOSTILE: Array<[string, string, RegExp]> = [
+  ['bare ..', '..', /"\.\." segments/],
+  ['leading ..', '../x', /"\.\." segments/],
+  ['absolute escape', '/../etc/passwd', /"\.\." segments/],
+  ['.. in the middle', 'a/../../b', /"\.\." segments/],
+  ['.. that would stay inside', 'a/b/../c', /"\.\." segments/],
+  ['trailing ..', 'a/b/..', /"\.\." segments/],
+  ['.. after empty segments', '//..//x', /"\.\." segments/],
+  ['encoded dots', '%2e%2e/x', /percent-encoded/],
+  ['encoded dots, upper case', '%2E%2E/x', /percent-encoded/],
+  ['half-encoded dots', '.%2e/x', /percent-encoded/],
+  ['double-encoded dots', '%252e%252e/x', /percent-encoded/],
+  ['encoded slash', '..%2fx', /percent-encoded/],
+  ['encoded backslash', '..%5cx', /percent-encoded/],
+  ['encoded NUL', 'a%00b', /percent-encoded/],
+  ['backslash traversal', '..\\x', /backslash/],
+  ['windows absolute', 'C:\\Windows\\system32', /backslash/],
+  ['NUL byte', 'a\u0000b.txt', /NUL/],
+  ['NUL byte after a valid name', 'notes.txt\u0000.png', /NUL/],
+  ['newline', 'a\nb', /control/],
+  ['carriage return', 'a\rb', /control/],
+  ['tab', 'a\tb', /control/],
+  ['escape', 'a\u001bb', /control/],
+  ['DEL', 'a\u007fb', /control/],
+  ['segment over 255 bytes', `dir/${'x'.repeat(MAX_SEGMENT_BYTES + 1)}`, /longer than 255 bytes/],
+  ['segment over 255 bytes in UTF-8', `dir/${'é'.repeat(128)}`, /longer than 255 bytes/],
+  ['path over 900 bytes', longPath, /longer than 900 bytes/],
+];
+
+describe('ATT-3: hostile paths are refused', () => {
+  for (const [label, input, reason] of HOSTILE) {
+    it(`ATT-3: ${label} (${JSON.stringify(input.slice(0, 40))}) throws a PathError`, () => {
+      let caught: unknown;
+      try {
+        normalizeThreadPath(input);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toBeInstanceOf(PathError);
+      expect((caught as PathError).message).toMatch(/^invalid path /);
+      expect((caught as PathError).message).toMatch(reason);
+    });
+  }
+
+  it('ATT-3: a non-string path throws a PathError', () => {
+    expect(() => normalizeThreadPath(42 as unknown as string)).toThrow(PathError);
+  });
+});
+
+describe('ATT-3: normal paths are normalised', () => {
+  const CASES: Array<[string, string]> = [
+    ['/', '/'],
+    ['', '/'],
+    ['.', '/'],
+    ['//', '/'],
+    ['./', '/'],
+    ['a', '/a'],
+    ['a/b.txt', '/a/b.txt'],
+    ['/a/b.txt', '/a/b.txt'],
+    ['a//b/./c', '/a/b/c'],
+    ['./a/b/', '/a/b'],
+    ['///a///b///', '/a/b'],
+    ['notes/...txt', '/notes/...txt'],
+    ['dir/file..name', '/dir/file..name'],
+    ['reports/Q1 2024 (final).pdf', '/reports/Q1 2024 (final).pdf'],
+    ['données/résumé.txt', '/données/résumé.txt'],
+    ['100%.txt', '/100%.txt'],
+  ];
+  for (const [input, expected] of CASES) {
+    it(`ATT-3: ${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () => {
+      expect(normalizeThreadPath(input)).toBe(expected);
+    });
+  }
+
+  it('ATT-3: a name of exactly 255 bytes and a path of exactly 900 bytes are accepted', () => {
+    const name = 'n'.repeat(MAX_SEGMENT_BYTES);
+    expect(normalizeThreadPath(name)).toBe(`/${name}`);
+    const segment = 'p'.repeat(99); // "/" + 99 = 100 bytes per segment
+    const path = `/${segment}`.repeat(MAX_PATH_BYTES / 100);
+    expect(new TextEncoder().encode(path).byteLength).toBe(MAX_PATH_BYTES);
+    expect(normalizeThreadPath(path)).toBe(path);
+    expect(() => normalizeThreadPath(`${path}x`)).toThrow(PathError);
+  });
+
+  it('ATT-3: normalising is idempotent', () => {
+    for (const [, expected] of CASES) expect(normalizeThreadPath(expected)).toBe(expected);
+  });
+});
+
+describe('ATT-3: the thread filesystem refuses hostile paths', () => {
+  it('ATT-3: ThreadFiles.write refuses every hostile path and stores nothing', async () => {
+    const store = new MemoryFileStore();
+    const files = new ThreadFiles(store);
+    for (const [, input] of HOSTILE) {
+      await expect(files.write(input, 'pwned')).rejects.toBeInstanceOf(PathError);
+    }
+    expect(store.paths()).toEqual([]);
+  });
+
+  it('ATT-3: ThreadFiles.write refuses the root itself', async () => {
+    const store = new MemoryFileStore();
+    await expect(new ThreadFiles(store).write('/', 'x')).rejects.toThrow(/root/);
+    expect(store.paths()).toEqual([]);
+  });
+
+  it('ATT-3: read, stat, unlink, readdir and grep refuse hostile paths too', async () => {
+    const files = new ThreadFiles(new MemoryFileStore());
+    await files.write('/safe.txt', 'ok');
+    // Wrapped in async functions: stat and unlink throw synchronously rather than rejecting.
+    const refusals = [
+      () => files.read('../safe.txt'),
+      () => files.stat('%2e%2e/safe.txt'),
+      () => files.unlink('..\\safe.txt'),
+      () => files.readdir('a/../..'),
+      () => files.grep('ok', { path: '/..' }),
+      () => files.find('**'),
+    ];
+    const outcomes = await Promise.allSettled(refusals.map(async (attempt) => attempt()));
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'rejected',
+      'fulfilled',
+    ]);
+    for (const outcome of outcomes.slice(0, 5)) {
+      expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(PathError);
+    }
+    expect(await files.read('safe.txt')).toEqual(new TextEncoder().encode('ok'));
+  });
+
+  it('ATT-3: a tool writing to a hostile path gets a clear error tool message and nothing is written', async () => {
+    const save = defineTool({
+      description: 'Saves a file.',
+      execute: async (state) => {
+        await state.writeFile('../../outside.txt', 'escaped');
+        return { status: 'success', result: 'saved' };
+      },
+    });
+    const h = createHarness({ tools: { save }, script: [{ toolCalls: [{ name: 'save' }] }, { text: 'ok' }] });
+    expect(await h.send('save it')).toEqual({ kind: 'done', reason: 'response' });
+    const [result] = h.byRole('tool');
+    expect(result?.tool_status).toBe('error');
+    expect(result?.content).toContain('invalid path');
+    expect(result?.content).toContain('".." segments are not allowed');
+    expect(h.fileStore.paths()).toEqual([]);
+  });
+});

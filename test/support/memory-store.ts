@@ -1,0 +1,402 @@
+/**
+ * In-memory stand-ins for a thread's storage, faithful to the Durable Object's (SQLite log, kv, queue,
+ * tool journal; R2 files), plus `createHarness`, which assembles everything `runTurn` needs from a
+ * few definitions. Used by the engine tests in plain Node and reusable by benchmarks.
+ *
+ * Faithfulness notes: JSON columns are copied through JSON on the way in, as SQLite stores them, so a
+ * test sees what a restarted thread would read; message ids are unique; `seq` only grows; the queue
+ * drains in arrival order; listings follow R2's prefix + delimiter semantics.
+ */
+import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
+import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/file-store.js';
+import type { Frame } from '../../src/engine/frames.js';
+import { runTurn, type TurnDeps, type TurnOutcome } from '../../src/engine/loop.js';
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/provider.js';
+import { type AppDefinitions, Registry } from '../../src/engine/registry.js';
+import { ThreadFiles } from '../../src/engine/thread-files.js';
+import { baseName } from '../../src/engine/thread-path.js';
+import { createThreadState, type ResolvedVariables } from '../../src/engine/thread-state.js';
+import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/thread-store.js';
+import { ScriptedProvider } from '../../src/providers/scripted.js';
+import type {
+  AgentDefinition,
+  AnyToolDefinition,
+  DefinePromptOptions,
+  ExecutionState,
+  FileStat,
+  Message,
+  ModelDefinition,
+  Script,
+  SideConfigInput,
+  ThreadState,
+} from '../../src/spec/index.js';
+
+function jsonCopy<T>(value: T | null | undefined): T | null {
+  return value === null || value === undefined ? null : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+export function threadInfo(overrides: Partial<ThreadInfo> = {}): ThreadInfo {
+  return {
+    id: overrides.id ?? crypto.randomUUID(),
+    agentId: overrides.agentId ?? 'test_agent',
+    userId: overrides.userId ?? 'user-1',
+    createdAt: overrides.createdAt ?? 1_700_000_000_000,
+    headless: overrides.headless ?? false,
+    parentId: overrides.parentId ?? null,
+  };
+}
+
+export class MemoryThreadStore implements ThreadStore {
+  readonly info: ThreadInfo;
+  private readonly log: Message[] = [];
+  private readonly ids = new Set<string>();
+  private lastSeq = 0;
+  /** Values kept as JSON text, like the kv table. */
+  private readonly kv = new Map<string, string>();
+  private readonly queue: QueuedMessage[] = [];
+  private readonly journal = new Set<string>();
+  private readonly childIds: string[] = [];
+
+  constructor(
+    info: Partial<ThreadInfo> = {},
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.info = threadInfo(info);
+  }
+
+  messages(): readonly Message[] {
+    return this.log;
+  }
+
+  append(input: NewMessage): Message {
+    const id = input.id ?? crypto.randomUUID();
+    if (this.ids.has(id)) throw new Error(`UNIQUE constraint failed: messages.id (${id})`);
+    const message: Message = {
+      id,
+      seq: ++this.lastSeq,
+      role: input.role,
+      content: input.content,
+      name: input.name ?? null,
+      tool_calls: jsonCopy(input.tool_calls),
+      tool_call_id: input.tool_call_id ?? null,
+      created_at: this.clock(),
+      parent_id: input.parent_id ?? null,
+      depth: input.depth ?? 0,
+      silent: input.silent ?? false,
+      metadata: jsonCopy(input.metadata),
+      tool_status: input.tool_status ?? null,
+      attachments: jsonCopy(input.attachments),
+      envelope: jsonCopy(input.envelope),
+    };
+    this.ids.add(id);
+    this.log.push(message);
+    return message;
+  }
+
+  getValue(key: string): unknown {
+    const raw = this.kv.get(key);
+    return raw === undefined ? undefined : JSON.parse(raw);
+  }
+
+  setValue(key: string, value: unknown): void {
+    if (value === undefined) this.kv.delete(key);
+    else this.kv.set(key, JSON.stringify(value));
+  }
+
+  enqueue(message: QueuedMessage): void {
+    this.queue.push(jsonCopy(message) as QueuedMessage);
+  }
+
+  drainQueue(): QueuedMessage[] {
+    return this.queue.splice(0);
+  }
+
+  hasQueued(): boolean {
+    return this.queue.length > 0;
+  }
+
+  markToolStarted(toolCallId: string): void {
+    this.journal.add(toolCallId);
+  }
+
+  toolStarted(toolCallId: string): boolean {
+    return this.journal.has(toolCallId);
+  }
+
+  children(): string[] {
+    return [...this.childIds];
+  }
+
+  addChild(id: string): void {
+    if (!this.childIds.includes(id)) this.childIds.push(id);
+  }
+}
+
+interface StoredFile {
+  bytes: Uint8Array;
+  meta: StoredFileMeta;
+  uploadedAt: number;
+}
+
+async function readAll(data: Uint8Array | ReadableStream): Promise<Uint8Array> {
+  if (data instanceof Uint8Array) return data.slice();
+  return new Uint8Array(await new Response(data).arrayBuffer());
+}
+
+/** The thread filesystem in memory, keyed by normalised path, listed like R2 (prefix + `/` delimiter). */
+export class MemoryFileStore implements FileStore {
+  private readonly objects = new Map<string, StoredFile>();
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  private stat(path: string, file: StoredFile): FileStat {
+    return {
+      path,
+      name: baseName(path),
+      size: file.bytes.byteLength,
+      mimeType: file.meta.mimeType,
+      uploadedAt: file.uploadedAt,
+      ...(file.meta.width !== undefined ? { width: file.meta.width } : {}),
+      ...(file.meta.height !== undefined ? { height: file.meta.height } : {}),
+    };
+  }
+
+  async put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat> {
+    const file: StoredFile = { bytes: await readAll(data), meta: { ...meta }, uploadedAt: this.clock() };
+    this.objects.set(path, file);
+    return this.stat(path, file);
+  }
+
+  async get(path: string): Promise<{ stat: FileStat; body: ReadableStream } | null> {
+    const file = this.objects.get(path);
+    if (!file) return null;
+    const bytes = file.bytes.slice();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+    return { stat: this.stat(path, file), body };
+  }
+
+  async head(path: string): Promise<FileStat | null> {
+    const file = this.objects.get(path);
+    return file ? this.stat(path, file) : null;
+  }
+
+  async list(prefix: string, options: { recursive: boolean }): Promise<FileListing> {
+    const files: FileStat[] = [];
+    const directories = new Set<string>();
+    for (const path of [...this.objects.keys()].sort()) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (!options.recursive && slash !== -1) {
+        // R2's delimitedPrefixes, without the trailing slash (as R2FileStore reports them).
+        directories.add(prefix + rest.slice(0, slash));
+        continue;
+      }
+      files.push(this.stat(path, this.objects.get(path) as StoredFile));
+    }
+    return { files, directories: [...directories] };
+  }
+
+  async delete(path: string): Promise<boolean> {
+    return this.objects.delete(path);
+  }
+
+  /** Every stored path, sorted: for assertions that nothing else was written. */
+  paths(): string[] {
+    return [...this.objects.keys()].sort();
+  }
+}
+
+/** Wraps a provider and keeps every request it received, in order. */
+export class RecordingProvider implements Provider {
+  constructor(
+    private readonly inner: Provider,
+    readonly requests: ModelRequest[] = [],
+  ) {}
+
+  complete(request: ModelRequest, handlers?: StreamHandlers): Promise<ModelResponse> {
+    this.requests.push({ ...request, messages: jsonCopy(request.messages) ?? [] });
+    return this.inner.complete(request, handlers);
+  }
+}
+
+/** A promise with its resolve exposed, for tools that wait on the test. */
+export interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Lets every pending microtask and I/O callback run: for asserting that something has NOT happened. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let round = 0; round < rounds; round++) await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+export interface HarnessOptions {
+  /** Function tools by name; the default prompt offers all of them. */
+  tools?: Record<string, AnyToolDefinition>;
+  /** The model's replies (default: one final text). */
+  script?: Script;
+  /** Overrides for the single prompt `main` (model `scripted`). */
+  prompt?: Partial<DefinePromptOptions>;
+  /** Overrides for side A of the agent `test_agent`. */
+  side?: Partial<SideConfigInput>;
+  /** Replaces the generated definitions entirely; `agent` then names the agent to run. */
+  definitions?: AppDefinitions;
+  agent?: string;
+  builtinTools?: Record<string, AnyToolDefinition>;
+  /** Variable values; `declared` defaults to the agent's declared names plus the keys of `values`. */
+  variables?: { values?: Record<string, string>; declared?: string[] };
+  info?: Partial<ThreadInfo>;
+  /** Reuse storage from another harness: a thread restarted after eviction (THR-3). */
+  store?: MemoryThreadStore;
+  fileStore?: MemoryFileStore;
+  scrub?(text: string): string;
+  /** Clock for message timestamps and tool durations (default Date.now). */
+  now?(): number;
+  guards?: TurnDeps['guards'];
+  /** Replaces the scripted provider. */
+  provider?(model: ModelDefinition): Provider;
+}
+
+export interface Harness {
+  store: MemoryThreadStore;
+  fileStore: MemoryFileStore;
+  files: ThreadFiles;
+  registry: Registry;
+  agent: AgentDefinition;
+  variables: ResolvedVariables;
+  /** Every frame emitted, in order. */
+  frames: Frame[];
+  /** Aborting it stops the running turn, as `POST .../stop` does. */
+  controller: AbortController;
+  /** Every model request, in order. */
+  requests: ModelRequest[];
+  /** How many times a tool asked the thread to wake (queueMessage). */
+  wakes: number;
+  deps: TurnDeps;
+  /** Appends a user message (as the HTTP API does) and returns it. */
+  user(content: string, extra?: Partial<NewMessage>): Message;
+  /** Runs one turn. */
+  run(): Promise<TurnOutcome>;
+  /** The user message followed by a turn. */
+  send(content: string): Promise<TurnOutcome>;
+  /** A ThreadState over this thread, as a tool would get it (`execution` null unless given). */
+  state(execution?: ExecutionState | null): ThreadState;
+  /** Messages of a role, oldest first. */
+  byRole(role: Message['role']): Message[];
+  /** Frame types in order, without text deltas. */
+  frameTypes(): string[];
+}
+
+export function createHarness(options: HarnessOptions = {}): Harness {
+  const tools = options.tools ?? {};
+  const script: Script = options.script ?? [{ text: 'done' }];
+  const definitions: AppDefinitions = options.definitions ?? {
+    tools,
+    models: [defineModel({ name: 'scripted', provider: 'scripted', script })],
+    prompts: [
+      definePrompt({
+        name: 'main',
+        prompt: 'You are a test agent.',
+        model: 'scripted',
+        tools: Object.keys(tools),
+        ...options.prompt,
+      }),
+    ],
+    agents: [defineAgent({ name: 'test_agent', type: 'ai_human', sideA: { prompt: 'main', ...options.side } })],
+  };
+  const registry = new Registry(definitions, options.builtinTools ?? {});
+  const agentName = options.agent ?? 'test_agent';
+  const agent = registry.agent(agentName);
+  if (!agent) throw new Error(`harness: no agent "${agentName}"`);
+
+  const now = options.now ?? Date.now;
+  const store = options.store ?? new MemoryThreadStore({ agentId: agent.name, ...options.info }, now);
+  const fileStore = options.fileStore ?? new MemoryFileStore(now);
+  const files = new ThreadFiles(fileStore);
+  const values = options.variables?.values ?? {};
+  const variables: ResolvedVariables = {
+    declared: new Set(
+      options.variables?.declared ?? [...registry.variablesFor(agent).map((v) => v.name), ...Object.keys(values)],
+    ),
+    values,
+  };
+  const frames: Frame[] = [];
+  const controller = new AbortController();
+  const requests: ModelRequest[] = [];
+  const emit = (frame: Frame) => {
+    frames.push(frame);
+  };
+
+  const harness: Harness = {
+    store,
+    fileStore,
+    files,
+    registry,
+    agent,
+    variables,
+    frames,
+    controller,
+    requests,
+    wakes: 0,
+    deps: undefined as unknown as TurnDeps,
+    user(content, extra = {}) {
+      const message = store.append({ role: 'user', content, ...extra });
+      emit({ type: 'message', message });
+      return message;
+    },
+    run: () => runTurn(harness.deps),
+    send(content) {
+      harness.user(content);
+      return harness.run();
+    },
+    state(execution = null) {
+      return createThreadState({
+        store,
+        files,
+        variables,
+        emit,
+        wake: () => {
+          harness.wakes++;
+        },
+        execution,
+      });
+    },
+    byRole: (role) => store.messages().filter((message) => message.role === role),
+    frameTypes: () => frames.filter((frame) => frame.type !== 'message_delta').map((frame) => frame.type),
+  };
+
+  harness.deps = {
+    store,
+    files,
+    registry,
+    agent,
+    provider(model) {
+      const inner = options.provider?.(model) ?? new ScriptedProvider(model.script ?? script, model.name);
+      return new RecordingProvider(inner, requests);
+    },
+    emit,
+    signal: controller.signal,
+    createState: (execution) => harness.state(execution),
+    guards: options.guards,
+    scrub: options.scrub,
+    now,
+  };
+  return harness;
+}
