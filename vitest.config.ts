@@ -17,18 +17,27 @@ export default defineConfig({
         // Durable Object and HTTP behaviour, in workerd.
         resolve: { alias: { '@standardagents/spec': spec } },
         plugins: [
-          cloudflareTest({
+          cloudflareTest(({ inject }) => ({
             main: './test/workers/worker.ts',
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: {
                 API_KEYS: 'test-key-alice,test-key-bob',
                 SECRETS_KEY: 'test-secrets-master-key',
+                // Models with provider 'openai' reach the local server of global-setup.ts.
+                OPENAI_BASE_URL: inject<string>('modelBaseUrl'),
+                OPENAI_API_KEY: 'test-model-key',
+                MODEL: 'test-model',
+                SERVICES_URL: inject<string>('servicesUrl'),
               },
             },
-          }),
+          })),
         ],
-        test: { name: 'workers', include: ['test/workers/**/*.test.ts'] },
+        test: {
+          name: 'workers',
+          include: ['test/workers/**/*.test.ts'],
+          globalSetup: ['./test/workers/global-setup.ts'],
+        },
       },
       {
         // A real `wrangler dev` against a local OpenAI-compatible server.

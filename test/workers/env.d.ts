@@ -3,6 +3,9 @@ import type { RuntimeEnv } from '../../src/thread/env.js';
 
 declare global {
   namespace Cloudflare {
-    interface Env extends RuntimeEnv {}
+    interface Env extends RuntimeEnv {
+      /** The local outside-API service of global-setup.ts. */
+      SERVICES_URL: string;
+    }
   }
 }

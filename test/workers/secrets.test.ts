@@ -59,4 +59,39 @@ describe('secret variables', () => {
       );
     expect(await sealed(first)).not.toBe(await sealed(second));
   });
+
+  it('EXE-8: a secret never reaches the model: every request the model server received is free of it', async () => {
+    const canary = `canary-${crypto.randomUUID()}`;
+    const id = await createThread({
+      agent: 'remote_secrets',
+      variables: { API_TOKEN: canary, region: 'eu-west' },
+    });
+    const marker = `marker-${crypto.randomUUID()}`;
+    const stream = await openStream(id);
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([
+          { toolCalls: [{ name: 'use_token' }, { name: 'echo', arguments: { text: marker } }] },
+          { text: 'done' },
+        ]),
+      },
+    });
+    const log = await settled(id);
+    expect(log.at(-1)).toMatchObject({ role: 'assistant', content: 'done' });
+    const received = (await (await fetch(`${env.SERVICES_URL}/model-requests?containing=${marker}`)).json()) as {
+      messages: { role: string; content: unknown }[];
+    }[];
+    // The first request carries the script, the second also both tool results.
+    expect(received).toHaveLength(2);
+    const toolResults = received[1]?.messages.filter((message) => message.role === 'tool');
+    expect(toolResults?.map((message) => message.content)).toEqual([
+      'Error: service refused token [secret] in eu-west',
+      marker,
+    ]);
+    expect(JSON.stringify(received)).not.toContain(canary);
+    expect(JSON.stringify(stream.frames)).not.toContain(canary);
+    expect(await allStoredText(id)).not.toContain(canary);
+    stream.close();
+  });
 });

@@ -104,6 +104,8 @@ const tools = {
 };
 
 const scripted = defineModel({ name: 'scripted', provider: 'scripted', script: directiveScript });
+// Speaks HTTP to the local OpenAI-compatible server of global-setup.ts (OPENAI_BASE_URL).
+const remote = defineModel({ name: 'remote', provider: 'openai' });
 const general = definePrompt({
   name: 'general',
   prompt: 'You are a test agent.',
@@ -123,15 +125,22 @@ const general = definePrompt({
 });
 const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });
 const limited = definePrompt({ name: 'limited', prompt: '', model: 'scripted', tools: ['echo'] });
+const remoteSecrets = definePrompt({
+  name: 'remote_secrets',
+  prompt: 'You call services.',
+  model: 'remote',
+  tools: ['use_token', 'echo'],
+});
 
 const runtime = createRuntime({
   tools,
-  models: [scripted],
-  prompts: [general, withSecrets, limited],
+  models: [scripted, remote],
+  prompts: [general, withSecrets, limited, remoteSecrets],
   agents: [
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
+    defineAgent({ name: 'remote_secrets', sideA: { prompt: 'remote_secrets' } }),
   ],
 });
 
