@@ -16,6 +16,11 @@ async function sha256Hex(text: string): Promise<string> {
   return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** The user a key stands for: a hash, so the key itself is never stored (THR-6). */
+export async function userIdForKey(key: string): Promise<string> {
+  return `u_${(await sha256Hex(key)).slice(0, 32)}`;
+}
+
 let cachedKeys: { source: string; digests: Promise<Set<string>> } | null = null;
 
 function keyDigests(source: string): Promise<Set<string>> {
@@ -62,7 +67,7 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: RuntimeEnv; Variable
     if (!(await keyDigests(configured)).has(digest)) {
       return errorResponse(c, { status: 401, code: 'unauthorized', message: 'invalid API key' });
     }
-    c.set('userId', `u_${digest.slice(0, 32)}`);
+    c.set('userId', await userIdForKey(key));
     await next();
   };
 }

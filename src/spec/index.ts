@@ -42,6 +42,8 @@ export type {
   ThreadState,
   WriteFileOptions,
 } from './thread-state.js';
+export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
+export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {
   AttachmentRef,
   EnvelopeMetadata,

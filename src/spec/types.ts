@@ -70,6 +70,11 @@ export interface VariableDefinition {
   /** Not inherited from a parent thread (VAR-4). */
   scoped?: boolean;
   description: string;
+  /**
+   * A value used when no later level provides one: tools, then prompts, then agents declare
+   * defaults, and a thread's own value wins over all of them (VAR-2).
+   */
+  default?: string;
 }
 
 export interface ToolCall {

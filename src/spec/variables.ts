@@ -5,16 +5,22 @@
 import type { z } from 'zod';
 import type { VariableDefinition } from './types.js';
 
-/** Fields of a tenvs object become text variables; `.optional()` fields are not required. */
+/**
+ * Fields of a tenvs object become text variables: `.optional()` fields are not required, and a
+ * `.default(value)` becomes the variable's default.
+ */
 export function variablesFromTenvs(tenvs: z.ZodObject | undefined): VariableDefinition[] {
   if (!tenvs) return [];
   return Object.entries(tenvs.shape).map(([name, field]) => {
     const schema = field as z.ZodType;
+    const absent = schema.safeParse(undefined);
+    const fallback = absent.success ? absent.data : undefined;
     return {
       name,
       type: 'text',
-      required: !schema.safeParse(undefined).success,
+      required: !absent.success,
       description: schema.description ?? '',
+      ...(fallback !== undefined && fallback !== null ? { default: String(fallback) } : {}),
     };
   });
 }
@@ -33,16 +39,43 @@ export function mergeVariableDefinitions(
         required: variable.required || (earlier?.required ?? false),
         // A secret anywhere stays secret (VAR-3).
         type: earlier?.type === 'secret' ? 'secret' : variable.type,
+        // A scoped declaration anywhere keeps the name from being inherited (VAR-4).
+        scoped: variable.scoped || earlier?.scoped || undefined,
+        // A later level's default wins (VAR-2).
+        default: variable.default ?? earlier?.default,
       });
     }
   }
   return [...byName.values()];
 }
 
-/** Names of required variables without a value (VAR-2). */
+/** Names of required variables with neither a value nor a default (VAR-2). */
 export function missingVariables(
   declared: readonly VariableDefinition[],
   values: Readonly<Record<string, string>>,
 ): string[] {
-  return declared.filter((v) => v.required && !(v.name in values)).map((v) => v.name);
+  return declared.filter((v) => v.required && !(v.name in values) && v.default === undefined).map((v) => v.name);
+}
+
+/** Declared defaults overridden by the thread's own values (VAR-2). */
+export function resolveVariableValues(
+  declared: readonly VariableDefinition[],
+  values: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const variable of declared) if (variable.default !== undefined) resolved[variable.name] = variable.default;
+  return { ...resolved, ...values };
+}
+
+/**
+ * What a child thread inherits from its parent's values (VAR-4): everything except the names the
+ * child's own definitions declare scoped. A scoped value given to the child is its own, and flows on
+ * to the child's descendants like any other.
+ */
+export function inheritVariableValues(
+  parentValues: Readonly<Record<string, string>>,
+  childDeclared: readonly VariableDefinition[],
+): Record<string, string> {
+  const scoped = new Set(childDeclared.filter((v) => v.scoped).map((v) => v.name));
+  return Object.fromEntries(Object.entries(parentValues).filter(([name]) => !scoped.has(name)));
 }

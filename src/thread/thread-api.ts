@@ -40,6 +40,18 @@ export interface CreateThreadInput {
   variables: Record<string, string>;
   tags: string[];
   headless: boolean;
+  /** Set when a parent thread spawns this one (SUB-7). */
+  parentId?: string;
+  /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
+  secretNames?: string[];
+}
+
+export interface SpawnChildInput {
+  agent: string;
+  messages: InitialMessage[];
+  /** The child's own values; they win over what it inherits (VAR-2). */
+  variables: Record<string, string>;
+  tags: string[];
 }
 
 export interface ThreadDetails {

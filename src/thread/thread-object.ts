@@ -10,6 +10,7 @@ import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
 import type { ThreadInfo } from '../engine/thread-store.js';
 import type { ThreadStatus } from '../spec/index.js';
+import { inheritVariableValues, missingVariables } from '../spec/variables.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { R2FileStore } from './r2-file-store.js';
@@ -24,9 +25,11 @@ import {
   type PostMessageAnswer,
   type PostMessageInput,
   type RpcResult,
+  type SpawnChildInput,
   type ThreadDetails,
 } from './thread-api.js';
 import { ThreadIndex } from './thread-index.js';
+import { threadStub } from './thread-stub.js';
 import { TurnDriver } from './turn-driver.js';
 import { SecretsKeyMissing, storeVariables } from './variables.js';
 
@@ -167,6 +170,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         input.variables,
         this.registry.variablesFor(agent),
         this.env.SECRETS_KEY,
+        input.secretNames,
       );
     } catch (error) {
       if (error instanceof SecretsKeyMissing)
@@ -179,7 +183,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       userId: input.userId,
       createdAt: Date.now(),
       headless: input.headless,
-      parentId: null,
+      parentId: input.parentId ?? null,
       tags: input.tags,
     };
     this.ctx.storage.transactionSync(() => {
@@ -194,7 +198,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         id: record.id,
         agent: record.agentId,
         user_id: record.userId,
-        parent_id: null,
+        parent_id: record.parentId,
         status: 'idle',
         tags: record.tags,
         created_at: record.createdAt,
@@ -212,6 +216,45 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     for (const message of this.store().messages()) this.emit({ type: 'message', message });
     await this.driver.wake();
     return ok(this.details(record));
+  }
+
+  /**
+   * Creates a child thread of this one: its own Durable Object, owned by the same user, inheriting
+   * this thread's variables except those the child declares scoped (VAR-4).
+   */
+  async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const agent = this.registry.agent(input.agent);
+    if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
+    const declared = this.registry.variablesFor(agent);
+    const parent = await this.driver.variables();
+    const variables = { ...inheritVariableValues(parent.resolved.values, declared), ...input.variables };
+    const missing = missingVariables(declared, variables);
+    if (missing.length > 0) {
+      return fail({
+        status: 400,
+        code: 'missing_variables',
+        message: `required variables without a value: ${missing.join(', ')}`,
+        details: { missing },
+      });
+    }
+    const childId = crypto.randomUUID();
+    const created = await threadStub(this.env, childId).create({
+      id: childId,
+      agent: agent.name,
+      userId,
+      messages: input.messages,
+      variables,
+      tags: input.tags,
+      headless: true,
+      parentId: record.id,
+      secretNames: [...parent.secretNames].filter((name) => name in variables),
+    });
+    if (created.ok) {
+      this.ctx.storage.sql.exec('INSERT INTO children (id, created_at) VALUES (?, ?)', childId, Date.now());
+    }
+    return created;
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {

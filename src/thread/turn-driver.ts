@@ -88,7 +88,8 @@ export class TurnDriver {
     void this.host.ctx.storage.setAlarm(this.safetyAlarmAt);
   }
 
-  private variables(): Promise<LoadedVariables> {
+  /** The thread's variables, opened once per object lifetime. */
+  variables(): Promise<LoadedVariables> {
     const { registry, ctx, env } = this.host;
     const info = this.host.store().info;
     const agent = registry.agent(info.agentId);

@@ -5,6 +5,7 @@
  */
 import type { ResolvedVariables } from '../engine/thread-state.js';
 import type { VariableDefinition } from '../spec/index.js';
+import { resolveVariableValues } from '../spec/variables.js';
 import { SecretBox } from './secret-box.js';
 
 /** Values shorter than this are not scrubbed: replacing every "a" would destroy all text. */
@@ -17,14 +18,20 @@ export class SecretsKeyMissing extends Error {
   }
 }
 
+/**
+ * Seals the secret values and returns a thunk that writes every row, so the caller can write them
+ * in the same transaction as the thread. Secrets are the names declared secret, plus `alsoSecret`
+ * (values a parent thread held as secrets stay secret in its child).
+ */
 export async function storeVariables(
   sql: SqlStorage,
   threadId: string,
   values: Readonly<Record<string, string>>,
   declared: readonly VariableDefinition[],
   masterKey: string | undefined,
+  alsoSecret: readonly string[] = [],
 ): Promise<() => void> {
-  const secretNames = new Set(declared.filter((v) => v.type === 'secret').map((v) => v.name));
+  const secretNames = new Set([...declared.filter((v) => v.type === 'secret').map((v) => v.name), ...alsoSecret]);
   const rows: [string, number, string][] = [];
   let box: SecretBox | null = null;
   for (const [name, value] of Object.entries(values)) {
@@ -36,7 +43,6 @@ export async function storeVariables(
       rows.push([name, 0, value]);
     }
   }
-  // Returned as a thunk so the caller writes these rows in the same transaction as the thread.
   return () => {
     for (const row of rows) sql.exec('INSERT OR REPLACE INTO variables (name, secret, value) VALUES (?, ?, ?)', ...row);
   };
@@ -44,6 +50,8 @@ export async function storeVariables(
 
 export interface LoadedVariables {
   resolved: ResolvedVariables;
+  /** Names whose values are secrets. */
+  secretNames: ReadonlySet<string>;
   scrub(text: string): string;
 }
 
@@ -53,26 +61,29 @@ export async function loadVariables(
   declared: readonly VariableDefinition[],
   masterKey: string | undefined,
 ): Promise<LoadedVariables> {
-  const values: Record<string, string> = {};
-  const secrets: string[] = [];
+  const stored: Record<string, string> = {};
+  const secretNames = new Set(declared.filter((v) => v.type === 'secret').map((v) => v.name));
   let box: SecretBox | null = null;
   for (const row of sql.exec<{ name: string; secret: number; value: string }>('SELECT * FROM variables')) {
     if (row.secret === 1) {
       if (!masterKey) throw new SecretsKeyMissing();
       box ??= await SecretBox.forThread(masterKey, threadId);
-      values[row.name] = await box.open(row.value);
-      secrets.push(values[row.name] as string);
+      stored[row.name] = await box.open(row.value);
+      secretNames.add(row.name);
     } else {
-      values[row.name] = row.value;
+      stored[row.name] = row.value;
     }
   }
+  const values = resolveVariableValues(declared, stored);
   // Each secret is also matched as it appears inside JSON text (quotes and backslashes escaped).
-  const scrubbed = secrets
-    .filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH)
+  const scrubbed = [...secretNames]
+    .map((name) => values[name])
+    .filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SCRUBBED_LENGTH)
     .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)])
     .sort((a, b) => b.length - a.length);
   return {
     resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values },
+    secretNames,
     scrub: (text) => scrubbed.reduce((out, secret) => out.split(secret).join('[secret]'), text),
   };
 }

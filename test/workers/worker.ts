@@ -8,6 +8,10 @@ import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } fro
 import { directiveScript } from '../support/directive-script.js';
 
 const tools = {
+  show_vars: defineTool({
+    description: 'Show the thread variables',
+    execute: async (state) => ({ status: 'success', result: JSON.stringify(state.tenvs) }),
+  }),
   echo: defineTool({
     description: 'Return the given text',
     args: z.object({ text: z.string().describe('Text to return') }),
@@ -125,6 +129,21 @@ const general = definePrompt({
 });
 const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });
 const limited = definePrompt({ name: 'limited', prompt: '', model: 'scripted', tools: ['echo'] });
+const vars = definePrompt({
+  name: 'vars',
+  prompt: '',
+  model: 'scripted',
+  tools: ['show_vars'],
+  variables: [{ name: 'GREETING', type: 'text', required: true, description: 'How to greet', default: 'hello' }],
+  tenvs: z.object({ units: z.string().default('metric').describe('Unit system') }),
+});
+const scopedChild = definePrompt({
+  name: 'scoped_child',
+  prompt: '',
+  model: 'scripted',
+  tools: ['show_vars'],
+  variables: [{ name: 'TEAM_TOKEN', type: 'secret', required: false, scoped: true, description: 'Token of the team' }],
+});
 const remoteSecrets = definePrompt({
   name: 'remote_secrets',
   prompt: 'You call services.',
@@ -135,12 +154,21 @@ const remoteSecrets = definePrompt({
 const runtime = createRuntime({
   tools,
   models: [scripted, remote],
-  prompts: [general, withSecrets, limited, remoteSecrets],
+  prompts: [general, withSecrets, limited, remoteSecrets, vars, scopedChild],
   agents: [
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
     defineAgent({ name: 'remote_secrets', sideA: { prompt: 'remote_secrets' } }),
+    defineAgent({
+      name: 'vars',
+      sideA: { prompt: 'vars' },
+      variables: [
+        { name: 'GREETING', type: 'text', required: true, description: 'How to greet', default: 'hi' },
+        { name: 'TEAM_TOKEN', type: 'secret', required: false, description: 'Token of the team' },
+      ],
+    }),
+    defineAgent({ name: 'scoped_child', sideA: { prompt: 'scoped_child' } }),
   ],
 });
 
