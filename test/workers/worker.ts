@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
+import * as conformance from './conformance/app.js';
 
 const tools = {
   show_vars: defineTool({
@@ -152,10 +153,11 @@ const remoteSecrets = definePrompt({
 });
 
 const runtime = createRuntime({
-  tools,
+  tools: { ...tools, ...conformance.tools },
   models: [scripted, remote],
-  prompts: [general, withSecrets, limited, remoteSecrets, vars, scopedChild],
+  prompts: [general, withSecrets, limited, remoteSecrets, vars, scopedChild, ...conformance.prompts],
   agents: [
+    ...conformance.agents,
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
