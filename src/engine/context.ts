@@ -3,7 +3,7 @@
  * messages. Each stored message is converted once and remembered, so a step costs only the new
  * messages plus assembling the list the request body needs anyway.
  */
-import type { Message, ModelMessage, PromptDefinition } from '../spec/index.js';
+import type { Message, ModelContentPart, ModelMessage, PromptDefinition } from '../spec/index.js';
 
 const converted = new WeakMap<Message, ModelMessage>();
 
@@ -64,7 +64,15 @@ function turnStartIndex(log: readonly Message[]): number {
   return start;
 }
 
-export function buildModelMessages(prompt: PromptDefinition, log: readonly Message[]): ModelMessage[] {
+/**
+ * The request's messages. `imageParts` (tool message id → parts) adds a step's images as a user
+ * message right after its tool results (EXE-9).
+ */
+export function buildModelMessages(
+  prompt: PromptDefinition,
+  log: readonly Message[],
+  imageParts: ReadonlyMap<string, ModelContentPart[]> = new Map(),
+): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (prompt.prompt.trim() !== '') out.push({ role: 'system', content: prompt.prompt });
   const turnStart = turnStartIndex(log);
@@ -74,6 +82,7 @@ export function buildModelMessages(prompt: PromptDefinition, log: readonly Messa
   // Messages that land between a tool call and its result are held back until the results are in.
   const outstanding = new Set<string>();
   const held: ModelMessage[] = [];
+  const images: ModelContentPart[] = [];
   for (let index = first; index < log.length; index++) {
     const message = log[index] as Message;
     if (message.silent || message.depth > 0) continue;
@@ -84,6 +93,8 @@ export function buildModelMessages(prompt: PromptDefinition, log: readonly Messa
       if (!sentCalls.has(model.tool_call_id)) continue;
       outstanding.delete(model.tool_call_id);
       out.push(model);
+      images.push(...(imageParts.get(message.id) ?? []));
+      if (outstanding.size === 0 && images.length > 0) out.push({ role: 'user', content: images.splice(0) });
     } else if (outstanding.size > 0) {
       held.push(model);
       continue;

@@ -8,6 +8,7 @@
  * every call ends as a tool message persisted before the next call starts (EXE-3).
  */
 import type { z } from 'zod';
+import { MAX_TOOL_TIMEOUT_MS } from '../spec/define-tool.js';
 import type { ExecutionState, Message, ThreadState, ToolCall, ToolResult } from '../spec/index.js';
 import type { FrameSink } from './frames.js';
 import type { ResolvedTool } from './registry.js';
@@ -88,7 +89,7 @@ function isToolResult(value: unknown): value is ToolResult {
 /** Runs the tool body under its timeout and the turn's signal; never throws. */
 async function run(validated: ValidatedCall, deps: ExecutorDeps): Promise<ToolResult> {
   const { tool, call } = validated;
-  const timeoutMs = tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS;
+  const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
   const controller = new AbortController();
   let abortReason: string | null = null;
   const abort = (reason: string) => {
@@ -172,7 +173,7 @@ async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> 
     content: shaped.content,
     name: call.function.name,
     tool_call_id: call.id,
-    tool_status: result.status,
+    tool_status: shaped.status,
     attachments: shaped.attachments.length > 0 ? shaped.attachments : null,
     envelope: shaped.envelope,
     metadata: shaped.stack ? { stack: shaped.stack } : null,
@@ -181,7 +182,7 @@ async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> 
     type: 'tool_result',
     tool_call_id: call.id,
     name: call.function.name,
-    status: result.status,
+    status: shaped.status,
     envelope: shaped.envelope,
   });
   deps.emit({ type: 'message', message });

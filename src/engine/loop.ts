@@ -20,6 +20,7 @@ import type { ModelTool, Provider } from './provider.js';
 import type { Registry, ResolvedTool } from './registry.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
+import { ToolImages } from './tool-images.js';
 
 /** The global ceiling on model steps in one turn, whatever the side allows (EXE-7). */
 export const MAX_STEPS_CEILING = 100;
@@ -104,6 +105,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const requestTools = modelTools(tools);
   const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);
+  // EXE-9: only a multimodal model is sent the images tools returned in this turn.
+  const images = model.vision ? new ToolImages(deps.files) : null;
 
   for (;;) {
     if (signal.aborted) return { kind: 'stopped' };
@@ -151,6 +154,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     }
 
     deps.onProgress?.();
+    const turnMessages = current.slice(lastUserIndex(current) + 1);
+    const imageParts = images ? await images.partsFor(turnMessages) : undefined;
     const messageId = crypto.randomUUID();
     let text = '';
     let response: Awaited<ReturnType<Provider['complete']>>;
@@ -158,7 +163,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       response = await provider.complete(
         {
           model: model.model ?? model.name,
-          messages: buildModelMessages(prompt, current),
+          messages: buildModelMessages(prompt, current, imageParts),
           tools: requestTools,
           toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
           parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,

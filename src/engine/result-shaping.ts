@@ -7,6 +7,8 @@ import type { ThreadFiles } from './thread-files.js';
 import { baseName } from './thread-path.js';
 
 export interface ShapedResult {
+  /** An error when the tool failed or its attachments could not be stored. */
+  status: 'success' | 'error';
   content: string;
   envelope: ToolEnvelope;
   attachments: AttachmentRef[];
@@ -23,7 +25,14 @@ function isReference(attachment: ToolAttachment | AttachmentRef): attachment is 
   return (attachment as AttachmentRef).type === 'file' && typeof (attachment as AttachmentRef).path === 'string';
 }
 
+/** Per tool attachment: larger files belong in the thread filesystem, written as they are produced. */
+export const MAX_ATTACHMENT_BYTES = 25 * 1024 * 1024;
+
 function decodeBase64(data: string): Uint8Array {
+  // Base64 carries 3 bytes in 4 characters: refuse before decoding, not after.
+  if ((data.length * 3) / 4 > MAX_ATTACHMENT_BYTES + 3) {
+    throw new Error(`an attachment is larger than the ${MAX_ATTACHMENT_BYTES} byte limit`);
+  }
   const binary = atob(data);
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
@@ -85,6 +94,7 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
         .join('; '),
     );
     return {
+      status: 'error',
       content: `Error: ${errorText}`,
       envelope: { type: 'error', error_text: errorText, metadata },
       attachments,
@@ -94,6 +104,7 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
   const text = options.scrub(asText(result.result) ?? '');
   const notes = attachments.map((ref) => `[attachment ${ref.path} (${ref.mimeType}, ${ref.size} bytes)]`);
   return {
+    status: 'success',
     content: [text, ...notes].filter((part) => part !== '').join('\n'),
     envelope: { type: 'output', data: text, metadata },
     attachments,

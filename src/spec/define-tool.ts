@@ -8,6 +8,12 @@ import type { ThreadState } from './thread-state.js';
 import type { ToolResult, VariableDefinition } from './types.js';
 import { variablesFromTenvs } from './variables.js';
 
+/**
+ * The hard ceiling for any tool's timeout (EXE-6): a turn runs inside a Durable Object alarm, which
+ * may run for 15 minutes; a tool must end well before that so its result is persisted.
+ */
+export const MAX_TOOL_TIMEOUT_MS = 10 * 60_000;
+
 export type ToolArgs = z.ZodObject;
 export type ToolTenvs = z.ZodObject;
 
@@ -72,8 +78,10 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
       throw new DefinitionError(`defineTool: ${(error as Error).message}`);
     }
   }
-  if (options.timeout !== undefined && !(options.timeout > 0)) {
-    throw new DefinitionError('defineTool: timeout must be a positive number of milliseconds');
+  if (options.timeout !== undefined && !(options.timeout > 0 && options.timeout <= MAX_TOOL_TIMEOUT_MS)) {
+    throw new DefinitionError(
+      `defineTool: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
+    );
   }
   return {
     kind: 'function',

@@ -1,6 +1,6 @@
 /**
  * Drives a thread's agent loop from its Durable Object alarm (THR-3). A turn always runs inside the
- * alarm handler; while it runs, a safety alarm stays armed a minute ahead, so an object evicted or
+ * alarm handler; while it runs, a safety alarm stays armed ten seconds ahead, so an object evicted or
  * restarted mid-turn is woken again and the loop resumes from the last persisted step.
  */
 import type { FrameSink } from '../engine/frames.js';
@@ -15,10 +15,10 @@ import type { SqliteThreadStore } from './sqlite-store.js';
 import { type LoadedVariables, loadVariables } from './variables.js';
 
 /**
- * How far ahead the safety alarm is kept while a turn runs. Re-arming costs a storage write, so it
- * happens only once half of this has passed.
+ * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
+ * restart waits to resume. Re-arming costs a storage write, so it happens once half has passed.
  */
-const SAFETY_ALARM_MS = 60_000;
+const SAFETY_ALARM_MS = 10_000;
 
 export interface TurnDriverHost {
   readonly ctx: DurableObjectState;
@@ -113,13 +113,15 @@ export class TurnDriver {
     this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
     const store = host.store();
     let outcome: TurnOutcome = { kind: 'stopped' };
+    let scrub = (text: string) => text;
     host.turnStarted();
     this.armSafetyAlarm();
     try {
       const agent = registry.agent(store.info.agentId);
       if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
       const variables = await this.variables();
-      host.useScrubber(variables.scrub);
+      scrub = variables.scrub;
+      host.useScrubber(scrub);
       const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id));
       do {
         outcome = await runTurn({
@@ -144,8 +146,10 @@ export class TurnDriver {
         });
       } while (outcome.kind === 'done' && !controller.signal.aborted && store.hasQueued());
     } catch (error) {
-      outcome = { kind: 'failed', message: `internal error: ${(error as Error).message}` };
-      console.error(error);
+      const failure = error instanceof Error ? error : new Error(String(error));
+      outcome = { kind: 'failed', message: scrub(`internal error: ${failure.message}`) };
+      // Logs are an output like any other: no secret value in them (EXE-8).
+      console.error(scrub(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`));
     }
     // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.
     await host.ctx.storage.deleteAlarm();

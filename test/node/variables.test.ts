@@ -28,7 +28,7 @@ describe('VAR-1: declarations', () => {
     ).toEqual([
       { name: 'API_URL', type: 'text', required: true, description: 'Base URL of the API' },
       { name: 'REGION', type: 'text', required: false, description: '' },
-      { name: 'LIMIT', type: 'text', required: false, description: '' },
+      { name: 'LIMIT', type: 'text', required: false, description: '', default: '10' },
     ]);
     expect(variablesFromTenvs(undefined)).toEqual([]);
   });

@@ -1,0 +1,129 @@
+/**
+ * The benchmark's report: the machine it ran on and bench/RESULTS.md's markdown, with the targets and
+ * whether this run met them.
+ */
+import { readFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+
+/** The per-round overhead may be at most this multiple of the floor. */
+const OVERHEAD_TARGET = 2;
+/**
+ * "Flat in history length": with a request body that does not grow with the history, a round on a
+ * 2,000-message thread may take at most this multiple of one on a 10-message thread (noise allowance).
+ */
+const FLAT_TARGET = 1.5;
+
+/**
+ * @typedef {{ count: number, median: number, p95: number, bodyBytes: number }} Measured
+ * @typedef {{ agent: string, sends: string, short: Measured, long: Measured }} HistoryResult
+ * @typedef {{ cpu: string, cores: number, memoryGiB: number, node: string, wrangler: string }} Machine
+ * @typedef {object} Results
+ * @property {string} date
+ * @property {Machine} machine
+ * @property {number} roundsPerRun Tool rounds per thread (and per Floor run).
+ * @property {{ short: number, long: number }} historyLengths Messages a thread is created with.
+ * @property {{ runtime: Measured, floor: Measured }} overhead
+ * @property {HistoryResult[]} history
+ * @property {number} elapsedSeconds
+ */
+
+/** @returns {Promise<Machine>} */
+export async function describeMachine() {
+  const cpuinfo = await readFile('/proc/cpuinfo', 'utf8').catch(() => '');
+  const cpu = /^model name\s*:\s*(.+)$/m.exec(cpuinfo)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+  const wranglerPackage = new URL('../node_modules/wrangler/package.json', import.meta.url);
+  const wrangler = JSON.parse(await readFile(wranglerPackage, 'utf8')).version;
+  return { cpu, cores: cpus().length, memoryGiB: totalmem() / 2 ** 30, node: process.version, wrangler };
+}
+
+/** @param {Results} results */
+export function renderResults({ date, machine, roundsPerRun, historyLengths, overhead, history, elapsedSeconds }) {
+  const { short, long } = historyLengths;
+  const overheadRatio = overhead.runtime.median / overhead.floor.median;
+  const turnOnly = history.find((result) => result.agent === 'bench-turn');
+  const flatRatio = turnOnly ? turnOnly.long.median / turnOnly.short.median : Number.NaN;
+  const rows = [
+    row(`Runtime tool round (\`bench\`, ${short}-message history)`, overhead.runtime),
+    row('Floor: one fetch + one SQLite insert', overhead.floor),
+    ratioRow('Runtime / floor', overheadRatio),
+    ...history.flatMap((result) => [
+      row(`\`${result.agent}\` (sends ${result.sends}), ${short}-message history`, result.short),
+      row(`\`${result.agent}\`, ${long}-message history`, result.long),
+      ratioRow(`\`${result.agent}\` ${long} / ${short} messages`, result.long.median / result.short.median),
+    ]),
+  ];
+  return `# Benchmark results
+
+Run on ${date} by \`npm run bench\` (${elapsedSeconds.toFixed(0)} s in all).
+
+Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB.toFixed(1)} GiB memory;
+Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local workerd).
+
+## How it was measured
+
+- \`bench/worker.ts\` runs the runtime with one tool, \`noop\`, that returns \`ok\` at once. Its model is a
+  local OpenAI-compatible server (\`bench/model-server.mjs\`) that answers instantly with the same SSE
+  bytes as the test server: one \`noop\` call per step until the turn has the requested number of tool
+  results, then text.
+- **Time per tool round** is taken on the model server: from the moment it finished writing an answer
+  (end of stream handed to the OS) to the moment the next chat-completions request had fully arrived.
+  That is the runtime's own work: read the streamed answer, persist the assistant message, run the
+  tool, persist its result, build and send the next request.
+- **Floor**: a bare Durable Object (\`bench/floor.ts\`) doing only one streamed chat-completions
+  request (its body read to the end) and one SQLite insert per round, timed the same way.
+- ${overhead.runtime.count} runtime rounds in threads of ${roundsPerRun} rounds each (a turn is capped at
+  100 model steps), alternating with Floor runs of ${roundsPerRun} rounds (${overhead.floor.count} in all),
+  so load from other processes on a shared machine falls on both alike. Every measurement follows a
+  warm-up run.
+- History: threads created with ${short} or ${long} messages (alternating user and assistant, the last
+  one the user message that starts the run), ${roundsPerRun} rounds each, the two lengths alternating
+  (${history[0]?.short.count ?? 0} rounds of each per agent). \`bench\` sends the whole conversation to
+  the model, as a chat agent does by default, so its request body grows with the history;
+  \`bench-turn\` sends only the current turn, so any growth left is the runtime's own handling of a
+  longer log.
+- All figures come from this one run; timings on a shared VM are noisy, so compare ratios measured
+  in the same run rather than absolute milliseconds across runs.
+
+## Results
+
+| measurement | rounds | median (ms) | p95 (ms) | request body (median) |
+|---|---:|---:|---:|---:|
+${rows.join('\n')}
+
+## Targets
+
+| target | measured | met |
+|---|---:|:---:|
+| Per-round overhead within ${OVERHEAD_TARGET}x of the floor | ${ratio(overheadRatio)} | ${verdict(overheadRatio <= OVERHEAD_TARGET)} |
+| Flat in history length apart from building the request body (\`bench-turn\`, ${long} / ${short} messages, at most ${FLAT_TARGET}x) | ${ratio(flatRatio)} | ${verdict(flatRatio <= FLAT_TARGET)} |
+
+The \`bench\` ratio is shown for information: it adds building, sending and parsing a request body
+that grows with the history.
+`;
+}
+
+/**
+ * @param {string} label
+ * @param {Measured} measured
+ */
+function row(label, { count, median, p95, bodyBytes }) {
+  return `| ${label} | ${count} | ${median.toFixed(2)} | ${p95.toFixed(2)} | ${(bodyBytes / 1024).toFixed(1)} KiB |`;
+}
+
+/**
+ * @param {string} label
+ * @param {number} value
+ */
+function ratioRow(label, value) {
+  return `| **${label}** (medians) | | **${ratio(value)}** | | |`;
+}
+
+/** @param {number} value */
+function ratio(value) {
+  return `${value.toFixed(2)}x`;
+}
+
+/** @param {boolean} met */
+function verdict(met) {
+  return met ? 'yes' : 'no';
+}

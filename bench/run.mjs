@@ -1,0 +1,178 @@
+/**
+ * `npm run bench`: the runtime's own time per tool round under a real `wrangler dev`, against the
+ * floor of what a round must cost, and how it changes with the length of the thread's history.
+ *
+ * The model (bench/model-server.mjs) answers at once from a local server; a round is timed on that
+ * server, from the end of one answer to the arrival of the next request, so it holds exactly the
+ * client's work: read the answer, run the tool, persist the result, build and send the next request.
+ * The Floor object (bench/floor.ts) is timed the same way. Every measurement follows a warm-up, and
+ * the runtime and the floor are interleaved so drift on a shared machine hits both alike. wrangler dev
+ * serves one build made at start, so source edits during the run cannot restart the Worker. Writes
+ * the table to bench/RESULTS.md and prints it.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import { startWranglerDev } from '../test/e2e/wrangler-dev.mjs';
+import { startTimedModelServer } from './model-server.mjs';
+import { describeMachine, renderResults } from './report.mjs';
+import { summarize } from './stats.mjs';
+
+const KEY = 'bench-key';
+const RUN_TIMEOUT_MS = 60_000;
+const WARM_UP_ROUNDS = 40;
+/**
+ * Compared measurements alternate run by run, in short runs (a turn is capped at 100 model steps
+ * anyway), so load from other processes on a shared machine falls on both sides alike.
+ */
+const ROUNDS_PER_RUN = 20;
+const OVERHEAD_RUNS = 30;
+const HISTORY_RUNS = 15;
+const SHORT_HISTORY = 10;
+const LONG_HISTORY = 2000;
+/** What each bench agent sends the model (bench/worker.ts). */
+const AGENTS = [
+  { agent: 'bench', sends: 'the whole conversation' },
+  { agent: 'bench-turn', sends: 'the current turn only' },
+];
+
+/** @typedef {{ gaps: number[], bodyBytes: number[] }} Sample Round times (ms) and request body sizes. */
+
+const started = performance.now();
+const model = await startTimedModelServer();
+const dev = await startWranglerDev({
+  config: 'bench/wrangler.toml',
+  snapshot: true,
+  vars: { API_KEYS: KEY, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', MODEL: 'bench-model' },
+});
+
+try {
+  await runFloor(WARM_UP_ROUNDS);
+  await runThread('bench', SHORT_HISTORY, WARM_UP_ROUNDS);
+  const runtime = sample();
+  const floor = sample();
+  for (let run = 0; run < OVERHEAD_RUNS; run++) {
+    add(floor, await runFloor(ROUNDS_PER_RUN));
+    add(runtime, await runThread('bench', SHORT_HISTORY, ROUNDS_PER_RUN));
+  }
+
+  const history = [];
+  for (const { agent, sends } of AGENTS) {
+    await runThread(agent, LONG_HISTORY, WARM_UP_ROUNDS);
+    const short = sample();
+    const long = sample();
+    for (let run = 0; run < HISTORY_RUNS; run++) {
+      add(short, await runThread(agent, SHORT_HISTORY, ROUNDS_PER_RUN));
+      add(long, await runThread(agent, LONG_HISTORY, ROUNDS_PER_RUN));
+    }
+    history.push({ agent, sends, short: measured(short), long: measured(long) });
+  }
+
+  const markdown = renderResults({
+    date: new Date().toISOString(),
+    machine: await describeMachine(),
+    roundsPerRun: ROUNDS_PER_RUN,
+    historyLengths: { short: SHORT_HISTORY, long: LONG_HISTORY },
+    overhead: { runtime: measured(runtime), floor: measured(floor) },
+    history,
+    elapsedSeconds: (performance.now() - started) / 1000,
+  });
+  await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
+  console.log(markdown);
+} catch (error) {
+  console.error(`wrangler dev output:\n${dev.output()}`);
+  throw error;
+} finally {
+  await dev.stop();
+  await model.close();
+}
+
+/** @returns {Sample} */
+function sample() {
+  return { gaps: [], bodyBytes: [] };
+}
+
+/**
+ * @param {Sample} into
+ * @param {Sample} run
+ */
+function add(into, run) {
+  into.gaps.push(...run.gaps);
+  into.bodyBytes.push(...run.bodyBytes);
+}
+
+/** @param {Sample} sample */
+function measured({ gaps, bodyBytes }) {
+  return { ...summarize(gaps), bodyBytes: summarize(bodyBytes).median };
+}
+
+/**
+ * A thread of `agent` created with `historyLength` messages, the last one asking for `rounds` tool
+ * rounds; resolves with its sample once the thread is idle again.
+ * @param {string} agent
+ * @param {number} historyLength
+ * @param {number} rounds
+ */
+async function runThread(agent, historyLength, rounds) {
+  const nonce = randomUUID();
+  const finished = model.finished(nonce, RUN_TIMEOUT_MS);
+  const { id } = await api('POST', '/api/threads', { agent, messages: history(historyLength, nonce, rounds) }, 201);
+  await finished;
+  const deadline = Date.now() + RUN_TIMEOUT_MS;
+  for (;;) {
+    const view = await api('GET', `/api/threads/${id}`, undefined, 200);
+    if (view.last_error) throw new Error(`thread ${id} failed: ${view.last_error}`);
+    if (view.status === 'idle') break;
+    if (Date.now() > deadline) throw new Error(`thread ${id} still ${view.status} after its last answer`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const gaps = model.gaps(nonce);
+  if (gaps.length !== rounds) throw new Error(`thread ${id}: ${gaps.length} rounds timed, expected ${rounds}`);
+  return { gaps, bodyBytes: model.bodySizes(nonce) };
+}
+
+/**
+ * One Floor object doing `rounds` + 1 requests, so `rounds` gaps between them.
+ * @returns {Promise<Sample>}
+ * @param {number} rounds
+ */
+async function runFloor(rounds) {
+  const nonce = randomUUID();
+  const response = await fetch(`${dev.url}/floor/${nonce}?rounds=${rounds + 1}`, { method: 'POST' });
+  if (!response.ok) throw new Error(`floor run failed: ${response.status} ${await response.text()}`);
+  const gaps = model.gaps(nonce);
+  if (gaps.length !== rounds) throw new Error(`floor: ${gaps.length} rounds timed, expected ${rounds}`);
+  return { gaps, bodyBytes: model.bodySizes(nonce) };
+}
+
+/**
+ * Alternating user and assistant messages ending with the user message that starts the run.
+ * @param {number} length
+ * @param {string} nonce
+ * @param {number} rounds
+ */
+function history(length, nonce, rounds) {
+  return Array.from({ length }, (_, index) => {
+    const fromEnd = length - 1 - index;
+    if (fromEnd === 0) return { role: 'user', content: `bench ${nonce} rounds:${rounds}` };
+    const role = fromEnd % 2 === 0 ? 'user' : 'assistant';
+    return { role, content: `Message ${index} of an earlier conversation, about as long as a short chat reply.` };
+  });
+}
+
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} json
+ * @param {number} expected
+ */
+async function api(method, path, json, expected) {
+  const response = await fetch(`${dev.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${KEY}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  if (response.status !== expected) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text);
+}

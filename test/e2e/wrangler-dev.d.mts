@@ -1,0 +1,31 @@
+/**
+ * Types for wrangler-dev.mjs, which runs a real `wrangler dev` on free ports with fresh state for the
+ * end-to-end tests and the benchmarks.
+ */
+
+export interface WranglerDevOptions {
+  /** A wrangler.toml path relative to the repository root; default the root one. */
+  config?: string;
+  /** Passed as `--var NAME:value`. */
+  vars?: Record<string, string>;
+  /**
+   * Bundle the Worker once at start (`wrangler deploy --dry-run`) and serve that bundle, so source
+   * edits during the run do not reload it (a reload interrupts running turns).
+   */
+  snapshot?: boolean;
+  /** Default 90 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface WranglerDev {
+  /** The origin, e.g. `http://127.0.0.1:8787`. */
+  readonly url: string;
+  readonly port: number;
+  /** Everything wrangler dev printed so far (the last 200 kB). */
+  output(): string;
+  /** Stops the whole process group (wrangler and workerd) and deletes the persisted state. */
+  stop(): Promise<void>;
+}
+
+/** Resolves once wrangler dev prints `Ready on`; rejects with its output if it exits or times out. */
+export function startWranglerDev(options?: WranglerDevOptions): Promise<WranglerDev>;

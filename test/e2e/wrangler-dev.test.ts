@@ -1,0 +1,174 @@
+/**
+ * End to end against a real `wrangler dev` serving the example agents, its model a local server that
+ * speaks the OpenAI streaming protocol byte for byte. One conversation, driven over HTTP and
+ * WebSocket as a client would: the model calls two tools in one step (arguments in fragments, an SSE
+ * comment in the stream), then answers in several text deltas. The tests check what the client sees
+ * (log, frames, replay after reconnecting) and what the model server received.
+ */
+import type { Message } from '@standardagents/spec';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type OpenAIServer, startOpenAIServer } from '../support/openai-server.mjs';
+import { ApiClient, type FrameRecorder } from './client.js';
+import { startWranglerDev, type WranglerDev } from './wrangler-dev.mjs';
+
+const KEY = 'e2e-key';
+const MODEL_KEY = 'x';
+const SEARCH_ARGS = { query: 'websocket stream', limit: 2 };
+const FINAL_TEXT =
+  'It is noon. To follow a thread, open a WebSocket on /api/threads/:id/stream; reconnect with ?after=<seq>.';
+const TOOL_STEP_USAGE = { prompt_tokens: 310, completion_tokens: 41, total_tokens: 351 };
+const TEXT_STEP_USAGE = { prompt_tokens: 455, completion_tokens: 29, total_tokens: 484 };
+
+let model: OpenAIServer;
+let dev: WranglerDev;
+let api: ApiClient;
+
+beforeAll(async () => {
+  model = await startOpenAIServer();
+  dev = await startWranglerDev({
+    vars: { API_KEYS: KEY, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: MODEL_KEY, MODEL: 'fake-model' },
+  });
+  api = new ApiClient(dev.url, KEY);
+});
+
+afterAll(async () => {
+  await dev?.stop();
+  await model?.close();
+});
+
+describe('wrangler dev', () => {
+  it('THR-6: a request without a key is refused with 401', async () => {
+    const response = await api.request('/api/threads', { method: 'POST', json: { agent: 'assistant' }, key: null });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+
+  describe('a turn with two tool calls in one model step', () => {
+    let threadId: string;
+    let live: FrameRecorder;
+    let log: Message[];
+
+    beforeAll(async () => {
+      model.reset();
+      model.enqueue(
+        {
+          toolCalls: [
+            { id: 'call_time', name: 'get_current_time', arguments: '{}' },
+            { id: 'call_search', name: 'search_knowledge_base', arguments: JSON.stringify(SEARCH_ARGS) },
+          ],
+          chunkSize: 3,
+          usage: TOOL_STEP_USAGE,
+        },
+        { text: FINAL_TEXT, chunkSize: 9, usage: TEXT_STEP_USAGE },
+      );
+      threadId = (await api.createThread({ agent: 'assistant' })).id;
+      live = await api.openStream(threadId);
+      await api.postMessage(threadId, 'What time is it, and how do I stream a thread?');
+      await live.waitFor(
+        (frames) => frames.some((frame) => frame.type === 'status' && frame.status !== 'running'),
+        'the end of the turn',
+      );
+      await live.flush();
+      const view = await api.thread(threadId);
+      if (view.status !== 'idle' || view.last_error !== null) {
+        throw new Error(`the turn failed: ${JSON.stringify(view)}\nwrangler dev output:\n${dev.output()}`);
+      }
+      log = await api.messages(threadId);
+    });
+
+    afterAll(() => {
+      live?.close();
+    });
+
+    it('EXE-2: both calls run in call order and the log holds each result after its call', () => {
+      expect(log.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+      const [, step, time, search, answer] = log as [Message, Message, Message, Message, Message];
+      expect(
+        step.tool_calls?.map((call) => [call.id, call.function.name, JSON.parse(call.function.arguments)]),
+      ).toEqual([
+        ['call_time', 'get_current_time', {}],
+        ['call_search', 'search_knowledge_base', SEARCH_ARGS],
+      ]);
+      expect(time).toMatchObject({ tool_call_id: 'call_time', tool_status: 'success' });
+      expect(time.content).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      expect(search).toMatchObject({ tool_call_id: 'call_search', tool_status: 'success' });
+      expect(search.content).toContain('Streaming');
+      expect(search.content).toContain('?after=');
+      expect(answer).toMatchObject({ content: FINAL_TEXT, tool_calls: null });
+    });
+
+    it('THR-4: each step records the usage the model server reported', () => {
+      const usage = ({ prompt_tokens, completion_tokens, total_tokens }: typeof TOOL_STEP_USAGE) => ({
+        promptTokens: prompt_tokens,
+        completionTokens: completion_tokens,
+        totalTokens: total_tokens,
+      });
+      expect(log[1]?.metadata?.usage).toEqual(usage(TOOL_STEP_USAGE));
+      expect(log[4]?.metadata?.usage).toEqual(usage(TEXT_STEP_USAGE));
+    });
+
+    it('THR-4: the second request carries the system prompt, the calls and both results in order, with the key', () => {
+      expect(model.requests).toHaveLength(2);
+      for (const request of model.requests) {
+        expect(request).toMatchObject({ method: 'POST', path: '/v1/chat/completions', closedEarly: false });
+        expect(request.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
+        expect(request.body).toMatchObject({ model: 'fake-model', stream: true });
+        expect(request.body?.tools?.map((tool) => tool.function.name)).toEqual([
+          'get_current_time',
+          'search_knowledge_base',
+          'fetch_data',
+        ]);
+      }
+      const sent = model.requests[1]?.body?.messages ?? [];
+      expect(sent.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'tool', 'tool']);
+      expect(sent[0]?.content).toContain('helpful assistant');
+      expect(sent[1]?.content).toBe(log[0]?.content);
+      expect(sent[2]?.tool_calls).toEqual(log[1]?.tool_calls);
+      expect(sent.slice(3)).toEqual([
+        { role: 'tool', tool_call_id: 'call_time', content: log[2]?.content },
+        { role: 'tool', tool_call_id: 'call_search', content: log[3]?.content },
+      ]);
+    });
+
+    it('THR-2: the live socket gets consecutive frames, text deltas and tool frames in call order', async () => {
+      const last = (await api.thread(threadId)).last_frame_seq;
+      expect(live.frames.map((frame) => frame.seq)).toEqual(Array.from({ length: last }, (_, index) => index + 1));
+
+      const answerId = log[4]?.id;
+      const deltas = live.frames.flatMap((frame) =>
+        frame.type === 'message_delta' && frame.message_id === answerId ? [frame.delta] : [],
+      );
+      expect(deltas.length).toBeGreaterThan(1);
+      expect(deltas.join('')).toBe(FINAL_TEXT);
+
+      const toolFrames = live.frames.flatMap((frame) =>
+        frame.type === 'tool_started' || frame.type === 'tool_result' ? [`${frame.type} ${frame.tool_call_id}`] : [],
+      );
+      expect(toolFrames).toEqual([
+        'tool_started call_time',
+        'tool_result call_time',
+        'tool_started call_search',
+        'tool_result call_search',
+      ]);
+
+      const lastMessage = live.frames.findLastIndex(
+        (frame) => frame.type === 'message' && frame.message.id === answerId,
+      );
+      const idle = live.frames.findLastIndex((frame) => frame.type === 'status' && frame.status === 'idle');
+      expect(lastMessage).toBeGreaterThan(-1);
+      expect(idle).toBeGreaterThan(lastMessage);
+    });
+
+    it('THR-2: a socket opened with ?after=n gets exactly the frames after n, none twice', async () => {
+      const after = Math.floor(live.frames.length / 2);
+      const late = await api.openStream(threadId, after);
+      try {
+        await late.flush();
+        expect(late.frames).toEqual(live.frames.slice(after));
+        expect(late.frames[0]?.seq).toBe(after + 1);
+      } finally {
+        late.close();
+      }
+    });
+  });
+});
