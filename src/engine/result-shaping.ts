@@ -4,7 +4,7 @@
  */
 import type { AttachmentRef, ToolAttachment, ToolEnvelope, ToolResult } from '../spec/index.js';
 import type { ThreadFiles } from './thread-files.js';
-import { baseName } from './thread-path.js';
+import { baseName, normalizeThreadPath } from './thread-path.js';
 
 export interface ShapedResult {
   /** An error when the tool failed or its attachments could not be stored. */
@@ -47,7 +47,8 @@ async function storeAttachments(
   const stored: AttachmentRef[] = [];
   for (const attachment of list) {
     if (isReference(attachment)) {
-      stored.push(attachment);
+      // A reference must name a file inside this thread (ATT-3); it passes through unstored (ATT-2).
+      stored.push({ ...attachment, path: normalizeThreadPath(attachment.path) });
       continue;
     }
     const name = baseName(attachment.name.replace(/\\/g, '/')) || 'attachment';

@@ -36,6 +36,7 @@ export class SchemaRuleError extends Error {
 
 interface ZodDef {
   type: string;
+  catchall?: z.ZodType;
   innerType?: z.ZodType;
   element?: z.ZodType;
   shape?: Record<string, z.ZodType>;
@@ -72,9 +73,14 @@ export function assertAllowedSchema(schema: z.ZodType, path: string[] = [], dept
     case 'array':
       return assertAllowedSchema(def.element as z.ZodType, [...path, '[]'], depth + 1);
     case 'record':
+      assertAllowedSchema(def.keyType as z.ZodType, [...path, '{key}'], depth + 1);
       return assertAllowedSchema(def.valueType as z.ZodType, [...path, '{}'], depth + 1);
     case 'object': {
       let deepest = depth + 1;
+      // Extra keys are arguments too; a strict object's `never` catch-all admits none.
+      if (def.catchall && defOf(def.catchall).type !== 'never') {
+        deepest = Math.max(deepest, assertAllowedSchema(def.catchall, [...path, '*'], depth + 1));
+      }
       for (const [key, child] of Object.entries(def.shape ?? {})) {
         deepest = Math.max(deepest, assertAllowedSchema(child, [...path, key], depth + 1));
       }
