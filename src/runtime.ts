@@ -10,6 +10,7 @@ import { type AppDefinitions, Registry } from './engine/registry.js';
 import { createApp } from './http/app.js';
 import type { RuntimeEnv } from './thread/env.js';
 import { createThreadClass } from './thread/thread-object.js';
+import { builtinTools } from './tools/index.js';
 
 export interface Runtime {
   registry: Registry;
@@ -18,7 +19,7 @@ export interface Runtime {
 }
 
 export function createRuntime(definitions: AppDefinitions): Runtime {
-  const registry = new Registry(definitions);
+  const registry = new Registry(definitions, builtinTools);
   const app = createApp(registry);
   return {
     registry,

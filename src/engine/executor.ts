@@ -1,172 +1,158 @@
 /**
  * The tool executor (EXE-1 to EXE-5). Each call of a model step passes through one pipeline,
  *
- *   resolve → parse → validate → guards (capability, permission, approval) → run (timeout, abort)
- *   → shape (ToolResult → envelope, attachments) → persist
+ *   validate → stop / restart checks → guards (capability, permission, watchdog, approval)
+ *   → run under timeout and abort, or wait for an interaction → shape → persist
  *
- * and calls run one after another in the order the model returned them (EXE-2). Whatever happens,
- * every call ends as a tool message persisted before the next call starts (EXE-3).
+ * and calls run one after another in the order the model returned them (EXE-2). Every call ends as
+ * a tool message persisted before the next call starts (EXE-3), unless it waits for a human or a
+ * client: then the step pauses there, its wait stored, until the answer resumes it (KIND-7).
  */
-import type { z } from 'zod';
-import { MAX_TOOL_TIMEOUT_MS } from '../spec/define-tool.js';
 import type { ExecutionState, Message, ThreadState, ToolCall, ToolResult } from '../spec/index.js';
+import {
+  type ApprovalAnswer,
+  type Interaction,
+  type InteractionKind,
+  type InteractionRequest,
+  isInteractionRequest,
+} from '../spec/interaction.js';
 import type { FrameSink } from './frames.js';
 import type { ResolvedTool } from './registry.js';
 import { shapeResult } from './result-shaping.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
-import {
-  interruptedMessage,
-  invalidArgumentsMessage,
-  malformedArgumentsMessage,
-  STOPPED_MESSAGE,
-  timeoutMessage,
-  unknownToolMessage,
-} from './tool-call-error.js';
+import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
+import { type ValidatedCall, validateCall } from './tool-call-validation.js';
+import { type RunContext, runToolCode } from './tool-runner.js';
 
-/** Seed 002's default for built-in function tools (EXE-6). */
-export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export type { ValidatedCall } from './tool-call-validation.js';
+export { DEFAULT_TOOL_TIMEOUT_MS } from './tool-runner.js';
 
-export interface ValidatedCall {
-  call: ToolCall;
-  tool: ResolvedTool;
-  args: unknown;
-}
-
-export type GuardDecision = { action: 'allow' } | { action: 'deny'; reason: string };
+/** `ask` pauses an interactive thread for an approval and denies at once on a headless one (PERM-2). */
+export type GuardDecision =
+  | { action: 'allow' }
+  | { action: 'deny'; reason: string }
+  | { action: 'ask'; reason: string };
 
 /** A pre-execute check (capabilities, permissions, the watchdog, approvals). */
 export type ToolGuard = (call: ValidatedCall) => GuardDecision | Promise<GuardDecision>;
 
-export interface ExecutorDeps {
+export interface ExecutorDeps extends RunContext {
   tools: ReadonlyMap<string, ResolvedTool>;
   store: ThreadStore;
   files: ThreadFiles;
   emit: FrameSink;
   guards: readonly ToolGuard[];
   createState(execution: ExecutionState): ThreadState;
-  /** The turn's signal: aborted when the thread is stopped. */
-  signal: AbortSignal;
-  stepCount: number;
-  side: 'a' | 'b';
   /** Replaces secret values in anything that leaves the tool (EXE-8). */
   scrub(text: string): string;
   now(): number;
+  /** A human allowed a call "always" (PERM-2): the permission layer remembers it for the thread. */
+  onAlwaysAllowed?(call: ValidatedCall): void;
 }
 
-type Stage = { ok: true; value: ValidatedCall } | { ok: false; error: string };
+type Outcome = { type: 'result'; result: ToolResult } | { type: 'wait' };
 
-function resolve(call: ToolCall, deps: ExecutorDeps): Stage {
-  const tool = deps.tools.get(call.function.name);
-  if (!tool) return { ok: false, error: unknownToolMessage(call.function.name, [...deps.tools.keys()]) };
-  const raw = call.function.arguments.trim();
-  let parsed: unknown;
-  try {
-    parsed = raw === '' ? {} : JSON.parse(raw);
-  } catch (error) {
-    return { ok: false, error: malformedArgumentsMessage(tool.name, error) };
-  }
-  const schema = tool.definition.args as z.ZodObject | null;
-  if (!schema) return { ok: true, value: { call, tool, args: undefined } };
-  const result = schema.safeParse(parsed);
-  if (!result.success) return { ok: false, error: invalidArgumentsMessage(tool.name, result.error) };
-  return { ok: true, value: { call, tool, args: result.data } };
+const fails = (error: string): Outcome => ({ type: 'result', result: { status: 'error', error } });
+
+/** Stores a new wait and tells clients what the call waits for. */
+function wait(validated: ValidatedCall, request: InteractionRequest, deps: ExecutorDeps): Outcome {
+  const { call, tool } = validated;
+  deps.store.openInteraction({ toolCallId: call.id, toolName: tool.name, ...request });
+  deps.emit({ type: 'waiting', tool_call_id: call.id, name: tool.name, kind: request.kind, payload: request.payload });
+  return { type: 'wait' };
 }
 
-async function checkGuards(validated: ValidatedCall, deps: ExecutorDeps): Promise<string | null> {
+function find(waits: readonly Interaction[], kind: (kind: InteractionKind) => boolean): Interaction | undefined {
+  return waits.find((interaction) => kind(interaction.kind));
+}
+
+/** Runs the guards; null when the call may proceed. An approval answers every `ask` of its call. */
+async function authorize(validated: ValidatedCall, waits: readonly Interaction[], deps: ExecutorDeps) {
+  const approval = find(waits, (kind) => kind === 'approval');
   for (const guard of deps.guards) {
     const decision = await guard(validated);
-    if (decision.action === 'deny') return decision.reason;
+    if (decision.action === 'allow') continue;
+    if (decision.action === 'deny') return fails(decision.reason);
+    if (deps.store.info.headless) return fails(headlessMessage('approval', decision.reason));
+    if (!approval) {
+      return wait(
+        validated,
+        { kind: 'approval', payload: { reason: decision.reason, arguments: validated.args ?? {} } },
+        deps,
+      );
+    }
+    if (!approval.answered) return { type: 'wait' } as const;
+    const answer = approval.answer as ApprovalAnswer;
+    if (!answer.approved) return fails(rejectedMessage(validated.tool.name, answer.reason));
+    if (answer.always) deps.onAlwaysAllowed?.(validated);
   }
   return null;
 }
 
-function isToolResult(value: unknown): value is ToolResult {
-  const status = (value as ToolResult | null)?.status;
-  return status === 'success' || status === 'error';
-}
-
-/** Runs the tool body under its timeout and the turn's signal; never throws. */
-async function run(validated: ValidatedCall, deps: ExecutorDeps): Promise<ToolResult> {
-  const { tool, call } = validated;
-  const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
-  const controller = new AbortController();
-  let abortReason: string | null = null;
-  const abort = (reason: string) => {
-    if (abortReason) return;
-    abortReason = reason;
-    controller.abort(new Error(reason));
-  };
-  const onTurnAbort = () => abort(STOPPED_MESSAGE);
-  if (deps.signal.aborted) onTurnAbort();
-  deps.signal.addEventListener('abort', onTurnAbort);
-  const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
-  const aborted = new Promise<ToolResult>((resolveAbort) => {
-    controller.signal.addEventListener('abort', () =>
-      resolveAbort({ status: 'error', error: abortReason ?? STOPPED_MESSAGE }),
-    );
-  });
-  const state = deps.createState({
-    stepCount: deps.stepCount,
-    currentSide: deps.side,
-    abortSignal: controller.signal,
-    toolCallId: call.id,
-    toolName: tool.name,
-  });
-  try {
-    // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
-    const execute = tool.definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
-    const body = Promise.resolve().then(() =>
-      validated.args === undefined ? execute(state) : execute(state, validated.args),
-    );
-    const outcome = await Promise.race([body, aborted]);
-    if (abortReason) return { status: 'error', error: abortReason };
-    if (!isToolResult(outcome)) {
-      return {
-        status: 'error',
-        error: `Tool "${tool.name}" returned an invalid result: expected { status: 'success' | 'error', ... }.`,
-      };
-    }
-    return outcome;
-  } catch (error) {
-    const err = error instanceof Error ? error : new Error(String(error));
-    return { status: 'error', error: err.message || String(error), stack: err.stack };
-  } finally {
-    clearTimeout(timer);
-    deps.signal.removeEventListener('abort', onTurnAbort);
-  }
-}
-
-/** The pipeline up to a ToolResult: every early exit is an error result, never an exception. */
-async function outcomeOf(call: ToolCall, deps: ExecutorDeps): Promise<ToolResult> {
-  const stage = resolve(call, deps);
-  if (!stage.ok) return { status: 'error', error: stage.error };
-  // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
-  if (deps.signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
-  if (deps.store.toolStarted(call.id) && !stage.value.tool.definition.idempotent) {
-    // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
-    return { status: 'error', error: interruptedMessage(stage.value.tool.name) };
-  }
-  const denied = await checkGuards(stage.value, deps);
-  if (denied !== null) return { status: 'error', error: denied };
-  if (deps.signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
-  deps.store.markToolStarted(call.id);
+function started(validated: ValidatedCall, deps: ExecutorDeps): void {
+  deps.store.markToolStarted(validated.call.id);
   deps.emit({
     type: 'tool_started',
-    tool_call_id: call.id,
-    name: call.function.name,
-    arguments: stage.value.args ?? {},
+    tool_call_id: validated.call.id,
+    name: validated.tool.name,
+    kind: validated.tool.definition.acpKind,
+    arguments: validated.args ?? {},
   });
-  return run(stage.value, deps);
 }
 
-async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> {
-  const started = deps.now();
-  const result = await outcomeOf(call, deps);
+/** Runs the tool: its body, or the begin / complete halves of an interactive tool. */
+async function execute(validated: ValidatedCall, waits: readonly Interaction[], deps: ExecutorDeps) {
+  const { definition } = validated.tool;
+  const args = validated.args;
+  const hooks = definition.interaction;
+  const answered = find(waits, (kind) => kind !== 'approval');
+  if (hooks && answered) {
+    if (!answered.answered) return { type: 'wait' } as const;
+    const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, answered.answer));
+    return { type: 'result', result } as const;
+  }
+  if (deps.store.toolStarted(validated.call.id) && !definition.idempotent) {
+    // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
+    return fails(interruptedMessage(validated.tool.name));
+  }
+  started(validated, deps);
+  if (!hooks) {
+    const body = definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
+    const result = await runToolCode(validated, deps, (state) =>
+      args === undefined ? body(state) : body(state, args),
+    );
+    return { type: 'result', result } as const;
+  }
+  const begun = await runToolCode(validated, deps, (state) => hooks.begin(state, args), isRequest);
+  if (!isRequest(begun)) return { type: 'result', result: begun } as const;
+  // LOCK-1, PERM-2: nobody can answer on a headless thread, so the call fails at once.
+  if (deps.store.info.headless) return fails(headlessMessage(begun.kind));
+  return wait(validated, begun, deps);
+}
+
+function isRequest(value: unknown): value is InteractionRequest {
+  return typeof value === 'object' && value !== null && isInteractionRequest(value as InteractionRequest);
+}
+
+/** The pipeline up to a ToolResult or a wait: every early exit is an error result, never an exception. */
+async function outcomeOf(call: ToolCall, deps: ExecutorDeps): Promise<Outcome> {
+  const validation = validateCall(call, deps.tools);
+  if (!validation.ok) return fails(validation.error);
+  // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
+  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  const waits = deps.store.interactions(call.id);
+  const denied = await authorize(validation.value, waits, deps);
+  if (denied) return denied;
+  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  return execute(validation.value, waits, deps);
+}
+
+async function persist(call: ToolCall, result: ToolResult, startedAt: number, deps: ExecutorDeps): Promise<Message> {
   const shaped = await shapeResult(result, {
     files: deps.files,
     scrub: deps.scrub,
-    durationMs: deps.now() - started,
+    durationMs: deps.now() - startedAt,
   });
   const message = deps.store.append({
     role: 'tool',
@@ -182,6 +168,7 @@ async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> 
     type: 'tool_result',
     tool_call_id: call.id,
     name: call.function.name,
+    kind: deps.tools.get(call.function.name)?.definition.acpKind ?? 'other',
     status: shaped.status,
     envelope: shaped.envelope,
   });
@@ -189,11 +176,20 @@ async function executeOne(call: ToolCall, deps: ExecutorDeps): Promise<Message> 
   return message;
 }
 
+export interface ExecutedStep {
+  messages: Message[];
+  /** A call waits for an interaction; it and the calls after it stay pending. */
+  waiting: boolean;
+}
+
 /** Executes a step's calls in model order, each persisted before the next begins. */
-export async function executeToolCalls(calls: readonly ToolCall[], deps: ExecutorDeps): Promise<Message[]> {
+export async function executeToolCalls(calls: readonly ToolCall[], deps: ExecutorDeps): Promise<ExecutedStep> {
   const messages: Message[] = [];
   for (const call of calls) {
-    messages.push(await executeOne(call, deps));
+    const startedAt = deps.now();
+    const outcome = await outcomeOf(call, deps);
+    if (outcome.type === 'wait') return { messages, waiting: true };
+    messages.push(await persist(call, outcome.result, startedAt, deps));
   }
-  return messages;
+  return { messages, waiting: false };
 }

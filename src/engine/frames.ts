@@ -2,7 +2,8 @@
  * Stream frames (THR-2): every state change a client can watch. The thread numbers them (`seq`),
  * stores them and sends them over the WebSocket; this file is the catalogue of their shapes.
  */
-import type { Message, ThreadStatus, ToolEnvelope } from '../spec/index.js';
+import type { AcpToolKind, Message, ThreadStatus, ToolEnvelope } from '../spec/index.js';
+import type { InteractionKind } from '../spec/interaction.js';
 
 export type Frame =
   /** A message was appended to the log. */
@@ -10,15 +11,20 @@ export type Frame =
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
   /** A tool call passed validation and is about to run. */
-  | { type: 'tool_started'; tool_call_id: string; name: string; arguments: unknown }
+  | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: unknown }
   /** A tool call ended; its tool message follows as a `message` frame. */
   | {
       type: 'tool_result';
       tool_call_id: string;
       name: string;
+      kind: AcpToolKind;
       status: 'success' | 'error';
       envelope: ToolEnvelope;
     }
+  /** A tool call waits for an answer: a question, an approval, a client tool's output. */
+  | { type: 'waiting'; tool_call_id: string; name: string; kind: InteractionKind; payload: unknown }
+  /** A wait was answered; the loop resumes. */
+  | { type: 'answered'; tool_call_id: string; kind: InteractionKind }
   /** The thread's status changed. */
   | { type: 'status'; status: ThreadStatus; reason?: string }
   /** A turn failed (the model could not be reached, a limit was hit). */

@@ -12,9 +12,10 @@ import type {
   ThreadState,
   ToolCall,
 } from '../spec/index.js';
+import { approvalGuard } from './approval-guard.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
 import { repeatedFailure } from './doom-loop.js';
-import { executeToolCalls, type ToolGuard } from './executor.js';
+import { type ExecutorDeps, executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
 import type { ModelTool, Provider } from './provider.js';
 import type { Registry, ResolvedTool } from './registry.js';
@@ -36,6 +37,8 @@ export interface TurnDeps {
   createState(execution: ExecutionState): ThreadState;
   guards?: readonly ToolGuard[];
   scrub?(text: string): string;
+  /** A human allowed a call "always" (PERM-2). */
+  onAlwaysAllowed?: ExecutorDeps['onAlwaysAllowed'];
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
   onProgress?(): void;
   now?(): number;
@@ -43,6 +46,8 @@ export interface TurnDeps {
 
 export type TurnOutcome =
   | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' }
+  /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
+  | { kind: 'waiting' }
   | { kind: 'stopped' }
   | { kind: 'limit'; message: string }
   | { kind: 'failed'; message: string };
@@ -114,19 +119,21 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     const pending = pendingToolCalls(log);
     if (pending.length > 0) {
       deps.onProgress?.();
-      await executeToolCalls(pending, {
+      const step = await executeToolCalls(pending, {
         tools: toolMap,
         store,
         files: deps.files,
         emit,
-        guards: deps.guards ?? [],
+        guards: [...(deps.guards ?? []), approvalGuard(store.info.id)],
         createState: deps.createState,
         signal,
         stepCount: stepsThisTurn(log),
         side: 'a',
         scrub,
         now,
+        onAlwaysAllowed: deps.onAlwaysAllowed,
       });
+      if (step.waiting) return { kind: 'waiting' };
       if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {
         return { kind: 'done', reason: 'stop_tool' };
       }

@@ -3,6 +3,7 @@
  * SQLite is; the in-memory store used by engine tests implements the same interface.
  */
 import type { AttachmentRef, Message, NewMessageInput, ToolCall, ToolEnvelope } from '../spec/index.js';
+import type { Interaction, InteractionKind } from '../spec/interaction.js';
 
 export interface ThreadInfo {
   id: string;
@@ -47,4 +48,11 @@ export interface ThreadStore {
   markToolStarted(toolCallId: string): void;
   toolStarted(toolCallId: string): boolean;
   children(): string[];
+  /** The interactions a tool call waits on or waited on (KIND-3, KIND-4, KIND-5, LOCK-1 question). */
+  interactions(toolCallId: string): Interaction[];
+  openInteraction(interaction: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction;
+  /** Records the answer; false if the call has no open interaction of that kind. */
+  answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean;
+  /** Interactions still waiting for an answer, oldest first. */
+  openInteractions(): Interaction[];
 }

@@ -30,3 +30,20 @@ export const STOPPED_MESSAGE = 'The thread was stopped while this tool was runni
 export function interruptedMessage(name: string): string {
   return `Tool "${name}" was interrupted by a restart before it finished; it was not run again because it is not declared idempotent. Call it again if it is still needed.`;
 }
+
+/** The fixed refusals of a headless thread (LOCK-1 question, PERM-2 ask): nobody can answer. */
+export function headlessMessage(kind: 'question' | 'approval' | 'client_tool' | 'hitl', reason?: string): string {
+  switch (kind) {
+    case 'question':
+      return 'No human can answer questions on this thread (it is headless). Proceed with your best judgement.';
+    case 'approval':
+      return `${reason ? `${reason} ` : ''}This call needs a human's approval, and this thread is headless (no human to ask), so it is denied.`;
+    default:
+      return 'This tool needs a client to answer, and this thread is headless (no client to ask).';
+  }
+}
+
+export function rejectedMessage(name: string, reason: string | undefined): string {
+  const why = reason?.trim() ? `: ${reason.trim().replace(/[.!?]?$/, (end) => end || '.')}` : '.';
+  return `The user rejected the call to tool "${name}"${why} It was not run.`;
+}

@@ -10,6 +10,7 @@ import { errorResponse, HttpError } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
 import { fileRoutes } from './routes/files.js';
+import { interactionRoutes } from './routes/interactions.js';
 import { streamRoutes } from './routes/stream.js';
 import { threadRoutes } from './routes/threads.js';
 
@@ -34,6 +35,7 @@ export function createApp(registry: Registry) {
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', fileRoutes());
+  app.route('/api/threads', interactionRoutes());
   app.route('/api/threads', threadRoutes(registry));
   return app;
 }

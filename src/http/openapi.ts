@@ -3,7 +3,14 @@
  * requests, so the two cannot drift apart.
  */
 import { z } from 'zod';
-import { CreateThreadBody, ListMessagesQuery, ListThreadsQuery, PostMessageBody } from './schemas.js';
+import {
+  AnswersBody,
+  ApprovalsBody,
+  CreateThreadBody,
+  ListMessagesQuery,
+  ListThreadsQuery,
+  PostMessageBody,
+} from './schemas.js';
 
 function schema(type: z.ZodType) {
   const { $schema: _ignored, ...json } = z.toJSONSchema(type, { io: 'input', unrepresentable: 'any' }) as Record<
@@ -124,6 +131,29 @@ export function openApiDocument(serverUrl: string) {
             { name: 'token', in: 'query', schema: { type: 'string' } },
           ],
           responses: { 101: { description: 'Switching protocols' }, 400: error('Not a WebSocket upgrade') },
+        },
+      },
+      '/api/threads/{id}/answers': {
+        post: {
+          summary: 'Answer a waiting question tool call: one list of answers per question',
+          parameters: [threadId],
+          requestBody: jsonBody(AnswersBody),
+          responses: {
+            200: json('The thread, resumed'),
+            400: error('Invalid body, or not one list per question'),
+            409: error('The call does not wait for answers, or was answered already'),
+          },
+        },
+      },
+      '/api/threads/{id}/approvals': {
+        post: {
+          summary: 'Approve (once or always) or reject a call waiting for approval',
+          parameters: [threadId],
+          requestBody: jsonBody(ApprovalsBody),
+          responses: {
+            200: json('The thread, resumed'),
+            409: error('The call does not wait for approval, or was answered already'),
+          },
         },
       },
       '/api/threads/{id}/stop': {

@@ -57,3 +57,25 @@ export const StreamQuery = z.object({
 });
 
 export const ThreadIdParam = z.uuid({ message: 'thread ids are UUIDs' });
+
+const toolCallId = z.string().min(1).max(256).describe('The id of the waiting tool call (from `waiting_for`)');
+
+export const AnswersBody = z
+  .object({
+    tool_call_id: toolCallId,
+    answers: z
+      .array(z.array(z.string().max(100_000)).max(100))
+      .max(100)
+      .describe('One list of answers per question'),
+  })
+  .strict();
+
+export const ApprovalsBody = z
+  .object({
+    tool_call_id: toolCallId,
+    approved: z.boolean(),
+    /** With approved: remember the permission for the rest of the thread (PERM-2). */
+    always: z.boolean().default(false).describe('Allow this kind of call for the rest of the thread'),
+    reason: z.string().max(10_000).optional().describe('Told to the model when the call is rejected'),
+  })
+  .strict();

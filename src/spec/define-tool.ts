@@ -3,6 +3,8 @@
  * an `execute` function. The tool's name is the key it is registered under (DEF-4).
  */
 import type { z } from 'zod';
+import type { ToolInteraction } from './interaction.js';
+import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
 import { assertAllowedSchema } from './schema.js';
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult, VariableDefinition } from './types.js';
@@ -13,6 +15,9 @@ import { variablesFromTenvs } from './variables.js';
  * may run for 15 minutes; a tool must end well before that so its result is persisted.
  */
 export const MAX_TOOL_TIMEOUT_MS = 10 * 60_000;
+
+/** Seed 003's recommended cap on a tool's output before it is cut to a head plus a sidecar (LOCK-6). */
+export const DEFAULT_MAX_OUTPUT_BYTES = 200 * 1024;
 
 export type ToolArgs = z.ZodObject;
 export type ToolTenvs = z.ZodObject;
@@ -35,6 +40,29 @@ export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs ex
    * interrupted call is reported to the model as interrupted instead of being re-run.
    */
   idempotent?: boolean;
+  /** The capability surface the tool needs (LOCK-5). Default: nothing beyond the thread itself. */
+  requires?: RequirementSet;
+  /** How clients render a call (LOCK-7). Default `'other'`. */
+  acpKind?: AcpToolKind;
+  /** Has no side effects (seed 002). */
+  readOnly?: boolean;
+  /** May run in parallel with adjacent concurrent calls of the same step (EXE-2). */
+  concurrent?: boolean;
+  /**
+   * Output beyond this many bytes is cut to a head, with the whole output in a sidecar file the
+   * model can page through with `read` (LOCK-6). Default 200 KB.
+   */
+  maxOutputBytes?: number;
+  /**
+   * A human approves each call before it runs (KIND-5): always, or when the function says so. A
+   * rejected call never runs its body; a headless thread denies at once.
+   */
+  requireApproval?: boolean | ApprovalPredicate<Args extends ToolArgs ? z.infer<Args> : undefined>;
+  /**
+   * For a tool that waits for a human or a client (a question, a client-side tool): replaces
+   * `execute` with a `begin` that may ask for an answer and a `complete` that uses it.
+   */
+  interaction?: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined>;
 }
 
 export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null> {
@@ -46,7 +74,22 @@ export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs exten
   variables: VariableDefinition[];
   timeout: number | undefined;
   idempotent: boolean;
+  requires: RequirementSet;
+  acpKind: AcpToolKind;
+  readOnly: boolean;
+  concurrent: boolean;
+  maxOutputBytes: number;
+  interaction: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined> | undefined;
+  requireApproval: boolean | ApprovalPredicate<Args extends ToolArgs ? z.infer<Args> : undefined>;
 }
+
+/** What `requireApproval` as a function sees besides the arguments. */
+export interface ApprovalContext {
+  threadId: string;
+  toolCallId: string;
+}
+
+export type ApprovalPredicate<A> = (args: A, context: ApprovalContext) => boolean | Promise<boolean>;
 
 /** Any tool definition, whatever its argument schema. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry stores tools of every argument type
@@ -78,6 +121,15 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
       throw new DefinitionError(`defineTool: ${(error as Error).message}`);
     }
   }
+  if (options.acpKind !== undefined && !ACP_TOOL_KINDS.includes(options.acpKind)) {
+    throw new DefinitionError(`defineTool: acpKind must be one of ${ACP_TOOL_KINDS.join(', ')}`);
+  }
+  if (
+    options.maxOutputBytes !== undefined &&
+    !(Number.isInteger(options.maxOutputBytes) && options.maxOutputBytes > 0)
+  ) {
+    throw new DefinitionError('defineTool: maxOutputBytes must be a positive integer');
+  }
   if (options.timeout !== undefined && !(options.timeout > 0 && options.timeout <= MAX_TOOL_TIMEOUT_MS)) {
     throw new DefinitionError(
       `defineTool: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
@@ -92,5 +144,12 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs ?? undefined)],
     timeout: options.timeout,
     idempotent: options.idempotent ?? false,
+    requires: options.requires ?? {},
+    acpKind: options.acpKind ?? 'other',
+    readOnly: options.readOnly ?? false,
+    concurrent: options.concurrent ?? false,
+    maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+    interaction: options.interaction,
+    requireApproval: options.requireApproval ?? false,
   };
 }

@@ -9,6 +9,8 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
+export type { DefineInteractiveToolOptions } from './define-interactive-tool.js';
+export { defineInteractiveTool } from './define-interactive-tool.js';
 export type {
   ModelContentPart,
   ModelDefinition,
@@ -23,6 +25,8 @@ export type { DefinePromptOptions, PromptDefinition } from './define-prompt.js';
 export { definePrompt } from './define-prompt.js';
 export type {
   AnyToolDefinition,
+  ApprovalContext,
+  ApprovalPredicate,
   DefineToolOptions,
   Tool,
   ToolArgs,
@@ -30,6 +34,15 @@ export type {
   ToolTenvs,
 } from './define-tool.js';
 export { DefinitionError, defineTool } from './define-tool.js';
+export type {
+  ApprovalAnswer,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
+  ToolInteraction,
+} from './interaction.js';
+export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } from './requirements.js';
+export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
 export type {

@@ -106,4 +106,5 @@ export interface Message {
   envelope: ToolEnvelope | null;
 }
 
-export type ThreadStatus = 'idle' | 'running' | 'error';
+/** `waiting`: a tool call waits for an answer (see the thread's `waiting_for`). */
+export type ThreadStatus = 'idle' | 'running' | 'waiting' | 'error';

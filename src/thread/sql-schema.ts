@@ -28,6 +28,16 @@ export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS interactions (
+    tool_call_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    answered INTEGER NOT NULL DEFAULT 0,
+    answer TEXT,
+    PRIMARY KEY (tool_call_id, kind)
+  )`,
 ];
 
 export function migrate(sql: SqlStorage): void {

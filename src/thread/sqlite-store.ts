@@ -5,6 +5,7 @@
  */
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../engine/thread-store.js';
 import type { Message } from '../spec/index.js';
+import type { Interaction, InteractionKind } from '../spec/interaction.js';
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -33,6 +34,18 @@ function messageFromRow(row: Row): Message {
     tool_status: (row.tool_status as Message['tool_status']) ?? null,
     attachments: parseJson(row.attachments),
     envelope: parseJson(row.envelope),
+  };
+}
+
+function interactionFromRow(row: Row): Interaction {
+  return {
+    toolCallId: row.tool_call_id as string,
+    toolName: row.tool_name as string,
+    kind: row.kind as InteractionKind,
+    payload: parseJson(row.payload),
+    createdAt: row.created_at as number,
+    answered: row.answered === 1,
+    answer: parseJson(row.answer),
   };
 }
 
@@ -150,6 +163,46 @@ export class SqliteThreadStore implements ThreadStore {
 
   toolStarted(toolCallId: string): boolean {
     return this.sql.exec('SELECT 1 FROM tool_journal WHERE tool_call_id = ?', toolCallId).toArray().length > 0;
+  }
+
+  interactions(toolCallId: string): Interaction[] {
+    return this.sql
+      .exec('SELECT * FROM interactions WHERE tool_call_id = ? ORDER BY created_at', toolCallId)
+      .toArray()
+      .map(interactionFromRow);
+  }
+
+  openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
+    const createdAt = Date.now();
+    this.sql.exec(
+      'INSERT OR REPLACE INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)',
+      input.toolCallId,
+      input.toolName,
+      input.kind,
+      JSON.stringify(input.payload ?? null),
+      createdAt,
+    );
+    return { ...input, createdAt, answered: false, answer: null };
+  }
+
+  answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const updated = this.sql
+      .exec(
+        `UPDATE interactions SET answered = 1, answer = ?
+         WHERE tool_call_id = ? AND kind = ? AND answered = 0 RETURNING tool_call_id`,
+        JSON.stringify(answer ?? null),
+        toolCallId,
+        kind,
+      )
+      .toArray();
+    return updated.length > 0;
+  }
+
+  openInteractions(): Interaction[] {
+    return this.sql
+      .exec('SELECT * FROM interactions WHERE answered = 0 ORDER BY created_at, tool_call_id')
+      .toArray()
+      .map(interactionFromRow);
   }
 
   children(): string[] {

@@ -3,6 +3,7 @@
  * returned as values, not thrown, because an exception crossing RPC keeps only its message.
  */
 import type { Message, ThreadStatus } from '../spec/index.js';
+import type { InteractionKind } from '../spec/interaction.js';
 
 export interface ApiError {
   status: 400 | 401 | 404 | 409 | 411 | 413 | 500 | 503;
@@ -63,8 +64,8 @@ export interface ThreadDetails {
   headless: boolean;
   parent_id: string | null;
   children: { id: string }[];
-  /** What a paused thread waits for; `null` when it waits for nothing. */
-  waiting_for: null;
+  /** What a paused thread waits for, oldest first; empty when it waits for nothing. */
+  waiting_for: WaitingFor[];
   last_error: string | null;
   message_count: number;
   /** The newest stream frame: a WebSocket opened with `?after=` this misses nothing from now on. */
@@ -88,4 +89,15 @@ export interface MessagePage {
   messages: Message[];
   /** Pass as `after` for the next page; `null` at the end. */
   next_after: number | null;
+}
+
+/** A JSON value crossing RPC (its type is opaque to RPC's serialisation checks). */
+export type JsonValue = string | number | boolean | null | object;
+
+export interface WaitingFor {
+  tool_call_id: string;
+  name: string;
+  kind: InteractionKind;
+  payload: JsonValue;
+  created_at: number;
 }

@@ -5,12 +5,16 @@
  * followed by the alarm, which resumes from the last persisted step.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
 import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
 import type { ThreadInfo } from '../engine/thread-store.js';
+import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import type { ThreadStatus } from '../spec/index.js';
+import type { InteractionKind } from '../spec/interaction.js';
 import { inheritVariableValues, missingVariables } from '../spec/variables.js';
+import { checkAnswer } from './answer-check.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { R2FileStore } from './r2-file-store.js';
@@ -19,6 +23,7 @@ import { SqliteThreadStore } from './sqlite-store.js';
 import {
   type CreateThreadInput,
   fail,
+  type JsonValue,
   type MessagePage,
   notFound,
   ok,
@@ -132,6 +137,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         message: outcome.message,
       });
       this.setStatus(outcome.kind === 'failed' ? 'error' : 'idle', outcome.kind);
+    } else if (outcome.kind === 'waiting') {
+      this.setMeta('last_error', null);
+      this.setStatus('waiting');
     } else {
       this.setMeta('last_error', null);
       this.setStatus('idle', outcome.kind === 'stopped' ? 'stopped' : outcome.reason);
@@ -149,7 +157,13 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       headless: record.headless,
       parent_id: record.parentId,
       children: store.children().map((id) => ({ id })),
-      waiting_for: null,
+      waiting_for: store.openInteractions().map((wait) => ({
+        tool_call_id: wait.toolCallId,
+        name: wait.toolName,
+        kind: wait.kind,
+        payload: wait.payload as JsonValue,
+        created_at: wait.createdAt,
+      })),
       last_error: this.meta<string>('last_error'),
       message_count: store.messageCount(),
       last_frame_seq: this.frames.lastSeq(),
@@ -277,7 +291,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     }
     const store = this.store();
     const messageId = crypto.randomUUID();
-    const queued = this.driver.busy;
+    // While a turn runs or a step waits for an answer, the message is delivered after the step.
+    const queued = this.driver.busy || store.openInteractions().length > 0;
     this.ctx.storage.transactionSync(() => {
       // A busy thread takes the message between steps, never between a tool call and its result.
       if (queued) store.enqueue({ id: messageId, role: 'user', content: input.content });
@@ -289,6 +304,38 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     });
     if (!queued) await this.driver.wake();
     return ok({ messageId, queued, replayed: false });
+  }
+
+  /**
+   * Answers a waiting tool call (KIND-3, KIND-4, KIND-5, LOCK-1 question) and resumes the loop. 409
+   * when the call does not wait for this kind of answer, or was answered already.
+   */
+  async answer(
+    userId: string,
+    id: string,
+    kind: InteractionKind,
+    toolCallId: string,
+    answer: unknown,
+  ): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const store = this.store();
+    const wait = store.interactions(toolCallId).find((candidate) => candidate.kind === kind);
+    if (!wait || wait.answered) {
+      return fail({
+        status: 409,
+        code: 'not_waiting',
+        message: wait
+          ? `tool call ${toolCallId} was answered already`
+          : `tool call ${toolCallId} does not wait for ${kind === 'approval' ? 'an approval' : `a ${kind} answer`}`,
+      });
+    }
+    const problem = checkAnswer(wait, answer);
+    if (problem) return fail({ status: 400, code: 'invalid_answer', message: problem });
+    store.answerInteraction(toolCallId, kind, answer);
+    this.emit({ type: 'answered', tool_call_id: toolCallId, kind });
+    await this.driver.wake();
+    return ok(this.details(record));
   }
 
   async listMessages(
@@ -307,6 +354,13 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
     await this.driver.abort('stopped');
+    if (this.store().openInteractions().length > 0) {
+      // A paused step is ended too: its waiting calls are answered as stopped, never run.
+      cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
+      this.setStatus('idle', 'stopped');
+      // Messages queued during the wait are delivered now.
+      await this.driver.wake();
+    }
     return ok(this.details(record));
   }
 

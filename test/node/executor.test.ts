@@ -377,11 +377,19 @@ describe('EXE-4: ToolResult in, envelope stored and streamed', () => {
 
     expect(h.frameTypes()).toEqual(['message', 'message', 'tool_started', 'tool_result', 'message', 'message']);
     const frames = h.frames.filter((frame) => frame.type !== 'message_delta');
-    expect(frames[2]).toEqual({ type: 'tool_started', tool_call_id: 'c1', name: 'add', arguments: { a: 40, b: 2 } });
+    // LOCK-7: every tool frame carries the tool's ACP kind ('other' unless the tool declares one).
+    expect(frames[2]).toEqual({
+      type: 'tool_started',
+      tool_call_id: 'c1',
+      name: 'add',
+      kind: 'other',
+      arguments: { a: 40, b: 2 },
+    });
     expect(frames[3]).toEqual({
       type: 'tool_result',
       tool_call_id: 'c1',
       name: 'add',
+      kind: 'other',
       status: 'success',
       envelope: { type: 'output', data: '42', metadata: { duration_ms: 7 } },
     });

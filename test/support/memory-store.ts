@@ -30,6 +30,7 @@ import type {
   SideConfigInput,
   ThreadState,
 } from '../../src/spec/index.js';
+import type { Interaction, InteractionKind } from '../../src/spec/interaction.js';
 
 function jsonCopy<T>(value: T | null | undefined): T | null {
   return value === null || value === undefined ? null : (JSON.parse(JSON.stringify(value)) as T);
@@ -125,6 +126,37 @@ export class MemoryThreadStore implements ThreadStore {
 
   children(): string[] {
     return [...this.childIds];
+  }
+
+  private readonly interactionsByKey = new Map<string, Interaction>();
+
+  interactions(toolCallId: string): Interaction[] {
+    return [...this.interactionsByKey.values()]
+      .filter((i) => i.toolCallId === toolCallId)
+      .map((i) => jsonCopy(i) as Interaction);
+  }
+
+  openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
+    const interaction: Interaction = {
+      ...(jsonCopy(input) as typeof input),
+      createdAt: this.clock(),
+      answered: false,
+      answer: null,
+    };
+    this.interactionsByKey.set(`${input.toolCallId}/${input.kind}`, interaction);
+    return jsonCopy(interaction) as Interaction;
+  }
+
+  answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const key = `${toolCallId}/${kind}`;
+    const open = this.interactionsByKey.get(key);
+    if (!open || open.answered) return false;
+    this.interactionsByKey.set(key, { ...open, answered: true, answer: jsonCopy(answer ?? null) });
+    return true;
+  }
+
+  openInteractions(): Interaction[] {
+    return [...this.interactionsByKey.values()].filter((i) => !i.answered).map((i) => jsonCopy(i) as Interaction);
   }
 
   addChild(id: string): void {

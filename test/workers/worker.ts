@@ -9,6 +9,15 @@ import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 
 const tools = {
+  guarded_increment: defineTool({
+    description: 'Increment the thread counter after approval',
+    requireApproval: true,
+    execute: async (state) => {
+      const runs = ((await state.getValue<number>('guarded_runs')) ?? 0) + 1;
+      await state.setValue('guarded_runs', runs);
+      return { status: 'success', result: `runs: ${runs}` };
+    },
+  }),
   show_vars: defineTool({
     description: 'Show the thread variables',
     execute: async (state) => ({ status: 'success', result: JSON.stringify(state.tenvs) }),
@@ -126,6 +135,8 @@ const general = definePrompt({
     'make_attachment',
     'read_file',
     'thread_info',
+    'question',
+    'guarded_increment',
   ],
 });
 const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });

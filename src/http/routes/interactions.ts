@@ -1,0 +1,33 @@
+/**
+ * Answers to waiting tool calls (DESIGN.md section 3): `answers` for the question tool (LOCK-1) and
+ * `approvals` for calls that need a human's consent (KIND-5, PERM-2). Each resumes the thread; an
+ * answer for a call that does not wait for it is a 409.
+ */
+import { Hono } from 'hono';
+import type { RuntimeEnv } from '../../thread/env.js';
+import { threadStub } from '../../thread/thread-stub.js';
+import type { AuthVariables } from '../auth.js';
+import { unwrap } from '../errors.js';
+import { readJson } from '../request-body.js';
+import { AnswersBody, ApprovalsBody } from '../schemas.js';
+import { threadId } from './threads.js';
+
+export function interactionRoutes() {
+  const app = new Hono<{ Bindings: RuntimeEnv; Variables: AuthVariables }>();
+
+  app.post('/:id/answers', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const body = await readJson(c, AnswersBody);
+    const stub = threadStub(c.env, id);
+    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'question', body.tool_call_id, body.answers)));
+  });
+
+  app.post('/:id/approvals', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const { tool_call_id, ...answer } = await readJson(c, ApprovalsBody);
+    const stub = threadStub(c.env, id);
+    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'approval', tool_call_id, answer)));
+  });
+
+  return app;
+}

@@ -1,0 +1,45 @@
+/**
+ * Interactions: a tool call that waits for a human or a client before it can finish (a question,
+ * an approval, a client-side tool). The wait is stored with the thread, so it may last days and
+ * survive evictions (KIND-7); the HTTP call that answers it resumes the loop.
+ */
+import type { ThreadState } from './thread-state.js';
+import type { ToolResult } from './types.js';
+
+export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl';
+
+/** What a waiting call shows its client. */
+export interface InteractionRequest {
+  kind: InteractionKind;
+  payload: unknown;
+}
+
+/** A stored wait: the request, and once given, the answer. */
+export interface Interaction extends InteractionRequest {
+  toolCallId: string;
+  toolName: string;
+  createdAt: number;
+  answered: boolean;
+  answer: unknown;
+}
+
+/** An approval answer (KIND-5, PERM-2): allow once, allow always, or reject with a reason. */
+export interface ApprovalAnswer {
+  approved: boolean;
+  /** With `approved`: remember the permission for the rest of the thread. */
+  always?: boolean;
+  reason?: string;
+}
+
+/**
+ * How a tool that needs an answer runs: `begin` either finishes at once with a result or asks for an
+ * interaction; once answered, `complete` turns the answer into the result.
+ */
+export interface ToolInteraction<Args = unknown> {
+  begin(state: ThreadState, args: Args): Promise<ToolResult | InteractionRequest>;
+  complete(state: ThreadState, args: Args, answer: unknown): Promise<ToolResult>;
+}
+
+export function isInteractionRequest(value: ToolResult | InteractionRequest): value is InteractionRequest {
+  return 'kind' in value && 'payload' in value;
+}
