@@ -11,7 +11,7 @@ export default defineConfig({
       {
         // Pure engine logic, in Node.
         resolve: { alias: { '@standardagents/spec': spec } },
-        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' },
+        test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node', testTimeout: 20_000 },
       },
       {
         // Durable Object and HTTP behaviour, in workerd.
@@ -36,6 +36,9 @@ export default defineConfig({
         test: {
           name: 'workers',
           include: ['test/workers/**/*.test.ts'],
+          // Deadlines, not expectations: the first request of a file starts workerd, slow on a busy machine.
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           globalSetup: ['./test/workers/global-setup.ts'],
         },
       },

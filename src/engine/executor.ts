@@ -11,6 +11,7 @@
 import type { ExecutionState, Message, ThreadState, ToolCall, ToolResult } from '../spec/index.js';
 import {
   type ApprovalAnswer,
+  HUMAN_INTERACTIONS,
   type Interaction,
   type InteractionKind,
   type InteractionRequest,
@@ -24,6 +25,7 @@ import type { ThreadStore } from './thread-store.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
 import { type RunContext, runToolCode } from './tool-runner.js';
+import { truncationLimits } from './truncation.js';
 
 export type { ValidatedCall } from './tool-call-validation.js';
 export { DEFAULT_TOOL_TIMEOUT_MS } from './tool-runner.js';
@@ -48,19 +50,19 @@ export interface ExecutorDeps extends RunContext {
   scrub(text: string): string;
   now(): number;
   /** A human allowed a call "always" (PERM-2): the permission layer remembers it for the thread. */
-  onAlwaysAllowed?(call: ValidatedCall): void;
+  onAlwaysAllowed?(call: ValidatedCall): void | Promise<void>;
 }
 
 type Outcome = { type: 'result'; result: ToolResult } | { type: 'wait' };
 
 const fails = (error: string): Outcome => ({ type: 'result', result: { status: 'error', error } });
 
-/** Stores a new wait and tells clients what the call waits for. */
-function wait(validated: ValidatedCall, request: InteractionRequest, deps: ExecutorDeps): Outcome {
+/** Stores a new wait and tells clients what the call waits for; returns it, answered if the answer came first. */
+function wait(validated: ValidatedCall, request: InteractionRequest, deps: ExecutorDeps): Interaction {
   const { call, tool } = validated;
-  deps.store.openInteraction({ toolCallId: call.id, toolName: tool.name, ...request });
+  const stored = deps.store.openInteraction({ toolCallId: call.id, toolName: tool.name, ...request });
   deps.emit({ type: 'waiting', tool_call_id: call.id, name: tool.name, kind: request.kind, payload: request.payload });
-  return { type: 'wait' };
+  return stored;
 }
 
 function find(waits: readonly Interaction[], kind: (kind: InteractionKind) => boolean): Interaction | undefined {
@@ -76,16 +78,17 @@ async function authorize(validated: ValidatedCall, waits: readonly Interaction[]
     if (decision.action === 'deny') return fails(decision.reason);
     if (deps.store.info.headless) return fails(headlessMessage('approval', decision.reason));
     if (!approval) {
-      return wait(
+      wait(
         validated,
         { kind: 'approval', payload: { reason: decision.reason, arguments: validated.args ?? {} } },
         deps,
       );
+      return { type: 'wait' } as const;
     }
     if (!approval.answered) return { type: 'wait' } as const;
     const answer = approval.answer as ApprovalAnswer;
     if (!answer.approved) return fails(rejectedMessage(validated.tool.name, answer.reason));
-    if (answer.always) deps.onAlwaysAllowed?.(validated);
+    if (answer.always) await deps.onAlwaysAllowed?.(validated);
   }
   return null;
 }
@@ -127,8 +130,11 @@ async function execute(validated: ValidatedCall, waits: readonly Interaction[], 
   const begun = await runToolCode(validated, deps, (state) => hooks.begin(state, args), isRequest);
   if (!isRequest(begun)) return { type: 'result', result: begun } as const;
   // LOCK-1, PERM-2: nobody can answer on a headless thread, so the call fails at once.
-  if (deps.store.info.headless) return fails(headlessMessage(begun.kind));
-  return wait(validated, begun, deps);
+  if (deps.store.info.headless && HUMAN_INTERACTIONS.includes(begun.kind)) return fails(headlessMessage(begun.kind));
+  const stored = wait(validated, begun, deps);
+  if (!stored.answered) return { type: 'wait' } as const;
+  const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, stored.answer));
+  return { type: 'result', result } as const;
 }
 
 function isRequest(value: unknown): value is InteractionRequest {
@@ -153,6 +159,11 @@ async function persist(call: ToolCall, result: ToolResult, startedAt: number, de
     files: deps.files,
     scrub: deps.scrub,
     durationMs: deps.now() - startedAt,
+    truncation: {
+      toolName: call.function.name,
+      toolCallId: call.id,
+      limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
+    },
   });
   const message = deps.store.append({
     role: 'tool',

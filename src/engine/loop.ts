@@ -15,12 +15,13 @@ import type {
 import { approvalGuard } from './approval-guard.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
 import { repeatedFailure } from './doom-loop.js';
-import { type ExecutorDeps, executeToolCalls, type ToolGuard } from './executor.js';
+import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
 import type { ModelTool, Provider } from './provider.js';
 import type { Registry, ResolvedTool } from './registry.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
+import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
 
 /** The global ceiling on model steps in one turn, whatever the side allows (EXE-7). */
@@ -37,8 +38,6 @@ export interface TurnDeps {
   createState(execution: ExecutionState): ThreadState;
   guards?: readonly ToolGuard[];
   scrub?(text: string): string;
-  /** A human allowed a call "always" (PERM-2). */
-  onAlwaysAllowed?: ExecutorDeps['onAlwaysAllowed'];
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
   onProgress?(): void;
   now?(): number;
@@ -110,6 +109,13 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const requestTools = modelTools(tools);
   const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);
+  const guardSetup: GuardSetup = {
+    agent,
+    capabilities: registry.capabilitiesFor(agent),
+    projectRules: registry.projectRules,
+    projectWatchdog: registry.projectWatchdog,
+    store,
+  };
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
 
@@ -124,14 +130,14 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         store,
         files: deps.files,
         emit,
-        guards: [...(deps.guards ?? []), approvalGuard(store.info.id)],
+        guards: [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)],
         createState: deps.createState,
         signal,
         stepCount: stepsThisTurn(log),
         side: 'a',
         scrub,
         now,
-        onAlwaysAllowed: deps.onAlwaysAllowed,
+        onAlwaysAllowed: (call) => rememberAllowed(guardSetup, call),
       });
       if (step.waiting) return { kind: 'waiting' };
       if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {

@@ -9,10 +9,14 @@ import {
   DefinitionError,
   type JsonSchema,
   type ModelDefinition,
+  type PermissionRule,
   type PromptDefinition,
+  type RequirementSet,
   type VariableDefinition,
+  type Watchdog,
 } from '../spec/index.js';
 import { mergeVariableDefinitions } from '../spec/variables.js';
+import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from './capabilities.js';
 
 type Named<T> = readonly T[] | Readonly<Record<string, T>>;
 
@@ -23,7 +27,17 @@ export interface AppDefinitions {
   prompts?: Named<PromptDefinition>;
   agents?: Named<AgentDefinition>;
   models?: Named<ModelDefinition>;
+  /**
+   * Project-scope permission rules (PERM-1). Without any, the project allows every call, so only
+   * manifest and session rules restrict; with some, a call no rule matches asks.
+   */
+  permissions?: readonly PermissionRule[];
+  /** A pre-execute hook on every call of every agent (PERM-3). */
+  watchdog?: Watchdog;
 }
+
+/** The project rules when an application gives none: permissions are opt-in. */
+export const OPEN_PROJECT_RULES: readonly PermissionRule[] = [{ permission: '*', pattern: '*', action: 'allow' }];
 
 /** A tool as one prompt offers it to the model. */
 export interface ResolvedTool {
@@ -52,7 +66,10 @@ export class Registry {
   readonly agents: Map<string, AgentDefinition>;
   readonly models: Map<string, ModelDefinition>;
   readonly warnings: string[] = [];
+  readonly projectRules: readonly PermissionRule[];
+  readonly projectWatchdog: Watchdog | undefined;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
+  private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
 
   constructor(definitions: AppDefinitions, builtinTools: Readonly<Record<string, AnyToolDefinition>> = {}) {
     for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
@@ -68,7 +85,10 @@ export class Registry {
     this.models = byName('model', definitions.models);
     this.prompts = byName('prompt', definitions.prompts);
     this.agents = byName('agent', definitions.agents);
+    this.projectRules = definitions.permissions ?? OPEN_PROJECT_RULES;
+    this.projectWatchdog = definitions.watchdog;
     this.checkReferences();
+    for (const agent of this.agents.values()) this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
   }
 
@@ -101,6 +121,24 @@ export class Registry {
         }
       }
     }
+  }
+
+  /** The agent's effective capability set: its manifest and every tool of its prompts (LOCK-5). */
+  private buildCapabilities(agent: AgentDefinition): EffectiveCapabilities {
+    const sets: RequirementSet[] = [agent.requires];
+    assertRequirementPatterns(agent.requires, `agent "${agent.name}"`);
+    for (const side of [agent.sideA, agent.sideB]) {
+      if (!side) continue;
+      for (const tool of this.toolsFor(side.prompt)) {
+        assertRequirementPatterns(tool.definition.requires, `tool "${tool.name}"`);
+        sets.push(tool.definition.requires);
+      }
+    }
+    return effectiveCapabilities(sets, `agent "${agent.name}"`);
+  }
+
+  capabilitiesFor(agent: AgentDefinition): EffectiveCapabilities {
+    return this.capabilitiesByAgent.get(agent.name) ?? this.buildCapabilities(agent);
   }
 
   agent(name: string): AgentDefinition | undefined {

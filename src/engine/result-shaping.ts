@@ -1,10 +1,12 @@
 /**
  * Turns what a tool returned into what the runtime keeps (EXE-4): the text the model reads, the
- * seed 003 envelope, stored attachments (ATT-1, ATT-2) and the stack kept only for debugging.
+ * seed 003 envelope, stored attachments (ATT-1, ATT-2) and the stack kept only for debugging. Text
+ * over the tool's limits is cut to a head with the whole of it in a sidecar file (LOCK-6).
  */
-import type { AttachmentRef, ToolAttachment, ToolEnvelope, ToolResult } from '../spec/index.js';
+import type { AttachmentRef, EnvelopeMetadata, ToolAttachment, ToolEnvelope, ToolResult } from '../spec/index.js';
 import type { ThreadFiles } from './thread-files.js';
 import { baseName, normalizeThreadPath } from './thread-path.js';
+import { type TruncatedText, type TruncationTarget, truncateOutput } from './truncation.js';
 
 export interface ShapedResult {
   /** An error when the tool failed or its attachments could not be stored. */
@@ -19,6 +21,8 @@ export interface ShapeOptions {
   files: ThreadFiles;
   scrub(text: string): string;
   durationMs: number;
+  /** The call and its limits (LOCK-6); without it the text is kept whole. */
+  truncation?: TruncationTarget;
 }
 
 function isReference(attachment: ToolAttachment | AttachmentRef): attachment is AttachmentRef {
@@ -75,8 +79,20 @@ function asText(value: unknown): string | undefined {
   }
 }
 
+/** Applies the call's limits to already scrubbed text: a sidecar keeps what the head leaves out. */
+async function limit(text: string, options: ShapeOptions): Promise<TruncatedText> {
+  if (!options.truncation) return { head: text, shown: text, truncated: false };
+  return truncateOutput(text, options.files, options.truncation);
+}
+
+function metadataOf(durationMs: number, cut: TruncatedText): EnvelopeMetadata {
+  const metadata: EnvelopeMetadata = { duration_ms: Math.max(0, Math.round(durationMs)) };
+  if (cut.truncated) metadata.truncated = true;
+  if (cut.outputPath !== undefined) metadata.output_path = cut.outputPath;
+  return metadata;
+}
+
 export async function shapeResult(result: ToolResult, options: ShapeOptions): Promise<ShapedResult> {
-  const metadata = { duration_ms: Math.max(0, Math.round(options.durationMs)) };
   let attachments: AttachmentRef[] = [];
   let attachmentError: string | null = null;
   if (Array.isArray(result.attachments) && result.attachments.length > 0) {
@@ -94,20 +110,22 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
         .filter(Boolean)
         .join('; '),
     );
+    const cut = await limit(errorText, options);
     return {
       status: 'error',
-      content: `Error: ${errorText}`,
-      envelope: { type: 'error', error_text: errorText, metadata },
+      content: `Error: ${cut.shown}`,
+      envelope: { type: 'error', error_text: cut.shown, metadata: metadataOf(options.durationMs, cut) },
       attachments,
       stack,
     };
   }
-  const text = options.scrub(asText(result.result) ?? '');
+  const cut = await limit(options.scrub(asText(result.result) ?? ''), options);
   const notes = attachments.map((ref) => `[attachment ${ref.path} (${ref.mimeType}, ${ref.size} bytes)]`);
   return {
     status: 'success',
-    content: [text, ...notes].filter((part) => part !== '').join('\n'),
-    envelope: { type: 'output', data: text, metadata },
+    content: [cut.shown, ...notes].filter((part) => part !== '').join('\n'),
+    // Seed 003: the envelope's data is the head; the closing line about the sidecar is for the model.
+    envelope: { type: 'output', data: cut.head, metadata: metadataOf(options.durationMs, cut) },
     attachments,
     stack,
   };

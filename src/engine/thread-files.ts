@@ -15,6 +15,26 @@ const DEFAULT_FIND_LIMIT = 1000;
 
 const encoder = new TextEncoder();
 
+/** How much of a file is sniffed to tell text from binary. */
+export const BINARY_SNIFF_BYTES = 8 * 1024;
+
+/**
+ * Whether a file is binary rather than UTF-8 text: a NUL byte, or bytes that are not UTF-8, in its
+ * first 8 KB. A character cut by the 8 KB boundary is not held against it.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const head = bytes.subarray(0, BINARY_SNIFF_BYTES);
+  if (head.includes(0)) return true;
+  try {
+    new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(head, {
+      stream: head.byteLength < bytes.byteLength,
+    });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 function toBytes(data: string | ArrayBuffer | Uint8Array): Uint8Array {
   if (typeof data === 'string') return encoder.encode(data);
   return data instanceof Uint8Array ? data : new Uint8Array(data);

@@ -1,7 +1,14 @@
 /**
  * The ThreadState a tool receives (THR-7), built per call over the thread's store and files.
  */
-import type { ExecutionState, GetMessagesOptions, Message, NewMessageInput, ThreadState } from '../spec/index.js';
+import type {
+  ExecutionState,
+  GetMessagesOptions,
+  Message,
+  NewMessageInput,
+  SpawnChildOptions,
+  ThreadState,
+} from '../spec/index.js';
 import type { FrameSink } from './frames.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
@@ -20,6 +27,8 @@ export interface ThreadStateDeps {
   emit: FrameSink;
   /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
   wake(): void;
+  /** Starts child threads; the thread layer provides it (child threads are Durable Objects). */
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
   execution: ExecutionState | null;
 }
 
@@ -89,5 +98,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     emit(event: string, data: unknown) {
       emit({ type: 'event', event, data });
     },
+
+    spawnChild: (options) => deps.spawnChild(options),
   };
 }

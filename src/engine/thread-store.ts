@@ -50,9 +50,15 @@ export interface ThreadStore {
   children(): string[];
   /** The interactions a tool call waits on or waited on (KIND-3, KIND-4, KIND-5, LOCK-1 question). */
   interactions(toolCallId: string): Interaction[];
+  /** Stores a wait, or returns the stored one (possibly answered already) for the same call and kind. */
   openInteraction(interaction: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction;
   /** Records the answer; false if the call has no open interaction of that kind. */
   answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean;
+  /**
+   * Records an answer whether or not the wait is open yet (a child thread may finish before its
+   * parent has stored the wait); false if it was answered already.
+   */
+  recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean;
   /** Interactions still waiting for an answer, oldest first. */
   openInteractions(): Interaction[];
 }

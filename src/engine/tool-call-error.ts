@@ -32,7 +32,10 @@ export function interruptedMessage(name: string): string {
 }
 
 /** The fixed refusals of a headless thread (LOCK-1 question, PERM-2 ask): nobody can answer. */
-export function headlessMessage(kind: 'question' | 'approval' | 'client_tool' | 'hitl', reason?: string): string {
+export function headlessMessage(
+  kind: 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent',
+  reason?: string,
+): string {
   switch (kind) {
     case 'question':
       return 'No human can answer questions on this thread (it is headless). Proceed with your best judgement.';

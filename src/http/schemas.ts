@@ -21,6 +21,19 @@ export const CreateThreadBody = z
     variables: z.record(z.string(), z.string()).default({}).describe('Thread variable values (VAR-2)'),
     tags: z.array(tag).max(64).default([]),
     headless: z.boolean().default(false).describe('No human answers this thread: questions and asks fail at once'),
+    permissions: z
+      .array(
+        z
+          .object({
+            permission: z.string().min(1).max(256),
+            pattern: z.string().max(4096).default('*'),
+            action: z.enum(['allow', 'deny', 'ask']).default('ask'),
+          })
+          .strict(),
+      )
+      .max(1000)
+      .default([])
+      .describe('Session-scope permission rules (PERM-1)'),
   })
   .strict();
 

@@ -4,6 +4,8 @@
  */
 import type { z } from 'zod';
 import { DefinitionError } from './define-tool.js';
+import type { PermissionRule, Watchdog } from './permissions.js';
+import type { RequirementSet } from './requirements.js';
 import type { VariableDefinition } from './types.js';
 import { variablesFromTenvs } from './variables.js';
 
@@ -32,6 +34,12 @@ export interface AgentDefinition {
   exposeAsTool: boolean;
   toolDescription: string;
   variables: VariableDefinition[];
+  /** The agent's manifest: capabilities beyond its tools' (LOCK-5). */
+  requires: RequirementSet;
+  /** Manifest-scope permission rules (PERM-1): a manifest deny is final. */
+  permissions: PermissionRule[];
+  /** A pre-execute hook on every call of this agent (PERM-3). */
+  watchdog: Watchdog | undefined;
 }
 
 export interface DefineAgentOptions {
@@ -45,6 +53,9 @@ export interface DefineAgentOptions {
   toolDescription?: string;
   variables?: VariableDefinition[];
   tenvs?: z.ZodObject;
+  requires?: RequirementSet;
+  permissions?: PermissionRule[];
+  watchdog?: Watchdog;
 }
 
 function side(agent: string, label: string, input: SideConfigInput): SideConfig {
@@ -82,5 +93,8 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     exposeAsTool: options.exposeAsTool ?? false,
     toolDescription: options.toolDescription ?? '',
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs)],
+    requires: options.requires ?? {},
+    permissions: options.permissions ?? [],
+    watchdog: options.watchdog,
   };
 }

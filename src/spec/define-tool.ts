@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ToolInteraction } from './interaction.js';
+import type { ToolAccess } from './permissions.js';
 import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
 import { assertAllowedSchema } from './schema.js';
 import type { ThreadState } from './thread-state.js';
@@ -54,6 +55,12 @@ export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs ex
    */
   maxOutputBytes?: number;
   /**
+   * What a call touches (paths, hosts, command lines): the subjects of the capability check (LOCK-5)
+   * and of permission rules (PERM-1). Without it, a call touches nothing beyond the thread, and
+   * rules on the tool's id match its arguments as JSON.
+   */
+  access?: (args: Args extends ToolArgs ? z.infer<Args> : undefined) => ToolAccess;
+  /**
    * A human approves each call before it runs (KIND-5): always, or when the function says so. A
    * rejected call never runs its body; a headless thread denies at once.
    */
@@ -81,6 +88,7 @@ export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs exten
   maxOutputBytes: number;
   interaction: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined> | undefined;
   requireApproval: boolean | ApprovalPredicate<Args extends ToolArgs ? z.infer<Args> : undefined>;
+  access: ((args: Args extends ToolArgs ? z.infer<Args> : undefined) => ToolAccess) | undefined;
 }
 
 /** What `requireApproval` as a function sees besides the arguments. */
@@ -151,5 +159,6 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
     interaction: options.interaction,
     requireApproval: options.requireApproval ?? false,
+    access: options.access,
   };
 }

@@ -41,6 +41,14 @@ export type {
   InteractionRequest,
   ToolInteraction,
 } from './interaction.js';
+export type {
+  PermissionAction,
+  PermissionRule,
+  ToolAccess,
+  Watchdog,
+  WatchdogCall,
+  WatchdogDecision,
+} from './permissions.js';
 export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } from './requirements.js';
 export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
@@ -52,6 +60,7 @@ export type {
   GetMessagesOptions,
   GrepMatch,
   NewMessageInput,
+  SpawnChildOptions,
   ThreadState,
   WriteFileOptions,
 } from './thread-state.js';

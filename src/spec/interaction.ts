@@ -6,7 +6,11 @@
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult } from './types.js';
 
-export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl';
+/** `subagent`: the call waits for a child thread to finish; the child answers it, not a human. */
+export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent';
+
+/** Kinds a human or a client answers: these cannot wait on a headless thread. */
+export const HUMAN_INTERACTIONS: readonly InteractionKind[] = ['question', 'approval', 'client_tool', 'hitl'];
 
 /** What a waiting call shows its client. */
 export interface InteractionRequest {

@@ -99,4 +99,20 @@ export interface ThreadState {
 
   /** Sends a custom frame `{ type: 'event', event, data }` to the thread's stream. */
   emit(event: string, data: unknown): void;
+
+  /**
+   * Starts a child thread (its own Durable Object, SUB-2) running `agent` on `message`. With
+   * `reportTo`, the child's final answer or failure answers that tool call of this thread.
+   */
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+}
+
+export interface SpawnChildOptions {
+  agent: string;
+  message: string;
+  /** The child's own variable values; it inherits the rest (VAR-4). */
+  variables?: Record<string, string>;
+  tags?: string[];
+  /** The id of a tool call of this thread that waits for the child (`subagent` interaction). */
+  reportTo?: string;
 }

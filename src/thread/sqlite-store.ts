@@ -174,15 +174,33 @@ export class SqliteThreadStore implements ThreadStore {
 
   openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
     const createdAt = Date.now();
+    // An answer may have arrived first (a fast child thread): the wait then keeps it.
     this.sql.exec(
-      'INSERT OR REPLACE INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)',
+      `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (tool_call_id, kind) DO UPDATE SET tool_name = excluded.tool_name, payload = excluded.payload`,
       input.toolCallId,
       input.toolName,
       input.kind,
       JSON.stringify(input.payload ?? null),
       createdAt,
     );
-    return { ...input, createdAt, answered: false, answer: null };
+    return this.interactions(input.toolCallId).find((i) => i.kind === input.kind) as Interaction;
+  }
+
+  recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const written = this.sql
+      .exec(
+        `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at, answered, answer)
+         VALUES (?, '', ?, 'null', ?, 1, ?)
+         ON CONFLICT (tool_call_id, kind) DO UPDATE SET answered = 1, answer = excluded.answer WHERE answered = 0
+         RETURNING tool_call_id`,
+        toolCallId,
+        kind,
+        Date.now(),
+        JSON.stringify(answer ?? null),
+      )
+      .toArray();
+    return written.length > 0;
   }
 
   answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {

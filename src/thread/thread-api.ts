@@ -2,7 +2,7 @@
  * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
  * returned as values, not thrown, because an exception crossing RPC keeps only its message.
  */
-import type { Message, ThreadStatus } from '../spec/index.js';
+import type { Message, PermissionRule, ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
 
 export interface ApiError {
@@ -41,8 +41,12 @@ export interface CreateThreadInput {
   variables: Record<string, string>;
   tags: string[];
   headless: boolean;
+  /** Session-scope permission rules (PERM-1). */
+  permissions?: PermissionRule[];
   /** Set when a parent thread spawns this one (SUB-7). */
   parentId?: string;
+  /** The parent's tool call this child answers when its turn ends. */
+  reportTo?: string;
   /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
   secretNames?: string[];
 }

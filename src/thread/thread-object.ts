@@ -9,12 +9,12 @@ import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
 import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
-import type { ThreadInfo } from '../engine/thread-store.js';
 import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
+import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
-import { inheritVariableValues, missingVariables } from '../spec/variables.js';
 import { checkAnswer } from './answer-check.js';
+import { type ChildOutcome, createChildThread, reportToParent } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { R2FileStore } from './r2-file-store.js';
@@ -23,7 +23,6 @@ import { SqliteThreadStore } from './sqlite-store.js';
 import {
   type CreateThreadInput,
   fail,
-  type JsonValue,
   type MessagePage,
   notFound,
   ok,
@@ -33,17 +32,16 @@ import {
   type SpawnChildInput,
   type ThreadDetails,
 } from './thread-api.js';
+import { threadDetails } from './thread-details.js';
 import { ThreadIndex } from './thread-index.js';
+import { ThreadMeta, type ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
 import { TurnDriver } from './turn-driver.js';
+import { outcomeEffect } from './turn-outcome.js';
 import { SecretsKeyMissing, storeVariables } from './variables.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
-
-interface ThreadRecord extends ThreadInfo {
-  tags: string[];
-}
 
 export class ThreadObject extends DurableObject<RuntimeEnv> {
   private frames: FrameLog;
@@ -58,6 +56,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   ) {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
+    this.metaTable = new ThreadMeta(ctx.storage.sql);
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -69,6 +68,18 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       },
       turnStarted: () => this.setStatus('running'),
       turnEnded: (outcome) => this.recordOutcome(outcome),
+      spawnChild: async (options) => {
+        const record = this.record() as ThreadRecord;
+        const created = await this.startChild(record, {
+          agent: options.agent,
+          messages: [{ role: 'user', content: options.message }],
+          variables: options.variables ?? {},
+          tags: options.tags ?? [],
+          reportTo: options.reportTo,
+        });
+        if (!created.ok) throw new Error(created.error.message);
+        return { id: created.value.id };
+      },
     });
     ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     // Heartbeats answered without waking a hibernating object (THR-2).
@@ -77,17 +88,18 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   // ---- state --------------------------------------------------------------------------------
 
+  private readonly metaTable: ThreadMeta;
+
   private meta<T>(key: string): T | null {
-    const row = this.ctx.storage.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
-    return row ? (JSON.parse(row.value) as T) : null;
+    return this.metaTable.get<T>(key);
   }
 
   private setMeta(key: string, value: unknown): void {
-    this.ctx.storage.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+    this.metaTable.set(key, value);
   }
 
   private record(): ThreadRecord | null {
-    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.meta<ThreadRecord>('thread');
+    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
   }
 
   /** The thread's record if it exists and belongs to `userId` (THR-6). */
@@ -98,7 +110,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   private store(): SqliteThreadStore {
     if (!this.storeCache) {
-      const record = this.meta<ThreadRecord>('thread');
+      const record = this.metaTable.record();
       if (!record) throw new Error('thread has not been created');
       this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record);
     }
@@ -111,10 +123,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   private emit = (frame: Frame): void => {
     this.frames.append(frame, this.scrub);
   };
-
-  private status(): ThreadStatus {
-    return this.meta<ThreadStatus>('status') ?? 'idle';
-  }
 
   private setStatus(status: ThreadStatus, reason?: string): void {
     this.setMeta('status', status);
@@ -129,45 +137,16 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   }
 
   private recordOutcome(outcome: TurnOutcome): void {
-    if (outcome.kind === 'failed' || outcome.kind === 'limit') {
-      this.setMeta('last_error', outcome.message);
-      this.emit({
-        type: 'error',
-        code: outcome.kind === 'failed' ? 'turn_failed' : 'step_limit',
-        message: outcome.message,
-      });
-      this.setStatus(outcome.kind === 'failed' ? 'error' : 'idle', outcome.kind);
-    } else if (outcome.kind === 'waiting') {
-      this.setMeta('last_error', null);
-      this.setStatus('waiting');
-    } else {
-      this.setMeta('last_error', null);
-      this.setStatus('idle', outcome.kind === 'stopped' ? 'stopped' : outcome.reason);
-    }
+    const record = this.record();
+    if (record) this.ctx.waitUntil(reportToParent(this.env, this.metaTable, record, outcome, this.store().messages()));
+    const effect = outcomeEffect(outcome);
+    this.setMeta('last_error', effect.error?.message ?? null);
+    if (effect.error) this.emit({ type: 'error', ...effect.error });
+    this.setStatus(effect.status, effect.reason);
   }
 
   private details(record: ThreadRecord): ThreadDetails {
-    const store = this.store();
-    return {
-      id: record.id,
-      agent: record.agentId,
-      status: this.status(),
-      created_at: record.createdAt,
-      tags: record.tags,
-      headless: record.headless,
-      parent_id: record.parentId,
-      children: store.children().map((id) => ({ id })),
-      waiting_for: store.openInteractions().map((wait) => ({
-        tool_call_id: wait.toolCallId,
-        name: wait.toolName,
-        kind: wait.kind,
-        payload: wait.payload as JsonValue,
-        created_at: wait.createdAt,
-      })),
-      last_error: this.meta<string>('last_error'),
-      message_count: store.messageCount(),
-      last_frame_seq: this.frames.lastSeq(),
-    };
+    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq());
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -199,12 +178,14 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       headless: input.headless,
       parentId: input.parentId ?? null,
       tags: input.tags,
+      ...(input.reportTo ? { reportTo: input.reportTo } : {}),
     };
     this.ctx.storage.transactionSync(() => {
       this.setMeta('thread', record);
       this.setMeta('status', 'idle');
       writeVariables();
       const store = this.store();
+      if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       for (const message of input.messages) store.append({ role: message.role, content: message.content });
     });
     try {
@@ -239,36 +220,29 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    const agent = this.registry.agent(input.agent);
-    if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
-    const declared = this.registry.variablesFor(agent);
-    const parent = await this.driver.variables();
-    const variables = { ...inheritVariableValues(parent.resolved.values, declared), ...input.variables };
-    const missing = missingVariables(declared, variables);
-    if (missing.length > 0) {
-      return fail({
-        status: 400,
-        code: 'missing_variables',
-        message: `required variables without a value: ${missing.join(', ')}`,
-        details: { missing },
-      });
-    }
-    const childId = crypto.randomUUID();
-    const created = await threadStub(this.env, childId).create({
-      id: childId,
-      agent: agent.name,
-      userId,
-      messages: input.messages,
-      variables,
-      tags: input.tags,
-      headless: true,
-      parentId: record.id,
-      secretNames: [...parent.secretNames].filter((name) => name in variables),
-    });
+    return this.startChild(record, input);
+  }
+
+  private async startChild(
+    record: ThreadRecord,
+    input: SpawnChildInput & { reportTo?: string },
+  ): Promise<RpcResult<ThreadDetails>> {
+    const parent = { id: record.id, userId: record.userId ?? '', variables: await this.driver.variables() };
+    const created = await createChildThread(this.env, this.registry, parent, input);
     if (created.ok) {
-      this.ctx.storage.sql.exec('INSERT INTO children (id, created_at) VALUES (?, ?)', childId, Date.now());
+      this.ctx.storage.sql.exec('INSERT INTO children (id, created_at) VALUES (?, ?)', created.value.id, Date.now());
     }
     return created;
+  }
+
+  /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
+  async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void> {
+    const store = this.store();
+    if (!store.children().includes(childId)) return;
+    if (store.recordAnswer(toolCallId, 'subagent', outcome)) {
+      this.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'subagent' });
+      await this.driver.wake();
+    }
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
@@ -354,6 +328,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
     await this.driver.abort('stopped');
+    // SUB-7: stopping a parent stops its running children.
+    await this.forEachChild((child) => threadStub(this.env, child).stop(userId, child));
     if (this.store().openInteractions().length > 0) {
       // A paused step is ended too: its waiting calls are answered as stopped, never run.
       cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
@@ -368,6 +344,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
     await this.driver.abort('deleted');
+    await this.forEachChild((child) => threadStub(this.env, child).destroy(userId, child));
     await this.indexWrites;
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await new ThreadIndex(this.env.DB).remove(record.id);
@@ -375,6 +352,14 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     await this.ctx.storage.deleteAlarm();
     await this.erase();
     return ok(null);
+  }
+
+  /** Runs `act` on every child; one child failing does not keep the others from it. */
+  private async forEachChild(act: (childId: string) => Promise<unknown>): Promise<void> {
+    const results = await Promise.allSettled(this.store().children().map(act));
+    for (const result of results) {
+      if (result.status === 'rejected') console.error(`a child thread could not be reached: ${result.reason}`);
+    }
   }
 
   /** Drops all storage and leaves an empty object that answers "not found". */

@@ -9,6 +9,7 @@ import type { Registry } from '../engine/registry.js';
 import { ThreadFiles } from '../engine/thread-files.js';
 import { createThreadState } from '../engine/thread-state.js';
 import { resolveProvider } from '../providers/resolve.js';
+import type { SpawnChildOptions } from '../spec/index.js';
 import type { RuntimeEnv } from './env.js';
 import { R2FileStore } from './r2-file-store.js';
 import type { SqliteThreadStore } from './sqlite-store.js';
@@ -30,6 +31,7 @@ export interface TurnDriverHost {
   useScrubber(scrub: (text: string) => string): void;
   turnStarted(): void;
   turnEnded(outcome: TurnOutcome): void;
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
 }
 
 interface RunningTurn {
@@ -141,6 +143,7 @@ export class TurnDriver {
               variables: variables.resolved,
               emit: host.emit,
               wake: () => void this.wake(),
+              spawnChild: (options) => host.spawnChild(options),
               execution,
             }),
         });

@@ -46,7 +46,7 @@ export async function messages(id: string, query = '', key = ALICE): Promise<Mes
 }
 
 /** Polls until `check` holds; fails with the last value seen after `timeoutMs`. */
-export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 25_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let value = await read();
   while (!check(value)) {

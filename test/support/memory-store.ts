@@ -28,6 +28,7 @@ import type {
   ModelDefinition,
   Script,
   SideConfigInput,
+  SpawnChildOptions,
   ThreadState,
 } from '../../src/spec/index.js';
 import type { Interaction, InteractionKind } from '../../src/spec/interaction.js';
@@ -137,13 +138,15 @@ export class MemoryThreadStore implements ThreadStore {
   }
 
   openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
+    const key = `${input.toolCallId}/${input.kind}`;
+    const earlier = this.interactionsByKey.get(key);
     const interaction: Interaction = {
       ...(jsonCopy(input) as typeof input),
-      createdAt: this.clock(),
-      answered: false,
-      answer: null,
+      createdAt: earlier?.createdAt ?? this.clock(),
+      answered: earlier?.answered ?? false,
+      answer: earlier?.answer ?? null,
     };
-    this.interactionsByKey.set(`${input.toolCallId}/${input.kind}`, interaction);
+    this.interactionsByKey.set(key, interaction);
     return jsonCopy(interaction) as Interaction;
   }
 
@@ -152,6 +155,22 @@ export class MemoryThreadStore implements ThreadStore {
     const open = this.interactionsByKey.get(key);
     if (!open || open.answered) return false;
     this.interactionsByKey.set(key, { ...open, answered: true, answer: jsonCopy(answer ?? null) });
+    return true;
+  }
+
+  recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const key = `${toolCallId}/${kind}`;
+    const earlier = this.interactionsByKey.get(key);
+    if (earlier?.answered) return false;
+    this.interactionsByKey.set(key, {
+      toolCallId,
+      kind,
+      toolName: earlier?.toolName ?? '',
+      payload: earlier?.payload ?? null,
+      createdAt: earlier?.createdAt ?? this.clock(),
+      answered: true,
+      answer: jsonCopy(answer ?? null),
+    });
     return true;
   }
 
@@ -321,6 +340,8 @@ export interface Harness {
   requests: ModelRequest[];
   /** How many times a tool asked the thread to wake (queueMessage). */
   wakes: number;
+  /** Child threads tools started, in order (state.spawnChild). */
+  spawned: (SpawnChildOptions & { id: string })[];
   deps: TurnDeps;
   /** Appends a user message (as the HTTP API does) and returns it. */
   user(content: string, extra?: Partial<NewMessage>): Message;
@@ -387,6 +408,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     controller,
     requests,
     wakes: 0,
+    spawned: [],
     deps: undefined as unknown as TurnDeps,
     user(content, extra = {}) {
       const message = store.append({ role: 'user', content, ...extra });
@@ -406,6 +428,12 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         emit,
         wake: () => {
           harness.wakes++;
+        },
+        spawnChild: async (options) => {
+          const id = crypto.randomUUID();
+          harness.spawned.push({ id, ...options });
+          store.addChild(id);
+          return { id };
         },
         execution,
       });

@@ -25,7 +25,7 @@ export async function openStream(id: string, after?: number, key = ALICE): Promi
   return {
     frames,
     close: () => socket.close(1000, 'test done'),
-    async waitFor(check, timeoutMs = 10_000) {
+    async waitFor(check, timeoutMs = 25_000) {
       await until(
         async () => frames.find(check),
         (found) => found !== undefined,

@@ -4,7 +4,7 @@
  * message, and a small HTTP service for tools that call outside APIs and for inspecting what the
  * model server received.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ScriptedRequest } from '@standardagents/spec';
 import type { TestProject } from 'vitest/node';
 import { directiveScript } from '../support/directive-script.js';
@@ -40,10 +40,167 @@ function listen(server: Server): Promise<string> {
   );
 }
 
+/** A request one of the fake web services (below) received, for tests to inspect. */
+interface WebRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** The client went away before an answer (the hanging endpoint). */
+  closed: boolean;
+}
+
+const webRequests: WebRequest[] = [];
+
+const SAMPLE_PAGE = `<!doctype html>
+<html><head><title>Sample page</title><style>body { color: red }</style>
+<script>window.secret = "script-text";</script></head>
+<body>
+<nav><a href="/">Home</a></nav>
+<h1>Sample <em>heading</em></h1>
+<p>Intro with a <a href="/web/other.html">relative link</a> and <strong>bold</strong> text.</p>
+<h2>List</h2>
+<ul><li>first item</li><li>second item<ol><li>nested one</li></ol></li></ul>
+<pre><code class="language-js">const x = 1;
+console.log(x);</code></pre>
+<p>Inline <code>code()</code> here.</p>
+<table><tr><th>Name</th><th>Value</th></tr><tr><td>a</td><td>1</td></tr></table>
+<script>document.write("more-script-text")</script>
+</body></html>`;
+
+/** Fake search results; a query containing `fail:NNN` makes the API answer with that status. */
+function fakeResults(prefix: string, query: string, count: number, snippetKey: string, html: boolean) {
+  return Array.from({ length: count }, (_, index) => ({
+    title: html ? `${prefix} <strong>result</strong> ${index + 1}` : `${prefix} result ${index + 1}`,
+    url: `https://${prefix.toLowerCase()}.example/${encodeURIComponent(query)}/${index + 1}`,
+    [snippetKey]: html ? `About <strong>${query}</strong> &amp; more (${index + 1})` : `About ${query} (${index + 1})`,
+  }));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    req.on('end', () => resolve(body));
+  });
+}
+
+/**
+ * Fake outside web services under /web/ for the web_search and web_fetch tests: search APIs speaking
+ * Brave's, Tavily's and SearXNG's JSON, HTML and other pages, redirects, and an endpoint that never
+ * answers until its client goes away.
+ */
+async function webService(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const body = await readBody(req);
+  const record: WebRequest = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: req.headers,
+    body,
+    closed: false,
+  };
+  if (url.pathname !== '/web/requests') webRequests.push(record);
+  const send = (status: number, payload: string | Uint8Array, type?: string, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { ...(type ? { 'content-type': type } : {}), ...headers });
+    res.end(payload);
+  };
+  const json = (status: number, payload: unknown) => send(status, JSON.stringify(payload), 'application/json');
+  const failure = /fail:(\d{3})/.exec(url.searchParams.get('q') ?? body);
+  const path = url.pathname;
+
+  if (path === '/web/requests') {
+    const marker = url.searchParams.get('containing') ?? '';
+    return json(
+      200,
+      webRequests.filter((request) => JSON.stringify(request).includes(marker)),
+    );
+  }
+  if (path.startsWith('/web/hang/')) {
+    // Never answers: the request ends only when the client gives up.
+    res.on('close', () => {
+      record.closed = true;
+    });
+    return;
+  }
+  if (path === '/web/brave/res/v1/web/search') {
+    const token = String(req.headers['x-subscription-token'] ?? '');
+    if (!token.startsWith('brave-')) return json(401, { error: { code: 'SUBSCRIPTION_TOKEN_INVALID', detail: token } });
+    if (failure) return json(Number(failure[1]), { error: { detail: `failed for token ${token}` } });
+    const query = url.searchParams.get('q') ?? '';
+    const count = Number(url.searchParams.get('count') ?? '20');
+    return json(200, {
+      type: 'search',
+      query: { original: query },
+      web: { type: 'search', results: fakeResults('Brave', query, count, 'description', true) },
+    });
+  }
+  if (path === '/web/tavily/search' && req.method === 'POST') {
+    const token = String(req.headers.authorization ?? '');
+    if (!token.startsWith('Bearer tvly-')) return json(401, { detail: { error: `Unauthorized: ${token}` } });
+    if (failure) return json(Number(failure[1]), { detail: { error: `failed for ${token}` } });
+    const request = JSON.parse(body) as { query: string; max_results?: number };
+    return json(200, {
+      query: request.query,
+      answer: null,
+      images: [],
+      results: fakeResults('Tavily', request.query, request.max_results ?? 5, 'content', false).map((result) => ({
+        ...result,
+        score: 0.9,
+        raw_content: null,
+      })),
+      response_time: 0.42,
+    });
+  }
+  if (path === '/web/searxng/search') {
+    if (url.searchParams.get('format') !== 'json') return send(403, 'Forbidden', 'text/html');
+    if (failure) return json(Number(failure[1]), { error: 'failed' });
+    const query = url.searchParams.get('q') ?? '';
+    return json(200, {
+      query,
+      number_of_results: 0,
+      results: fakeResults('SearXNG', query, 12, 'content', false).map((result) => ({ ...result, engine: 'fake' })),
+      answers: [],
+      suggestions: [],
+    });
+  }
+  if (path === '/web/page.html') return send(200, SAMPLE_PAGE, 'text/html; charset=utf-8');
+  if (path === '/web/large.html') {
+    // 6 MB, nearly all of it one script: past the 5 MB download cap, with little text to keep.
+    return send(
+      200,
+      `<html><body><p>start-marker</p><script>${'x'.repeat(6 * 1024 * 1024)}</script><p>end-marker</p></body></html>`,
+      'text/html',
+    );
+  }
+  if (path === '/web/long-text.html') {
+    const paragraphs = Array.from({ length: 3000 }, (_, index) => `<p>paragraph ${index} ${'lorem '.repeat(15)}</p>`);
+    return send(200, `<html><body>${paragraphs.join('')}</body></html>`, 'text/html');
+  }
+  const redirect = /^\/web\/redirect\/(\d+)$/.exec(path);
+  if (redirect) {
+    const left = Number(redirect[1]);
+    return send(302, '', undefined, { location: left > 1 ? `/web/redirect/${left - 1}` : '/web/page.html' });
+  }
+  if (path === '/web/redirect-ftp') return send(302, '', undefined, { location: 'ftp://files.example/secret.txt' });
+  if (path === '/web/plain.txt') return send(200, 'plain text body\n  kept   as is', 'text/plain');
+  if (path === '/web/data.json') return send(200, '{"answer":42}', 'application/json');
+  if (path === '/web/image.png') {
+    return send(200, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 'image/png');
+  }
+  if (path === '/web/untyped') return send(200, new Uint8Array([0x50, 0x4b, 3, 4, 0, 0, 0, 0, 0]));
+  return json(404, { error: 'no such page' });
+}
+
 export default async function setup(project: TestProject) {
   const model = await startOpenAIServer({ respond: directiveReply });
   const services = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (url.pathname.startsWith('/web/')) return void webService(req, res, url);
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -66,6 +223,8 @@ export default async function setup(project: TestProject) {
   project.provide('servicesUrl', await listen(services));
   return async () => {
     await model.close();
+    // Requests to /web/hang/ may still be open.
+    services.closeAllConnections();
     await new Promise((resolve) => services.close(resolve));
   };
 }

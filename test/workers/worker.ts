@@ -137,6 +137,7 @@ const general = definePrompt({
     'thread_info',
     'question',
     'guarded_increment',
+    'task',
   ],
 });
 const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });
@@ -163,12 +164,37 @@ const remoteSecrets = definePrompt({
   tools: ['use_token', 'echo'],
 });
 
+// The web tools (LOCK-3); tests pass the provider variables when they create a thread.
+const web = definePrompt({ name: 'web', prompt: '', model: 'scripted', tools: ['web_search', 'web_fetch'] });
+// The locked filesystem tools and todo (LOCK-1, LOCK-6).
+const fsTools = definePrompt({
+  name: 'fs_tools',
+  prompt: '',
+  model: 'scripted',
+  tools: ['read', 'write', 'edit', 'glob', 'grep', 'todo'],
+});
+
+// The simulated shell over the thread filesystem (LOCK-1, PERM-4).
+const shell = definePrompt({ name: 'shell', prompt: '', model: 'scripted', tools: ['bash'] });
+
 const runtime = createRuntime({
   tools: { ...tools, ...conformance.tools },
   models: [scripted, remote],
-  prompts: [general, withSecrets, limited, remoteSecrets, vars, scopedChild, ...conformance.prompts],
+  prompts: [
+    general,
+    withSecrets,
+    limited,
+    remoteSecrets,
+    vars,
+    scopedChild,
+    web,
+    fsTools,
+    shell,
+    ...conformance.prompts,
+  ],
   agents: [
     ...conformance.agents,
+    defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
@@ -182,6 +208,8 @@ const runtime = createRuntime({
       ],
     }),
     defineAgent({ name: 'scoped_child', sideA: { prompt: 'scoped_child' } }),
+    defineAgent({ name: 'web', sideA: { prompt: 'web' } }),
+    defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
   ],
 });
 

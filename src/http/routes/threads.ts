@@ -55,6 +55,7 @@ export function threadRoutes(registry: Registry) {
         variables: body.variables,
         tags: body.tags,
         headless: body.headless,
+        permissions: body.permissions,
       }),
     );
     return c.json(details, 201);

@@ -1,0 +1,100 @@
+/**
+ * Child threads (SUB-2, SUB-7): each is a Thread Durable Object of its own, created by its parent
+ * through a stub, inheriting the parent's variables except those it declares scoped (VAR-4). A child
+ * started for a tool call reports its outcome back to that call — an answer or a failure, never
+ * silence.
+ */
+import type { TurnOutcome } from '../engine/loop.js';
+import type { Registry } from '../engine/registry.js';
+import type { Message } from '../spec/index.js';
+import { inheritVariableValues, missingVariables } from '../spec/variables.js';
+import type { RuntimeEnv } from './env.js';
+import { fail, type RpcResult, type SpawnChildInput, type ThreadDetails } from './thread-api.js';
+import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
+import { threadStub } from './thread-stub.js';
+import type { LoadedVariables } from './variables.js';
+
+export interface ChildParent {
+  id: string;
+  userId: string;
+  variables: LoadedVariables;
+}
+
+/** Creates the child thread; the caller records it among its children when this succeeds. */
+export async function createChildThread(
+  env: RuntimeEnv,
+  registry: Registry,
+  parent: ChildParent,
+  input: SpawnChildInput & { reportTo?: string },
+): Promise<RpcResult<ThreadDetails>> {
+  const agent = registry.agent(input.agent);
+  if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
+  const declared = registry.variablesFor(agent);
+  const variables = { ...inheritVariableValues(parent.variables.resolved.values, declared), ...input.variables };
+  const missing = missingVariables(declared, variables);
+  if (missing.length > 0) {
+    return fail({
+      status: 400,
+      code: 'missing_variables',
+      message: `required variables without a value: ${missing.join(', ')}`,
+      details: { missing },
+    });
+  }
+  const childId = crypto.randomUUID();
+  return threadStub(env, childId).create({
+    id: childId,
+    agent: agent.name,
+    userId: parent.userId,
+    messages: input.messages,
+    variables,
+    tags: input.tags,
+    // No human answers a child thread: its questions and asks fail at once (PERM-2).
+    headless: true,
+    parentId: parent.id,
+    reportTo: input.reportTo,
+    secretNames: [...parent.variables.secretNames].filter((name) => name in variables),
+  });
+}
+
+/** What a child's turn means to the tool call that waits for it. */
+export interface ChildOutcome {
+  status: 'success' | 'error';
+  result?: string;
+  error?: string;
+  child_id: string;
+}
+
+export function childOutcome(childId: string, outcome: TurnOutcome, log: readonly Message[]): ChildOutcome | null {
+  switch (outcome.kind) {
+    case 'waiting':
+      return null;
+    case 'done': {
+      const answer = [...log].reverse().find((message) => message.role === 'assistant' && message.depth === 0);
+      return { status: 'success', result: answer?.content ?? '', child_id: childId };
+    }
+    case 'stopped':
+      return { status: 'error', error: 'The child thread was stopped before it finished.', child_id: childId };
+    default:
+      return { status: 'error', error: `The child thread failed: ${outcome.message}`, child_id: childId };
+  }
+}
+
+/** Tells the parent how this child's turn ended, once, if a parent's tool call waits for it. */
+export async function reportToParent(
+  env: RuntimeEnv,
+  meta: ThreadMeta,
+  record: ThreadRecord,
+  outcome: TurnOutcome,
+  log: readonly Message[],
+): Promise<void> {
+  if (!record.parentId || !record.reportTo || meta.get('reported')) return;
+  const report = childOutcome(record.id, outcome, log);
+  if (!report) return;
+  meta.set('reported', true);
+  try {
+    await threadStub(env, record.parentId).childFinished(record.id, record.reportTo, report);
+  } catch (error) {
+    meta.set('reported', false);
+    console.error(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * What `GET /api/threads/:id` answers: the record, the status, the children and what the thread
+ * waits for.
+ */
+import type { SqliteThreadStore } from './sqlite-store.js';
+import type { JsonValue, ThreadDetails } from './thread-api.js';
+import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
+
+export function threadDetails(
+  record: ThreadRecord,
+  meta: ThreadMeta,
+  store: SqliteThreadStore,
+  lastFrameSeq: number,
+): ThreadDetails {
+  return {
+    id: record.id,
+    agent: record.agentId,
+    status: meta.status(),
+    created_at: record.createdAt,
+    tags: record.tags,
+    headless: record.headless,
+    parent_id: record.parentId,
+    children: store.children().map((id) => ({ id })),
+    waiting_for: store.openInteractions().map((wait) => ({
+      tool_call_id: wait.toolCallId,
+      name: wait.toolName,
+      kind: wait.kind,
+      payload: wait.payload as JsonValue,
+      created_at: wait.createdAt,
+    })),
+    last_error: meta.get<string>('last_error'),
+    message_count: store.messageCount(),
+    last_frame_seq: lastFrameSeq,
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The thread's own facts in its SQLite `meta` table: its record (identity, owner, parent), its
+ * status and last error. One small key-value table, read on demand.
+ */
+import type { ThreadInfo } from '../engine/thread-store.js';
+import type { ThreadStatus } from '../spec/index.js';
+
+export interface ThreadRecord extends ThreadInfo {
+  tags: string[];
+  /** The parent's tool call this child answers when it finishes. */
+  reportTo?: string;
+}
+
+export class ThreadMeta {
+  constructor(private readonly sql: SqlStorage) {}
+
+  get<T>(key: string): T | null {
+    const row = this.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
+    return row ? (JSON.parse(row.value) as T) : null;
+  }
+
+  set(key: string, value: unknown): void {
+    this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+  }
+
+  record(): ThreadRecord | null {
+    return this.get<ThreadRecord>('thread');
+  }
+
+  status(): ThreadStatus {
+    return this.get<ThreadStatus>('status') ?? 'idle';
+  }
+}

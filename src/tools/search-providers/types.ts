@@ -1,0 +1,37 @@
+/**
+ * The `web_search` provider seam (LOCK-3, seed 003 "Web search"): a provider turns a query into at most
+ * `maxResults` results; an adapter builds a provider from the thread's variables when they configure it.
+ */
+import type { VariableDefinition } from '../../spec/index.js';
+
+/** One result, in the shape `web_search` publishes. */
+export interface SearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+export interface SearchProvider {
+  readonly name: string;
+  search(query: string, maxResults: number, signal: AbortSignal): Promise<SearchResult[]>;
+}
+
+export interface ProviderAdapter {
+  readonly name: string;
+  /** The variable whose value turns the adapter on. */
+  readonly enabledBy: string;
+  /** Every variable the adapter reads. */
+  readonly variables: readonly VariableDefinition[];
+  /** Hosts it reaches when its base URL is not overridden. */
+  readonly hosts: readonly string[];
+  /** A provider when the variables configure this adapter, otherwise null; throws on a bad value. */
+  create(variables: Readonly<Record<string, string>>): SearchProvider | null;
+}
+
+/** A provider or configuration failure, worded for the model; never carries a secret. */
+export class SearchProviderError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SearchProviderError';
+  }
+}

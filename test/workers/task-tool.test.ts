@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { api, createThread, messages, settled } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
+
+interface Details {
+  status: string;
+  parent_id: string | null;
+  children: { id: string }[];
+}
+
+async function details(id: string): Promise<Details> {
+  return (await (await api(`/api/threads/${id}`)).json()) as Details;
+}
+
+function taskCall(prompt: string) {
+  return { toolCalls: [{ name: 'task', arguments: { description: 'sub work', prompt } }] };
+}
+
+describe('task tool and child threads', () => {
+  it('LOCK-1, SUB-2: task runs a subagent in a child thread and the parent gets its final answer', async () => {
+    const childScript = directive([
+      { toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] },
+      { text: 'child says hi' },
+    ]);
+    const id = await createThread({
+      agent: 'general',
+      messages: [{ content: directive([taskCall(childScript), { text: 'parent done' }]) }],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')).toMatchObject({
+      name: 'task',
+      tool_status: 'success',
+      content: 'child says hi',
+    });
+    expect(log.at(-1)?.content).toBe('parent done');
+    const parent = await details(id);
+    expect(parent.children).toHaveLength(1);
+    const childId = parent.children[0]?.id ?? '';
+    expect((await details(childId)).parent_id).toBe(id);
+    const childLog = await messages(childId);
+    expect(childLog.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const listed = (await (await api(`/api/threads?parent=${id}`)).json()) as { threads: { id: string }[] };
+    expect(listed.threads.map((t) => t.id)).toEqual([childId]);
+  });
+
+  it('SUB-7: a child that fails reports the failure to its parent as an error tool result', async () => {
+    const id = await createThread({
+      agent: 'general',
+      messages: [{ content: directive([taskCall('{"fail":"child model down"}'), { text: 'recovered' }]) }],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')).toMatchObject({
+      tool_status: 'error',
+      content: 'Error: The child thread failed: child model down',
+    });
+    expect(log.at(-1)?.content).toBe('recovered');
+  });
+
+  it('PERM-2: a question asked in a child thread fails at once: children are headless', async () => {
+    const childScript = directive([
+      { toolCalls: [{ name: 'question', arguments: { questions: [{ question: 'Sure?' }] } }] },
+      { text: 'went ahead' },
+    ]);
+    const id = await createThread({
+      agent: 'general',
+      messages: [{ content: directive([taskCall(childScript), { text: 'ok' }]) }],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')?.content).toBe('went ahead');
+    const childId = (await details(id)).children[0]?.id ?? '';
+    const childTool = (await messages(childId)).find((m) => m.role === 'tool');
+    expect(childTool?.content).toContain('No human can answer questions on this thread');
+  });
+});
