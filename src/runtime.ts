@@ -6,11 +6,13 @@
  *   export const Thread = runtime.Thread;
  *   export default runtime.worker;
  */
+
+import type { SearchableTool } from './engine/deferred-tools.js';
 import { type AppDefinitions, Registry } from './engine/registry.js';
 import { createApp } from './http/app.js';
 import type { RuntimeEnv } from './thread/env.js';
 import { createThreadClass } from './thread/thread-object.js';
-import { builtinTools } from './tools/index.js';
+import { lockedTools } from './tools/index.js';
 
 export interface Runtime {
   registry: Registry;
@@ -19,7 +21,15 @@ export interface Runtime {
 }
 
 export function createRuntime(definitions: AppDefinitions): Runtime {
-  const registry = new Registry(definitions, builtinTools);
+  // tool_search lists the application's deferred tools, known once the registry is built.
+  const deferred: SearchableTool[] = [];
+  const registry = new Registry(
+    definitions,
+    lockedTools(definitions.skills ?? [], () => deferred),
+  );
+  for (const [name, tool] of registry.tools) {
+    if (tool.deferred) deferred.push({ name, description: tool.description });
+  }
   const app = createApp(registry);
   return {
     registry,

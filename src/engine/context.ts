@@ -72,9 +72,10 @@ export function buildModelMessages(
   prompt: PromptDefinition,
   log: readonly Message[],
   imageParts: ReadonlyMap<string, ModelContentPart[]> = new Map(),
+  system: string = prompt.prompt,
 ): ModelMessage[] {
   const out: ModelMessage[] = [];
-  if (prompt.prompt.trim() !== '') out.push({ role: 'system', content: prompt.prompt });
+  if (system.trim() !== '') out.push({ role: 'system', content: system });
   const turnStart = turnStartIndex(log);
   const first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
   // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.

@@ -14,12 +14,15 @@ import type {
 } from '../spec/index.js';
 import { approvalGuard } from './approval-guard.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
+import { LOADED_TOOLS_KEY } from './deferred-tools.js';
 import { repeatedFailure } from './doom-loop.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
 import type { ModelTool, Provider } from './provider.js';
 import type { Registry, ResolvedTool } from './registry.js';
+import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
+import { toolValueKey } from './thread-state.js';
 import type { ThreadStore } from './thread-store.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
@@ -107,7 +110,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const provider = deps.provider(model);
   const tools = registry.toolsFor(prompt.name);
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
-  const requestTools = modelTools(tools);
+  const system = systemText(prompt, tools, registry.skills);
   const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);
   const guardSetup: GuardSetup = {
     agent,
@@ -167,6 +170,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     }
 
     deps.onProgress?.();
+    // KIND-8: deferred tools are sent once tool_search has loaded them.
+    const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
+    const requestTools = modelTools(tools.filter((tool) => !tool.definition.deferred || loaded.has(tool.name)));
     const turnMessages = current.slice(lastUserIndex(current) + 1);
     const imageParts = images ? await images.partsFor(turnMessages) : undefined;
     const messageId = crypto.randomUUID();
@@ -176,7 +182,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       response = await provider.complete(
         {
           model: model.model ?? model.name,
-          messages: buildModelMessages(prompt, current, imageParts),
+          messages: buildModelMessages(prompt, current, imageParts, system),
           tools: requestTools,
           toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
           parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,

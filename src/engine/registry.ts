@@ -2,6 +2,8 @@
  * The registry turns an application's definitions into what the runtime serves: it checks every
  * cross-reference once, at startup, so a typo fails the deploy instead of a conversation.
  */
+
+import type { SkillDefinition } from '../spec/define-skill.js';
 import {
   type AgentDefinition,
   type AnyToolDefinition,
@@ -34,6 +36,8 @@ export interface AppDefinitions {
   permissions?: readonly PermissionRule[];
   /** A pre-execute hook on every call of every agent (PERM-3). */
   watchdog?: Watchdog;
+  /** Skills the `skill` tool loads on demand (LOCK-4). */
+  skills?: readonly SkillDefinition[];
 }
 
 /** The project rules when an application gives none: permissions are opt-in. */
@@ -68,6 +72,7 @@ export class Registry {
   readonly warnings: string[] = [];
   readonly projectRules: readonly PermissionRule[];
   readonly projectWatchdog: Watchdog | undefined;
+  readonly skills: readonly SkillDefinition[];
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
 
@@ -87,6 +92,7 @@ export class Registry {
     this.agents = byName('agent', definitions.agents);
     this.projectRules = definitions.permissions ?? OPEN_PROJECT_RULES;
     this.projectWatchdog = definitions.watchdog;
+    this.skills = definitions.skills ?? [];
     this.checkReferences();
     for (const agent of this.agents.values()) this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);

@@ -34,6 +34,11 @@ export interface ThreadStateDeps {
 
 const KV_PREFIX = 'user:';
 
+/** The store key of a value tools set with `state.setValue(key)`: tools' keys never meet the runtime's. */
+export function toolValueKey(key: string): string {
+  return KV_PREFIX + key;
+}
+
 export function createThreadState(deps: ThreadStateDeps): ThreadState {
   const { store, files, variables, emit } = deps;
   const info = store.info;
@@ -89,10 +94,10 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     findFiles: (pattern, options) => files.find(pattern, options?.limit),
 
     async getValue<T>(key: string) {
-      return store.getValue(KV_PREFIX + key) as T | undefined;
+      return store.getValue(toolValueKey(key)) as T | undefined;
     },
     async setValue(key: string, value: unknown) {
-      store.setValue(KV_PREFIX + key, value);
+      store.setValue(toolValueKey(key), value);
     },
 
     emit(event: string, data: unknown) {

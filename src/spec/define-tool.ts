@@ -55,6 +55,11 @@ export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs ex
    */
   maxOutputBytes?: number;
   /**
+   * Offered to the model by name only until `tool_search` loads it (KIND-8): for rarely used tools
+   * whose schemas would crowd the context.
+   */
+  deferred?: boolean;
+  /**
    * What a call touches (paths, hosts, command lines): the subjects of the capability check (LOCK-5)
    * and of permission rules (PERM-1). Without it, a call touches nothing beyond the thread, and
    * rules on the tool's id match its arguments as JSON.
@@ -89,6 +94,7 @@ export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs exten
   interaction: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined> | undefined;
   requireApproval: boolean | ApprovalPredicate<Args extends ToolArgs ? z.infer<Args> : undefined>;
   access: ((args: Args extends ToolArgs ? z.infer<Args> : undefined) => ToolAccess) | undefined;
+  deferred: boolean;
 }
 
 /** What `requireApproval` as a function sees besides the arguments. */
@@ -160,5 +166,6 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
     interaction: options.interaction,
     requireApproval: options.requireApproval ?? false,
     access: options.access,
+    deferred: options.deferred ?? false,
   };
 }

@@ -23,6 +23,8 @@ export type {
 export { defineModel } from './define-model.js';
 export type { DefinePromptOptions, PromptDefinition } from './define-prompt.js';
 export { definePrompt } from './define-prompt.js';
+export type { SkillDefinition } from './define-skill.js';
+export { defineSkill } from './define-skill.js';
 export type {
   AnyToolDefinition,
   ApprovalContext,

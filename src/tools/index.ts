@@ -2,6 +2,8 @@
  * The built-in tools, registered under their locked ids (LOCK-1). A prompt offers one by listing its
  * id in `tools`, exactly like an application tool; an application tool may not reuse an id.
  */
+import type { SearchableTool } from '../engine/deferred-tools.js';
+import type { SkillDefinition } from '../spec/define-skill.js';
 import type { AnyToolDefinition } from '../spec/index.js';
 import { bash } from './bash.js';
 import { edit } from './edit.js';
@@ -9,12 +11,15 @@ import { glob } from './glob.js';
 import { grep } from './grep.js';
 import { question } from './question.js';
 import { read } from './read.js';
+import { skillTool } from './skill.js';
 import { task } from './task.js';
 import { todo } from './todo.js';
+import { toolSearchTool } from './tool-search.js';
 import { webFetch } from './web-fetch.js';
 import { webSearch } from './web-search.js';
 import { write } from './write.js';
 
+/** The tools that need no application data. */
 export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {
   question,
   read,
@@ -28,3 +33,14 @@ export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {
   web_search: webSearch,
   web_fetch: webFetch,
 };
+
+/**
+ * The whole locked set (LOCK-1) for an application: the fixed tools plus `skill` over its skills and
+ * `tool_search` over its deferred tools (LOCK-4).
+ */
+export function lockedTools(
+  skills: readonly SkillDefinition[],
+  deferred: () => readonly SearchableTool[],
+): Record<string, AnyToolDefinition> {
+  return { ...builtinTools, skill: skillTool(skills), tool_search: toolSearchTool(deferred) };
+}

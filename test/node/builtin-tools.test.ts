@@ -1,10 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { lintTools } from '../../src/spec/tool-lint.js';
-import { builtinTools } from '../../src/tools/index.js';
+import { lockedTools } from '../../src/tools/index.js';
+import { LOCKED_TOOL_IDS } from '../../src/tools/locked-ids.js';
 
 describe('built-in tools', () => {
+  const tools = lockedTools([], () => []);
+
+  it('LOCK-1: the locked set is registered under exactly its ids', () => {
+    expect(Object.keys(tools).sort()).toEqual([...LOCKED_TOOL_IDS].sort());
+  });
+
   it('DEF-7: every built-in tool passes the tool-design lint (findings are failures for built-ins)', () => {
-    expect(Object.keys(builtinTools).length).toBeGreaterThan(0);
-    expect(lintTools(builtinTools)).toEqual([]);
+    expect(lintTools(tools)).toEqual([]);
+  });
+
+  it('LOCK-7: every locked tool carries an ACP kind', () => {
+    for (const [name, tool] of Object.entries(tools)) expect(tool.acpKind, name).toMatch(/^[a-z_]+$/);
   });
 });

@@ -4,11 +4,17 @@
  */
 
 import { z } from 'zod';
-import { createRuntime, defineAgent, defineModel, definePrompt, defineTool } from '../../src/index.js';
+import { createRuntime, defineAgent, defineModel, definePrompt, defineSkill, defineTool } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 
 const tools = {
+  convert_units: defineTool({
+    description: 'Convert a quantity between units',
+    deferred: true,
+    args: z.object({ value: z.number(), from: z.string(), to: z.string() }),
+    execute: async (_state, args) => ({ status: 'success', result: `${args.value} ${args.from} in ${args.to}` }),
+  }),
   guarded_increment: defineTool({
     description: 'Increment the thread counter after approval',
     requireApproval: true,
@@ -157,6 +163,12 @@ const scopedChild = definePrompt({
   tools: ['show_vars'],
   variables: [{ name: 'TEAM_TOKEN', type: 'secret', required: false, scoped: true, description: 'Token of the team' }],
 });
+const extras = definePrompt({
+  name: 'extras',
+  prompt: 'You help with releases.',
+  model: 'remote',
+  tools: ['skill', 'tool_search', 'convert_units', 'echo'],
+});
 const remoteSecrets = definePrompt({
   name: 'remote_secrets',
   prompt: 'You call services.',
@@ -190,7 +202,15 @@ const runtime = createRuntime({
     web,
     fsTools,
     shell,
+    extras,
     ...conformance.prompts,
+  ],
+  skills: [
+    defineSkill({
+      name: 'release-checklist',
+      description: 'Steps to cut a release',
+      body: 'SKILL-BODY: tag, build, publish, announce.',
+    }),
   ],
   agents: [
     ...conformance.agents,
@@ -208,6 +228,7 @@ const runtime = createRuntime({
       ],
     }),
     defineAgent({ name: 'scoped_child', sideA: { prompt: 'scoped_child' } }),
+    defineAgent({ name: 'extras', sideA: { prompt: 'extras' } }),
     defineAgent({ name: 'web', sideA: { prompt: 'web' } }),
     defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
   ],
