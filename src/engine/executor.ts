@@ -142,7 +142,10 @@ function isRequest(value: unknown): value is InteractionRequest {
 }
 
 /** The pipeline up to a ToolResult or a wait: every early exit is an error result, never an exception. */
-async function outcomeOf(call: ToolCall, deps: ExecutorDeps): Promise<Outcome> {
+type Prepared = Outcome | { type: 'run'; validated: ValidatedCall; waits: readonly Interaction[] };
+
+/** Everything before the tool's code: every early exit is an error result or a wait, never an exception. */
+async function prepare(call: ToolCall, deps: ExecutorDeps): Promise<Prepared> {
   const validation = validateCall(call, deps.tools);
   if (!validation.ok) return fails(validation.error);
   // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
@@ -151,10 +154,27 @@ async function outcomeOf(call: ToolCall, deps: ExecutorDeps): Promise<Outcome> {
   const denied = await authorize(validation.value, waits, deps);
   if (denied) return denied;
   if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
-  return execute(validation.value, waits, deps);
+  return { type: 'run', validated: validation.value, waits };
 }
 
-async function persist(call: ToolCall, result: ToolResult, startedAt: number, deps: ExecutorDeps): Promise<Message> {
+/** Adjacent calls that may run together (EXE-2): the next call alone, or a run of concurrent tools. */
+function nextGroup(calls: readonly ToolCall[], from: number, deps: ExecutorDeps): readonly ToolCall[] {
+  const parallel = (call: ToolCall | undefined) => {
+    const definition = call ? deps.tools.get(call.function.name)?.definition : undefined;
+    return definition?.concurrent === true && definition.interaction === undefined;
+  };
+  let end = from + 1;
+  if (parallel(calls[from])) while (end < calls.length && parallel(calls[end])) end++;
+  return calls.slice(from, end);
+}
+
+async function persist(
+  call: ToolCall,
+  result: ToolResult,
+  startedAt: number,
+  progress: readonly unknown[],
+  deps: ExecutorDeps,
+): Promise<Message> {
   const shaped = await shapeResult(result, {
     files: deps.files,
     scrub: deps.scrub,
@@ -165,6 +185,8 @@ async function persist(call: ToolCall, result: ToolResult, startedAt: number, de
       limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
     },
   });
+  // KIND-2: the stored result keeps the progress events that preceded it.
+  if (progress.length > 0) shaped.envelope.metadata.progress = JSON.parse(deps.scrub(JSON.stringify(progress)));
   const message = deps.store.append({
     role: 'tool',
     content: shaped.content,
@@ -193,14 +215,38 @@ export interface ExecutedStep {
   waiting: boolean;
 }
 
-/** Executes a step's calls in model order, each persisted before the next begins. */
+/**
+ * Executes a step's calls in model order, each persisted before the next begins. Adjacent calls of
+ * tools declared `concurrent` are checked one by one, then run together, and persisted in call order.
+ */
 export async function executeToolCalls(calls: readonly ToolCall[], deps: ExecutorDeps): Promise<ExecutedStep> {
   const messages: Message[] = [];
-  for (const call of calls) {
+  const progress = new Map<string, unknown[]>();
+  const running: ExecutorDeps = {
+    ...deps,
+    onProgress(validated, event) {
+      progress.set(validated.call.id, [...(progress.get(validated.call.id) ?? []), event]);
+      deps.emit({ type: 'tool_progress', tool_call_id: validated.call.id, name: validated.tool.name, event });
+    },
+  };
+  for (let index = 0; index < calls.length; ) {
+    const group = nextGroup(calls, index, running);
     const startedAt = deps.now();
-    const outcome = await outcomeOf(call, deps);
-    if (outcome.type === 'wait') return { messages, waiting: true };
-    messages.push(await persist(call, outcome.result, startedAt, deps));
+    const prepared: Prepared[] = [];
+    for (const call of group) {
+      const step = await prepare(call, running);
+      prepared.push(step);
+      if (step.type === 'wait') break;
+    }
+    const outcomes = await Promise.all(
+      prepared.map((step) => (step.type === 'run' ? execute(step.validated, step.waits, running) : step)),
+    );
+    for (const [offset, outcome] of outcomes.entries()) {
+      if (outcome.type === 'wait') return { messages, waiting: true };
+      const call = group[offset] as ToolCall;
+      messages.push(await persist(call, outcome.result, startedAt, progress.get(call.id) ?? [], running));
+    }
+    index += group.length;
   }
   return { messages, waiting: false };
 }

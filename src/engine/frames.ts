@@ -12,6 +12,8 @@ export type Frame =
   | { type: 'message_delta'; message_id: string; delta: string }
   /** A tool call passed validation and is about to run. */
   | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: unknown }
+  /** A generator tool yielded a progress event (KIND-2). */
+  | { type: 'tool_progress'; tool_call_id: string; name: string; event: unknown }
   /** A tool call ended; its tool message follows as a `message` frame. */
   | {
       type: 'tool_result';

@@ -3,16 +3,25 @@
  * pending tool calls are executed, queued messages delivered, the model called, until the side's
  * stop condition, a stop request or a step limit. Everything it decides comes from the persisted
  * log, so a restarted thread picks up exactly where it stopped (THR-3).
+ *
+ * Round limit (KIND-7): before a model step's calls are stored, the prompt's `maxToolRounds` decides
+ * whether they may run. Refused calls are stored marked `metadata.round_limit` and the turn ends
+ * with them pending; such a step is never executed, not by a restart nor by a later turn. The next
+ * user message (posted, or queued and delivered) answers each of them with an error tool message
+ * before the model is called, so the log stays well-formed for the Chat Completions protocol.
  */
 import type {
   AgentDefinition,
   ExecutionState,
+  MaxToolRounds,
   Message,
   ModelDefinition,
   ThreadState,
   ToolCall,
+  TurnContext,
 } from '../spec/index.js';
 import { approvalGuard } from './approval-guard.js';
+import { cancelPendingCalls } from './cancel-pending.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
 import { LOADED_TOOLS_KEY } from './deferred-tools.js';
 import { repeatedFailure } from './doom-loop.js';
@@ -24,11 +33,15 @@ import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
 import { toolValueKey } from './thread-state.js';
 import type { ThreadStore } from './thread-store.js';
+import { contextBinding, withToolContext } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
 
 /** The global ceiling on model steps in one turn, whatever the side allows (EXE-7). */
 export const MAX_STEPS_CEILING = 100;
+
+/** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
+export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
 
 export interface TurnDeps {
   store: ThreadStore;
@@ -48,6 +61,8 @@ export interface TurnDeps {
 
 export type TurnOutcome =
   | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' }
+  /** KIND-7: the round limit refused the newest step's calls; they stay in the log, unexecuted. */
+  | { kind: 'done'; reason: 'round_limit'; pendingToolCalls: ToolCall[] }
   /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
   | { kind: 'waiting' }
   | { kind: 'stopped' }
@@ -67,9 +82,39 @@ export function pendingToolCalls(log: readonly Message[]): ToolCall[] {
   return [];
 }
 
-/** Whether the log asks for a turn: calls without results, or a user or tool message unanswered. */
+/** The newest assistant step of the main conversation. */
+function newestStep(log: readonly Message[]): Message | undefined {
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (message.role === 'assistant' && message.depth === 0) return message;
+  }
+  return undefined;
+}
+
+/** KIND-7: the newest step's calls were refused by the round limit. */
+function heldByRoundLimit(log: readonly Message[]): Message | undefined {
+  const step = newestStep(log);
+  return step?.metadata?.round_limit === true ? step : undefined;
+}
+
+/** Whether a user message (one the model sees) came after `step`. */
+function userAfter(log: readonly Message[], step: Message): boolean {
+  return log.some(
+    (message) => message.seq > step.seq && message.role === 'user' && !message.silent && message.depth === 0,
+  );
+}
+
+/** Whether the newest step's calls are held by the round limit: new messages then go through the queue. */
+export function hasHeldCalls(log: readonly Message[]): boolean {
+  return pendingToolCalls(log).length > 0 && heldByRoundLimit(log) !== undefined;
+}
+
+/**
+ * Whether the log asks for a turn: calls without results, or a user or tool message unanswered.
+ * Calls held by the round limit wait for a user message (KIND-7).
+ */
 export function needsTurn(log: readonly Message[]): boolean {
-  if (pendingToolCalls(log).length > 0) return true;
+  if (pendingToolCalls(log).length > 0 && !heldByRoundLimit(log)) return true;
   const last = lastVisible(log);
   return last?.role === 'user' || last?.role === 'tool';
 }
@@ -85,12 +130,53 @@ function stepsThisTurn(log: readonly Message[]): number {
   return steps;
 }
 
+/** Tool rounds run since the last user message: steps with calls the round limit did not hold. */
+function roundsThisTurn(log: readonly Message[]): number {
+  let rounds = 0;
+  const turnStart = lastUserIndex(log);
+  for (let index = log.length - 1; index > turnStart; index--) {
+    const message = log[index] as Message;
+    if (message.role !== 'assistant' || message.depth !== 0 || !message.tool_calls?.length) continue;
+    if (message.metadata?.round_limit !== true) rounds++;
+  }
+  return rounds;
+}
+
+function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** KIND-7: whether the prompt's `maxToolRounds` lets a step's calls run. */
+async function roundAllowed(limit: MaxToolRounds | undefined, turn: TurnContext): Promise<boolean> {
+  if (limit === undefined) return true;
+  if (typeof limit === 'number') return turn.round < limit;
+  return Boolean(await limit(turn));
+}
+
 function lastVisible(log: readonly Message[]): Message | undefined {
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index] as Message;
     if (!message.silent && message.depth === 0) return message;
   }
   return undefined;
+}
+
+/** Appends the messages queued for delivery between steps (SUB-7), in arrival order. */
+function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQueue()): void {
+  for (const queued of queue) {
+    const message = store.append({
+      id: queued.id,
+      role: queued.role,
+      content: queued.content,
+      silent: queued.silent ?? false,
+      metadata: queued.metadata ?? null,
+    });
+    emit({ type: 'message', message });
+  }
 }
 
 function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
@@ -126,6 +212,18 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     if (signal.aborted) return { kind: 'stopped' };
     const log = store.messages();
     const pending = pendingToolCalls(log);
+    const held = pending.length > 0 ? heldByRoundLimit(log) : undefined;
+    if (held) {
+      // KIND-7: held calls never run; a new user message answers them, then the model is called.
+      // The answers go in first, so the log keeps each call next to its result.
+      const queue = store.drainQueue();
+      if (queue.length === 0 && !userAfter(store.messages(), held)) {
+        return { kind: 'done', reason: 'round_limit', pendingToolCalls: pending };
+      }
+      cancelPendingCalls(store, emit, ROUND_LIMIT_MESSAGE);
+      deliverQueued(store, emit, queue);
+      continue;
+    }
     if (pending.length > 0) {
       deps.onProgress?.();
       const step = await executeToolCalls(pending, {
@@ -134,7 +232,13 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         files: deps.files,
         emit,
         guards: [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)],
-        createState: deps.createState,
+        // KIND-6: the running tool sees its own context, validated against its schemas.
+        createState: (execution) =>
+          withToolContext(
+            deps.createState(execution),
+            store,
+            contextBinding(execution.toolName, toolMap.get(execution.toolName)),
+          ),
         signal,
         stepCount: stepsThisTurn(log),
         side: 'a',
@@ -150,16 +254,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       if (doomLoop) return { kind: 'limit', message: doomLoop };
       continue;
     }
-    for (const queued of store.drainQueue()) {
-      const message = store.append({
-        id: queued.id,
-        role: queued.role,
-        content: queued.content,
-        silent: queued.silent ?? false,
-        metadata: queued.metadata ?? null,
-      });
-      emit({ type: 'message', message });
-    }
+    deliverQueued(store, emit);
     const current = store.messages();
     const last = lastVisible(current);
     if (!last || last.role === 'assistant' || last.role === 'system') {
@@ -210,6 +305,26 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       }
       return { kind: 'failed', message: scrub((error as Error).message) };
     }
+    // KIND-7: the decision is stored with the step, so a restart never runs refused calls.
+    let roundRefused = false;
+    let roundFailure: string | null = null;
+    if (response.toolCalls.length > 0) {
+      try {
+        roundRefused = !(await roundAllowed(prompt.maxToolRounds, {
+          threadId: store.info.id,
+          round: roundsThisTurn(current),
+          stepCount: stepsThisTurn(current) + 1,
+          toolCalls: response.toolCalls.map((call) => ({
+            id: call.id,
+            name: call.function.name,
+            arguments: parsedArguments(call.function.arguments),
+          })),
+        }));
+      } catch (error) {
+        roundRefused = true;
+        roundFailure = scrub(`maxToolRounds of prompt "${prompt.name}" failed: ${(error as Error).message}`);
+      }
+    }
     const assistant = store.append({
       id: messageId,
       role: 'assistant',
@@ -219,9 +334,12 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         model: response.model,
         usage: response.usage,
         finish_reason: response.finishReason,
+        ...(roundRefused ? { round_limit: true } : {}),
       },
     });
     emit({ type: 'message', message: assistant });
+    if (roundFailure) return { kind: 'failed', message: roundFailure };
+    if (roundRefused) return { kind: 'done', reason: 'round_limit', pendingToolCalls: response.toolCalls };
     if (response.toolCalls.length === 0 && side.stopOnResponse) {
       return { kind: 'done', reason: 'response' };
     }

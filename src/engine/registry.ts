@@ -54,6 +54,12 @@ export interface ResolvedTool {
 const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const TOOL_NAME_MAX = 64;
 
+/**
+ * VAR-5 (seed 002 AlwaysLoad): the built-in that asks a human for a credential is offered, listed
+ * or not, by every prompt of an agent with a secret variable: there it can store something.
+ */
+const SECRET_TOOL = 'store_secret';
+
 function byName<T extends { name: string }>(kind: string, items: Named<T> | undefined): Map<string, T> {
   const map = new Map<string, T>();
   const list = Array.isArray(items) ? items : Object.values(items ?? {});
@@ -94,6 +100,7 @@ export class Registry {
     this.projectWatchdog = definitions.watchdog;
     this.skills = definitions.skills ?? [];
     this.checkReferences();
+    this.offerSecretTool();
     for (const agent of this.agents.values()) this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
   }
@@ -125,6 +132,19 @@ export class Registry {
         if (side && !this.prompts.has(side.prompt)) {
           throw new DefinitionError(`agent "${agent.name}" uses unknown prompt "${side.prompt}"`);
         }
+      }
+    }
+  }
+
+  private offerSecretTool(): void {
+    const definition = this.tools.get(SECRET_TOOL);
+    if (!definition) return;
+    const tool = { name: SECRET_TOOL, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+    for (const agent of this.agents.values()) {
+      if (!this.variablesFor(agent).some((variable) => variable.type === 'secret')) continue;
+      for (const side of [agent.sideA, agent.sideB]) {
+        const tools = side ? this.toolsByPrompt.get(side.prompt) : undefined;
+        if (tools && !tools.some((listed) => listed.name === SECRET_TOOL)) tools.push(tool);
       }
     }
   }

@@ -1,5 +1,6 @@
 /**
- * The ThreadState a tool receives (THR-7), built per call over the thread's store and files.
+ * The ThreadState a tool receives (THR-7), built per call over the thread's store and files. Its
+ * tool context (KIND-6) is the running tool's, unvalidated: the loop binds it to the tool's schemas.
  */
 import type {
   ExecutionState,
@@ -12,6 +13,7 @@ import type {
 import type { FrameSink } from './frames.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
+import { contextApi } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
 export interface ResolvedVariables {
@@ -42,6 +44,11 @@ export function toolValueKey(key: string): string {
 export function createThreadState(deps: ThreadStateDeps): ThreadState {
   const { store, files, variables, emit } = deps;
   const info = store.info;
+  const contextual = contextApi(store, {
+    toolName: deps.execution?.toolName ?? null,
+    contextSchema: null,
+    sharedContextSchema: null,
+  });
   return {
     threadId: info.id,
     agentId: info.agentId,
@@ -52,9 +59,8 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
     execution: deps.execution,
     tenvs: variables.values,
-    get context() {
-      return (store.getValue('context') as Record<string, unknown> | undefined) ?? {};
-    },
+    context: contextual.context,
+    setContext: contextual.setContext,
 
     async env(name: string) {
       const value = variables.values[name];

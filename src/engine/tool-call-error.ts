@@ -3,6 +3,7 @@
  * model can correct itself on its next step.
  */
 import type { z } from 'zod';
+import type { InteractionKind } from '../spec/interaction.js';
 
 export function unknownToolMessage(name: string, known: readonly string[]): string {
   const list = known.length > 0 ? known.join(', ') : '(none)';
@@ -32,13 +33,12 @@ export function interruptedMessage(name: string): string {
 }
 
 /** The fixed refusals of a headless thread (LOCK-1 question, PERM-2 ask): nobody can answer. */
-export function headlessMessage(
-  kind: 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent',
-  reason?: string,
-): string {
+export function headlessMessage(kind: InteractionKind, reason?: string): string {
   switch (kind) {
     case 'question':
       return 'No human can answer questions on this thread (it is headless). Proceed with your best judgement.';
+    case 'secret':
+      return 'No human can enter credentials on this thread (it is headless). Tell the user about the credential problem instead.';
     case 'approval':
       return `${reason ? `${reason} ` : ''}This call needs a human's approval, and this thread is headless (no human to ask), so it is denied.`;
     default:

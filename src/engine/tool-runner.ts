@@ -13,9 +13,52 @@ export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
 export interface RunContext {
   /** The turn's signal: aborted when the thread is stopped. */
   signal: AbortSignal;
+  /** A generator tool yielded a progress event (KIND-2), already validated. */
+  onProgress?(validated: ValidatedCall, event: unknown): void;
   stepCount: number;
   side: 'a' | 'b';
   createState(execution: ExecutionState): ThreadState;
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, undefined> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncGenerator).next === 'function' &&
+    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Runs a generator tool to its end (KIND-2): each yield is checked against the tool's event schema
+ * and reported at once; the return value is the result.
+ */
+async function drain(
+  generator: AsyncGenerator<unknown, unknown, undefined>,
+  validated: ValidatedCall,
+  context: RunContext,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const schema = validated.tool.definition.eventSchema;
+  try {
+    for (;;) {
+      const step = await generator.next();
+      if (step.done) return step.value;
+      if (signal.aborted) return null;
+      let event = step.value;
+      if (schema) {
+        const checked = schema.safeParse(event);
+        if (!checked.success) {
+          const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
+          throw new Error(`Tool "${validated.tool.name}" yielded an invalid progress event: ${problems.join('; ')}`);
+        }
+        event = checked.data;
+      }
+      context.onProgress?.(validated, event);
+    }
+  } finally {
+    if (signal.aborted) void generator.return(undefined);
+  }
 }
 
 function isToolResult(value: unknown): value is ToolResult {
@@ -58,7 +101,10 @@ export async function runToolCode<T = ToolResult>(
   });
   try {
     // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
-    const outcome = await Promise.race([Promise.resolve().then(() => body(state)), aborted]);
+    const running = Promise.resolve()
+      .then(() => body(state))
+      .then((value) => (isAsyncGenerator(value) ? drain(value, validated, context, controller.signal) : value));
+    const outcome = await Promise.race([running, aborted]);
     if (abortReason) return { status: 'error', error: abortReason };
     if (!accept(outcome) && !isToolResult(outcome)) {
       return {

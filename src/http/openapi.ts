@@ -10,6 +10,8 @@ import {
   ListMessagesQuery,
   ListThreadsQuery,
   PostMessageBody,
+  SecretsBody,
+  ToolResultsBody,
 } from './schemas.js';
 
 function schema(type: z.ZodType) {
@@ -153,6 +155,32 @@ export function openApiDocument(serverUrl: string) {
           responses: {
             200: json('The thread, resumed'),
             409: error('The call does not wait for approval, or was answered already'),
+          },
+        },
+      },
+      '/api/threads/{id}/secrets': {
+        post: {
+          summary:
+            'Enter the credential a store_secret call waits for (VAR-5): sealed into the thread variables, never shown to the model',
+          parameters: [threadId],
+          requestBody: jsonBody(SecretsBody),
+          responses: {
+            200: json('The thread, resumed; the call is answered with { stored: true }'),
+            400: error('Invalid body'),
+            409: error('The call does not wait for a secret, or was answered already'),
+            500: error('secrets_key_missing: the SECRETS_KEY Worker secret is not set'),
+          },
+        },
+      },
+      '/api/threads/{id}/tool-results': {
+        post: {
+          summary: "Deliver a client tool's output or a human-in-the-loop answer for a waiting call",
+          parameters: [threadId],
+          requestBody: jsonBody(ToolResultsBody),
+          responses: {
+            200: json('The thread, resumed'),
+            400: error("The output does not match the client tool's output schema"),
+            409: error('The call does not wait for a tool result, or was answered already'),
           },
         },
       },

@@ -92,3 +92,18 @@ export const ApprovalsBody = z
     reason: z.string().max(10_000).optional().describe('Told to the model when the call is rejected'),
   })
   .strict();
+
+export const ToolResultsBody = z
+  .object({
+    tool_call_id: toolCallId,
+    output: z.unknown().describe("The client tool's output, or the human's answer to a human-in-the-loop tool"),
+  })
+  .strict();
+
+/** VAR-5: the credential a `store_secret` call asks for; sealed on arrival, never echoed or logged. */
+export const SecretsBody = z
+  .object({
+    tool_call_id: toolCallId,
+    value: z.string().min(1).max(65_536).describe('The credential, as the user entered it'),
+  })
+  .strict();

@@ -1,10 +1,39 @@
 /**
- * `definePrompt` (DEF-6): a system prompt, the model it runs on and the tools it may call.
+ * `definePrompt` (DEF-6): a system prompt, the model it runs on, the tools it may call and how many
+ * rounds of tool calls a turn may run (KIND-7).
  */
 import type { z } from 'zod';
 import { DefinitionError } from './define-tool.js';
 import type { VariableDefinition } from './types.js';
 import { variablesFromTenvs } from './variables.js';
+
+/** A call the model asked for, as `maxToolRounds` sees it. */
+export interface TurnToolCall {
+  id: string;
+  name: string;
+  /** The parsed arguments; the raw text when it is not valid JSON. */
+  arguments: unknown;
+}
+
+/**
+ * What a `maxToolRounds` function is asked with (KIND-7), before each round. A turn starts at the
+ * newest user message; a round is the execution of one model step's tool calls.
+ */
+export interface TurnContext {
+  threadId: string;
+  /** Rounds already run in this turn: 0 before the first. */
+  round: number;
+  /** Model steps in this turn, counting the one whose calls are about to run. */
+  stepCount: number;
+  /** The calls of that step. */
+  toolCalls: readonly TurnToolCall[];
+}
+
+/**
+ * At most this many rounds per turn, or a function that allows (true) or refuses (false) each round.
+ * A refused round's calls are not executed: the turn ends with them pending.
+ */
+export type MaxToolRounds = number | ((turn: TurnContext) => boolean | Promise<boolean>);
 
 export interface PromptDefinition {
   name: string;
@@ -25,6 +54,8 @@ export interface PromptDefinition {
   requiredSchema: z.ZodObject | undefined;
   variables: VariableDefinition[];
   exposeAsTool: boolean;
+  /** Unlimited when undefined (the side's step limits still apply). */
+  maxToolRounds: MaxToolRounds | undefined;
 }
 
 export interface DefinePromptOptions {
@@ -41,6 +72,13 @@ export interface DefinePromptOptions {
   variables?: VariableDefinition[];
   tenvs?: z.ZodObject;
   exposeAsTool?: boolean;
+  /**
+   * KIND-7: a number N runs at most N rounds of tool calls per turn (0: none, the model's calls are
+   * returned unexecuted); a function is asked before each round and ends the turn when it returns
+   * false. Calls left by the limit stay pending until the next user message, which answers them
+   * with an error tool message before the model is called.
+   */
+  maxToolRounds?: MaxToolRounds;
 }
 
 export function definePrompt(options: DefinePromptOptions): PromptDefinition {
@@ -50,6 +88,12 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
   }
   if (!options.model?.trim()) {
     throw new DefinitionError(`definePrompt "${options.name}": model must name a defineModel model`);
+  }
+  const rounds = options.maxToolRounds;
+  if (rounds !== undefined && typeof rounds !== 'function' && !(Number.isInteger(rounds) && rounds >= 0)) {
+    throw new DefinitionError(
+      `definePrompt "${options.name}": maxToolRounds must be a non-negative integer or a function`,
+    );
   }
   return {
     name: options.name,
@@ -64,5 +108,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     requiredSchema: options.requiredSchema,
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs)],
     exposeAsTool: options.exposeAsTool ?? false,
+    maxToolRounds: rounds,
   };
 }

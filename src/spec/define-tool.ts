@@ -23,17 +23,58 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 200 * 1024;
 export type ToolArgs = z.ZodObject;
 export type ToolTenvs = z.ZodObject;
 
-export type Tool<Args extends ToolArgs | null = null> = Args extends ToolArgs
-  ? (state: ThreadState, args: z.infer<Args>) => Promise<ToolResult>
-  : (state: ThreadState) => Promise<ToolResult>;
+/**
+ * What `execute` returns: a result, or (a generator tool, KIND-2) an async generator whose yields
+ * are progress events streamed as they happen and whose return value is the result.
+ */
+export type ToolReturn = Promise<ToolResult> | AsyncGenerator<unknown, ToolResult, undefined>;
 
-export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null> {
+/** A tool context schema (KIND-6): a Zod object, validated on every `setContext`. */
+export type ToolContextSchema = z.ZodObject;
+
+type ContextOf<Schema extends ToolContextSchema | null> = Schema extends ToolContextSchema
+  ? z.input<Schema>
+  : Record<string, unknown>;
+
+/** The ThreadState a tool's code receives, its `context` typed by the tool's context schemas (KIND-6). */
+export type ToolState<
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+> = ThreadState<ContextOf<Ctx>, ContextOf<Shared>>;
+
+export type Tool<
+  Args extends ToolArgs | null = null,
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+> = Args extends ToolArgs
+  ? (state: ToolState<Ctx, Shared>, args: z.infer<Args>) => ToolReturn
+  : (state: ToolState<Ctx, Shared>) => ToolReturn;
+
+export interface DefineToolOptions<
+  Args extends ToolArgs | null = null,
+  Tenvs extends ToolTenvs | null = null,
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+> {
   description: string;
   args?: Args;
-  execute: Tool<Args>;
+  execute: Tool<Args, Ctx, Shared>;
   /** Seed 001's form of variable requirements; mapped onto `variables` (VAR-1). */
   tenvs?: Tenvs;
   variables?: VariableDefinition[];
+  /** For a generator tool: every progress event it yields must match (KIND-2). */
+  eventSchema?: z.ZodType;
+  /**
+   * The tool's own persistent context (KIND-6): `state.context.local`, kept in the thread under the
+   * tool's name, typed by this schema and validated against it on every `state.setContext(patch)`.
+   */
+  contextSchema?: Ctx;
+  /**
+   * The part of the thread's shared context this tool reads and writes (KIND-6): types
+   * `state.context.shared`, and every `setContext(patch, { scope: 'shared' })` of this tool must
+   * leave the shared context matching it. Fields it does not name are kept as they are.
+   */
+  sharedContextSchema?: Shared;
   /** Milliseconds before the call is aborted with a timeout error (EXE-6). Default 60 000. */
   timeout?: number;
   /**
@@ -77,13 +118,21 @@ export interface DefineToolOptions<Args extends ToolArgs | null = null, Tenvs ex
   interaction?: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined>;
 }
 
-export interface ToolDefinition<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null> {
+export interface ToolDefinition<
+  Args extends ToolArgs | null = null,
+  Tenvs extends ToolTenvs | null = null,
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+> {
   readonly kind: 'function';
   description: string;
   args: Args;
-  execute: Tool<Args>;
+  execute: Tool<Args, Ctx, Shared>;
   tenvs: Tenvs;
   variables: VariableDefinition[];
+  eventSchema: z.ZodType | undefined;
+  contextSchema: Ctx;
+  sharedContextSchema: Shared;
   timeout: number | undefined;
   idempotent: boolean;
   requires: RequirementSet;
@@ -107,7 +156,11 @@ export type ApprovalPredicate<A> = (args: A, context: ApprovalContext) => boolea
 
 /** Any tool definition, whatever its argument schema. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry stores tools of every argument type
-export type AnyToolDefinition = ToolDefinition<any, any>;
+export type AnyToolDefinition = ToolDefinition<any, any, any, any>;
+
+function isZodObject(schema: unknown): boolean {
+  return (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'object';
+}
 
 export class DefinitionError extends Error {
   constructor(message: string) {
@@ -116,9 +169,12 @@ export class DefinitionError extends Error {
   }
 }
 
-export function defineTool<Args extends ToolArgs | null = null, Tenvs extends ToolTenvs | null = null>(
-  options: DefineToolOptions<Args, Tenvs>,
-): ToolDefinition<Args, Tenvs> {
+export function defineTool<
+  Args extends ToolArgs | null = null,
+  Tenvs extends ToolTenvs | null = null,
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+>(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
   if (typeof options.description !== 'string' || options.description.trim() === '') {
     throw new DefinitionError('defineTool: description must be a non-empty string');
   }
@@ -126,13 +182,18 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
     throw new DefinitionError('defineTool: execute must be a function');
   }
   if (options.args != null) {
-    if ((options.args as { _zod?: { def?: { type?: string } } })._zod?.def?.type !== 'object') {
+    if (!isZodObject(options.args)) {
       throw new DefinitionError('defineTool: args must be a Zod object schema (z.object({...}))');
     }
     try {
       assertAllowedSchema(options.args);
     } catch (error) {
       throw new DefinitionError(`defineTool: ${(error as Error).message}`);
+    }
+  }
+  for (const field of ['contextSchema', 'sharedContextSchema'] as const) {
+    if (options[field] != null && !isZodObject(options[field])) {
+      throw new DefinitionError(`defineTool: ${field} must be a Zod object schema (z.object({...}))`);
     }
   }
   if (options.acpKind !== undefined && !ACP_TOOL_KINDS.includes(options.acpKind)) {
@@ -156,6 +217,9 @@ export function defineTool<Args extends ToolArgs | null = null, Tenvs extends To
     execute: options.execute,
     tenvs: (options.tenvs ?? null) as Tenvs,
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs ?? undefined)],
+    eventSchema: options.eventSchema,
+    contextSchema: (options.contextSchema ?? null) as Ctx,
+    sharedContextSchema: (options.sharedContextSchema ?? null) as Shared,
     timeout: options.timeout,
     idempotent: options.idempotent ?? false,
     requires: options.requires ?? {},

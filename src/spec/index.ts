@@ -9,6 +9,12 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
+export type {
+  ClientToolDefinition,
+  DefineClientToolOptions,
+  DefineHitlToolOptions,
+} from './define-client-tool.js';
+export { defineClientTool, defineHitlTool } from './define-client-tool.js';
 export type { DefineInteractiveToolOptions } from './define-interactive-tool.js';
 export { defineInteractiveTool } from './define-interactive-tool.js';
 export type {
@@ -21,7 +27,13 @@ export type {
   ScriptedToolCall,
 } from './define-model.js';
 export { defineModel } from './define-model.js';
-export type { DefinePromptOptions, PromptDefinition } from './define-prompt.js';
+export type {
+  DefinePromptOptions,
+  MaxToolRounds,
+  PromptDefinition,
+  TurnContext,
+  TurnToolCall,
+} from './define-prompt.js';
 export { definePrompt } from './define-prompt.js';
 export type { SkillDefinition } from './define-skill.js';
 export { defineSkill } from './define-skill.js';
@@ -32,7 +44,9 @@ export type {
   DefineToolOptions,
   Tool,
   ToolArgs,
+  ToolContextSchema,
   ToolDefinition,
+  ToolState,
   ToolTenvs,
 } from './define-tool.js';
 export { DefinitionError, defineTool } from './define-tool.js';
@@ -56,16 +70,20 @@ export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
 export type {
+  ContextScope,
   DirectoryEntry,
   ExecutionState,
   FileStat,
   GetMessagesOptions,
   GrepMatch,
   NewMessageInput,
+  SetContextOptions,
   SpawnChildOptions,
   ThreadState,
+  ToolContext,
   WriteFileOptions,
 } from './thread-state.js';
+export { ContextValidationError } from './thread-state.js';
 export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
 export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {

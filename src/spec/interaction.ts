@@ -6,11 +6,15 @@
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult } from './types.js';
 
-/** `subagent`: the call waits for a child thread to finish; the child answers it, not a human. */
-export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent';
+/**
+ * `subagent`: the call waits for a child thread to finish; the child answers it, not a human.
+ * `secret`: the call waits for a human to enter a credential (VAR-5); the value goes to the thread's
+ * encrypted variables, and the stored answer only says it was stored.
+ */
+export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent' | 'secret';
 
 /** Kinds a human or a client answers: these cannot wait on a headless thread. */
-export const HUMAN_INTERACTIONS: readonly InteractionKind[] = ['question', 'approval', 'client_tool', 'hitl'];
+export const HUMAN_INTERACTIONS: readonly InteractionKind[] = ['question', 'approval', 'client_tool', 'hitl', 'secret'];
 
 /** What a waiting call shows its client. */
 export interface InteractionRequest {
@@ -33,6 +37,17 @@ export interface ApprovalAnswer {
   /** With `approved`: remember the permission for the rest of the thread. */
   always?: boolean;
   reason?: string;
+}
+
+/** What a `secret` wait shows its client (VAR-5): which variable and why; never a value. */
+export interface SecretRequestPayload {
+  name: string;
+  reason: string;
+}
+
+/** The stored answer of a `secret` wait: the value itself went to the encrypted variables. */
+export interface SecretAnswer {
+  stored: boolean;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * `ThreadState`: the first argument of every tool (THR-7). It is the tool's only window onto its
- * thread: identity, the running execution, variables, messages, files, key-value storage and the
- * thread's event stream.
+ * thread: identity, the running execution, variables, the tool context (KIND-6), messages, files,
+ * key-value storage and the thread's event stream.
  */
 import type { AttachmentRef, Message, MessageRole } from './types.js';
 
@@ -61,7 +61,49 @@ export interface GetMessagesOptions {
   limit?: number;
 }
 
-export interface ThreadState {
+/** Which tool context `setContext` updates (KIND-6). */
+export type ContextScope = 'local' | 'shared';
+
+export interface SetContextOptions {
+  /** `'local'` (default): the running tool's own context. `'shared'`: the context every tool sees. */
+  scope?: ContextScope;
+}
+
+/** What `setContext` rejects with when the merged context does not match its schema (KIND-6). */
+export class ContextValidationError extends Error {
+  constructor(
+    message: string,
+    /** The failing field paths, dotted (`limits.max`); `(root)` for the value as a whole. */
+    readonly paths: string[],
+  ) {
+    super(message);
+    this.name = 'ContextValidationError';
+  }
+}
+
+/**
+ * A tool's view of the thread's tool context (KIND-6). Both parts are read from the thread's store
+ * on every access, so they always show the latest values, including updates made earlier in the same
+ * call; they are copies: change them with `setContext`, never by mutation.
+ */
+export interface ToolContext<
+  Local extends object = Record<string, unknown>,
+  Shared extends object = Record<string, unknown>,
+> {
+  /** The running tool's own context, kept under its name; `{}` when no tool is running. */
+  readonly local: Readonly<Partial<Local>>;
+  /** The thread's shared context, visible to every tool. */
+  readonly shared: Readonly<Partial<Shared>>;
+}
+
+/**
+ * `ThreadState` is generic only in the tool context it exposes: a tool with `contextSchema` or
+ * `sharedContextSchema` gets `ThreadState<its local type, its shared type>` (KIND-6).
+ */
+export interface ThreadState<
+  Local extends object = Record<string, unknown>,
+  Shared extends object = Record<string, unknown>,
+> {
   readonly threadId: string;
   readonly agentId: string;
   readonly userId: string | null;
@@ -74,8 +116,17 @@ export interface ThreadState {
   env(name: string): Promise<string>;
   /** Every resolved variable of the thread (prompt → agent → thread merge). */
   readonly tenvs: Readonly<Record<string, string>>;
-  /** Shared tool context persisted in the thread. */
-  readonly context: Readonly<Record<string, unknown>>;
+  /** The tool context persisted in the thread: this tool's `local` part and the `shared` one (KIND-6). */
+  readonly context: ToolContext<Local, Shared>;
+  /**
+   * Shallow-merges `patch` into the local (default) or shared context, validates the merged value
+   * (as it will read back from storage) against the tool's `contextSchema` or `sharedContextSchema`
+   * when it declares one, and persists it in the thread, where later calls, turns and restarts see
+   * it. A key set to `undefined` is removed. Rejects with a `ContextValidationError` naming the
+   * failing field paths, storing nothing, when the merged value does not match the schema.
+   */
+  setContext(patch: Partial<Local>, options?: { scope?: 'local' }): Promise<void>;
+  setContext(patch: Partial<Shared>, options: { scope: 'shared' }): Promise<void>;
 
   getMessages(options?: GetMessagesOptions): Promise<Message[]>;
   /** Appends a message to the log now. */

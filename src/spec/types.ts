@@ -59,6 +59,8 @@ export type ToolEnvelope =
 
 export interface EnvelopeMetadata {
   duration_ms: number;
+  /** A generator tool's progress events, in the order they were yielded (KIND-2). */
+  progress?: unknown[];
   truncated?: boolean;
   output_path?: string;
 }
@@ -106,5 +108,8 @@ export interface Message {
   envelope: ToolEnvelope | null;
 }
 
-/** `waiting`: a tool call waits for an answer (see the thread's `waiting_for`). */
-export type ThreadStatus = 'idle' | 'running' | 'waiting' | 'error';
+/**
+ * `waiting`: a tool call waits for an answer (see the thread's `waiting_for`); `awaiting_hitl`: the
+ * answer it waits for is a human-in-the-loop tool's (KIND-4).
+ */
+export type ThreadStatus = 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';

@@ -28,6 +28,18 @@ export class FrameLog {
     return numbered;
   }
 
+  /**
+   * Accepts a hibernatable WebSocket and replays every frame after `after` to it. Acceptance and
+   * replay happen in one synchronous block: no frame can slip between them.
+   */
+  openSocket(after: number): Response {
+    const pair = new WebSocketPair();
+    const server = pair[1];
+    this.ctx.acceptWebSocket(server);
+    this.replay(server, Number.isFinite(after) && after > 0 ? after : 0);
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
   /** Sends every stored frame after `after` to one socket, in order. */
   replay(socket: WebSocket, after: number): void {
     for (const row of this.ctx.storage.sql.exec<{ body: string }>(

@@ -4,6 +4,8 @@
  */
 import type { ThreadInfo } from '../engine/thread-store.js';
 import type { ThreadStatus } from '../spec/index.js';
+import type { CreateThreadInput } from './thread-api.js';
+import type { IndexedThread } from './thread-index.js';
 
 export interface ThreadRecord extends ThreadInfo {
   tags: string[];
@@ -30,4 +32,31 @@ export class ThreadMeta {
   status(): ThreadStatus {
     return this.get<ThreadStatus>('status') ?? 'idle';
   }
+}
+
+export function recordFor(input: CreateThreadInput): ThreadRecord {
+  return {
+    id: input.id,
+    agentId: input.agent,
+    userId: input.userId,
+    createdAt: Date.now(),
+    headless: input.headless,
+    parentId: input.parentId ?? null,
+    tags: input.tags,
+    ...(input.reportTo ? { reportTo: input.reportTo } : {}),
+  };
+}
+
+/** The thread's row in the D1 index (THR-1). */
+export function indexRowFor(record: ThreadRecord): IndexedThread {
+  return {
+    id: record.id,
+    agent: record.agentId,
+    user_id: record.userId,
+    parent_id: record.parentId,
+    status: 'idle',
+    tags: record.tags,
+    created_at: record.createdAt,
+    updated_at: record.createdAt,
+  };
 }

@@ -7,13 +7,13 @@
 import { DurableObject } from 'cloudflare:workers';
 import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
-import type { TurnOutcome } from '../engine/loop.js';
+import { hasHeldCalls, type TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
 import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
-import { checkAnswer } from './answer-check.js';
+import { type AnswerDesk, answerWait, storeSecretAnswer } from './answers.js';
 import { type ChildOutcome, createChildThread, reportToParent } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
@@ -34,7 +34,7 @@ import {
 } from './thread-api.js';
 import { threadDetails } from './thread-details.js';
 import { ThreadIndex } from './thread-index.js';
-import { ThreadMeta, type ThreadRecord } from './thread-meta.js';
+import { indexRowFor, recordFor, ThreadMeta, type ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
 import { TurnDriver } from './turn-driver.js';
 import { outcomeEffect } from './turn-outcome.js';
@@ -139,7 +139,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   private recordOutcome(outcome: TurnOutcome): void {
     const record = this.record();
     if (record) this.ctx.waitUntil(reportToParent(this.env, this.metaTable, record, outcome, this.store().messages()));
-    const effect = outcomeEffect(outcome);
+    const effect = outcomeEffect(outcome, this.store().openInteractions());
     this.setMeta('last_error', effect.error?.message ?? null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
@@ -170,16 +170,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         return fail({ status: 500, code: 'secrets_key_missing', message: error.message });
       throw error;
     }
-    const record: ThreadRecord = {
-      id: input.id,
-      agentId: input.agent,
-      userId: input.userId,
-      createdAt: Date.now(),
-      headless: input.headless,
-      parentId: input.parentId ?? null,
-      tags: input.tags,
-      ...(input.reportTo ? { reportTo: input.reportTo } : {}),
-    };
+    const record = recordFor(input);
     this.ctx.storage.transactionSync(() => {
       this.setMeta('thread', record);
       this.setMeta('status', 'idle');
@@ -189,16 +180,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       for (const message of input.messages) store.append({ role: message.role, content: message.content });
     });
     try {
-      await new ThreadIndex(this.env.DB).insert({
-        id: record.id,
-        agent: record.agentId,
-        user_id: record.userId,
-        parent_id: record.parentId,
-        status: 'idle',
-        tags: record.tags,
-        created_at: record.createdAt,
-        updated_at: record.createdAt,
-      });
+      await new ThreadIndex(this.env.DB).insert(indexRowFor(record));
     } catch (error) {
       // No half-written thread: without its index row the thread is removed again.
       await this.erase();
@@ -266,7 +248,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const store = this.store();
     const messageId = crypto.randomUUID();
     // While a turn runs or a step waits for an answer, the message is delivered after the step.
-    const queued = this.driver.busy || store.openInteractions().length > 0;
+    const queued = this.driver.busy || store.openInteractions().length > 0 || hasHeldCalls(store.messages());
     this.ctx.storage.transactionSync(() => {
       // A busy thread takes the message between steps, never between a tool call and its result.
       if (queued) store.enqueue({ id: messageId, role: 'user', content: input.content });
@@ -276,7 +258,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         sql.exec('INSERT INTO idempotency (key, message_id) VALUES (?, ?)', input.idempotencyKey, messageId);
       }
     });
-    if (!queued) await this.driver.wake();
+    // A wait for an answer resumes only with the answer; anything else can run now.
+    if (store.openInteractions().length === 0) await this.driver.wake();
     return ok({ messageId, queued, replayed: false });
   }
 
@@ -287,29 +270,38 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   async answer(
     userId: string,
     id: string,
-    kind: InteractionKind,
+    kinds: InteractionKind | readonly InteractionKind[],
     toolCallId: string,
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    const store = this.store();
-    const wait = store.interactions(toolCallId).find((candidate) => candidate.kind === kind);
-    if (!wait || wait.answered) {
-      return fail({
-        status: 409,
-        code: 'not_waiting',
-        message: wait
-          ? `tool call ${toolCallId} was answered already`
-          : `tool call ${toolCallId} does not wait for ${kind === 'approval' ? 'an approval' : `a ${kind} answer`}`,
-      });
-    }
-    const problem = checkAnswer(wait, answer);
-    if (problem) return fail({ status: 400, code: 'invalid_answer', message: problem });
-    store.answerInteraction(toolCallId, kind, answer);
-    this.emit({ type: 'answered', tool_call_id: toolCallId, kind });
-    await this.driver.wake();
-    return ok(this.details(record));
+    const problem = await answerWait(
+      this.answerDesk(),
+      typeof kinds === 'string' ? [kinds] : kinds,
+      toolCallId,
+      answer,
+    );
+    return problem ? fail(problem) : ok(this.details(record));
+  }
+
+  /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */
+  async storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
+    return problem ? fail(problem) : ok(this.details(record));
+  }
+
+  private answerDesk(): AnswerDesk {
+    return {
+      ctx: this.ctx,
+      env: this.env,
+      registry: this.registry,
+      store: this.store(),
+      emit: this.emit,
+      driver: this.driver,
+    };
   }
 
   async listMessages(
@@ -383,13 +375,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     }
     const record = this.owned(request.headers.get(USER_HEADER) ?? '');
     if (!record) return Response.json({ error: notFound(url.pathname) }, { status: 404 });
-    const after = Number(url.searchParams.get('after') ?? '0');
-    const pair = new WebSocketPair();
-    const server = pair[1];
-    this.ctx.acceptWebSocket(server);
-    // Replay and acceptance happen in one synchronous block: no frame can slip between them.
-    this.frames.replay(server, Number.isFinite(after) && after > 0 ? after : 0);
-    return new Response(null, { status: 101, webSocket: pair[0] });
+    return this.frames.openSocket(Number(url.searchParams.get('after') ?? '0'));
   }
 
   override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {

@@ -78,6 +78,15 @@ export class TurnDriver {
     this.variablesCache = null;
   }
 
+  /**
+   * Reopens the variables after a value was stored mid-thread (VAR-5): the next turn's tools see it,
+   * and frames are scrubbed of it from now on (EXE-8).
+   */
+  async refreshVariables(): Promise<void> {
+    this.variablesCache = null;
+    this.host.useScrubber((await this.variables()).scrub);
+  }
+
   private hasWork(): boolean {
     const store = this.host.store();
     return needsTurn(store.messages()) || store.hasQueued();

@@ -4,6 +4,7 @@
  */
 import type { TurnOutcome } from '../engine/loop.js';
 import type { ThreadStatus } from '../spec/index.js';
+import type { Interaction } from '../spec/interaction.js';
 
 export interface OutcomeEffect {
   status: ThreadStatus;
@@ -11,14 +12,15 @@ export interface OutcomeEffect {
   error?: { code: string; message: string };
 }
 
-export function outcomeEffect(outcome: TurnOutcome): OutcomeEffect {
+export function outcomeEffect(outcome: TurnOutcome, waits: readonly Interaction[]): OutcomeEffect {
   switch (outcome.kind) {
     case 'failed':
       return { status: 'error', reason: 'failed', error: { code: 'turn_failed', message: outcome.message } };
     case 'limit':
       return { status: 'idle', reason: 'limit', error: { code: 'step_limit', message: outcome.message } };
     case 'waiting':
-      return { status: 'waiting' };
+      // KIND-4: a human-in-the-loop wait has its own status.
+      return { status: waits.some((wait) => wait.kind === 'hitl') ? 'awaiting_hitl' : 'waiting' };
     case 'stopped':
       return { status: 'idle', reason: 'stopped' };
     case 'done':

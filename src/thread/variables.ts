@@ -48,6 +48,20 @@ export async function storeVariables(
   };
 }
 
+/**
+ * Seals one value as a secret (VAR-5: a credential a human entered for `store_secret`) and returns
+ * the thunk that writes it, replacing an older value of the same name.
+ */
+export function storeSecretVariable(
+  sql: SqlStorage,
+  threadId: string,
+  name: string,
+  value: string,
+  masterKey: string | undefined,
+): Promise<() => void> {
+  return storeVariables(sql, threadId, { [name]: value }, [], masterKey, [name]);
+}
+
 export interface LoadedVariables {
   resolved: ResolvedVariables;
   /** Names whose values are secrets. */

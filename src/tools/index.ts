@@ -1,6 +1,7 @@
 /**
- * The built-in tools, registered under their locked ids (LOCK-1). A prompt offers one by listing its
- * id in `tools`, exactly like an application tool; an application tool may not reuse an id.
+ * The built-in tools, registered under their locked ids (LOCK-1), plus `store_secret` (VAR-5). A
+ * prompt offers one by listing its id in `tools`, exactly like an application tool; an application
+ * tool may not reuse an id.
  */
 import type { SearchableTool } from '../engine/deferred-tools.js';
 import type { SkillDefinition } from '../spec/define-skill.js';
@@ -12,6 +13,7 @@ import { grep } from './grep.js';
 import { question } from './question.js';
 import { read } from './read.js';
 import { skillTool } from './skill.js';
+import { STORE_SECRET_TOOL, storeSecret } from './store-secret.js';
 import { task } from './task.js';
 import { todo } from './todo.js';
 import { toolSearchTool } from './tool-search.js';
@@ -32,6 +34,8 @@ export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {
   task,
   web_search: webSearch,
   web_fetch: webFetch,
+  // VAR-5: not a locked id; the registry offers it to every prompt with a secret variable.
+  [STORE_SECRET_TOOL]: storeSecret,
 };
 
 /**

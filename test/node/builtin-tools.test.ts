@@ -6,8 +6,8 @@ import { LOCKED_TOOL_IDS } from '../../src/tools/locked-ids.js';
 describe('built-in tools', () => {
   const tools = lockedTools([], () => []);
 
-  it('LOCK-1: the locked set is registered under exactly its ids', () => {
-    expect(Object.keys(tools).sort()).toEqual([...LOCKED_TOOL_IDS].sort());
+  it('LOCK-1: the locked set is registered under exactly its ids, beside store_secret (VAR-5)', () => {
+    expect(Object.keys(tools).sort()).toEqual([...LOCKED_TOOL_IDS, 'store_secret'].sort());
   });
 
   it('DEF-7: every built-in tool passes the tool-design lint (findings are failures for built-ins)', () => {

@@ -169,7 +169,7 @@ describe('THR-7: ThreadState over the memory store', () => {
 
     await state.setValue('context', 'user value');
     expect(await state.getValue('context')).toBe('user value');
-    expect(state.context).toEqual({}); // the runtime's own 'context' key is untouched
+    expect(state.context).toEqual({ local: {}, shared: {} }); // the runtime's own 'context' key is untouched
 
     const injected = await state.injectMessage({ role: 'user', content: 'hi' });
     expect(await state.getMessages()).toEqual([injected]);

@@ -4,11 +4,81 @@
  */
 
 import { z } from 'zod';
-import { createRuntime, defineAgent, defineModel, definePrompt, defineSkill, defineTool } from '../../src/index.js';
+import {
+  createRuntime,
+  defineAgent,
+  defineClientTool,
+  defineHitlTool,
+  defineModel,
+  definePrompt,
+  defineSkill,
+  defineTool,
+} from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 
+// Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
+const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
+
+function barrier(key: string) {
+  let entry = barriers.get(key);
+  if (!entry) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    entry = { arrived: 0, release, released };
+    barriers.set(key, entry);
+  }
+  return entry;
+}
+
 const tools = {
+  count_progress: defineTool({
+    description: 'Count to three and report each step',
+    eventSchema: z.object({ step: z.number() }),
+    execute: async function* () {
+      for (let step = 1; step <= 3; step++) yield { step };
+      return { status: 'success', result: 'counted' };
+    },
+  }),
+  bad_progress: defineTool({
+    description: 'Report a malformed progress event',
+    eventSchema: z.object({ step: z.number() }),
+    execute: async function* () {
+      yield { step: 'one' };
+      return { status: 'success', result: 'never' };
+    },
+  }),
+  meet: defineTool({
+    description: 'Wait until three concurrent calls have started',
+    concurrent: true,
+    timeout: 5000,
+    args: z.object({ label: z.string() }),
+    execute: async (state, args) => {
+      const entry = barrier(state.threadId);
+      entry.arrived++;
+      if (entry.arrived === 3) entry.release();
+      await entry.released;
+      return { status: 'success', result: `met ${args.label}` };
+    },
+  }),
+  after_meeting: defineTool({
+    description: 'Report how many concurrent calls had met when this one started',
+    execute: async (state) => ({ status: 'success', result: `arrived: ${barrier(state.threadId).arrived}` }),
+  }),
+  client_lookup: defineClientTool({
+    description: 'Look up a record in the client database',
+    args: z.object({ key: z.string() }),
+    outputSchema: z.object({ found: z.boolean() }),
+  }),
+  refund: defineHitlTool({
+    description: 'Refund an order, asking a human above 100',
+    args: z.object({ amount: z.number() }),
+    outputSchema: z.object({ approved: z.boolean(), by: z.string() }),
+    onToolCalled: (args) => (args.amount < 100 ? { approved: true, by: 'policy' } : null),
+    onResponseReceived: (output) => ({ ...(output as object), by: 'human' }),
+  }),
   convert_units: defineTool({
     description: 'Convert a quantity between units',
     deferred: true,
@@ -123,6 +193,21 @@ const tools = {
   }),
 };
 
+// VAR-5 (store_secret): a service that answers 401 until its key, a secret, starts with `sec-valid-`.
+const secTools = {
+  sec_call_service: defineTool({
+    description: 'Call the test service with its API key',
+    variables: [{ name: 'SEC_API_KEY', type: 'secret', required: false, description: 'API key of the test service' }],
+    execute: async (state) => {
+      const key = state.tenvs.SEC_API_KEY;
+      if (!key) return { status: 'error', error: '401 Unauthorized: missing api key SEC_API_KEY' };
+      if (!key.startsWith('sec-valid-')) return { status: 'error', error: '401 Unauthorized: invalid api key' };
+      // On purpose: the scrubber must know the newly stored key and hide it (EXE-8).
+      return { status: 'success', result: `authorized with key ${key}` };
+    },
+  }),
+};
+
 const scripted = defineModel({ name: 'scripted', provider: 'scripted', script: directiveScript });
 // Speaks HTTP to the local OpenAI-compatible server of global-setup.ts (OPENAI_BASE_URL).
 const remote = defineModel({ name: 'remote', provider: 'openai' });
@@ -144,6 +229,12 @@ const general = definePrompt({
     'question',
     'guarded_increment',
     'task',
+    'count_progress',
+    'bad_progress',
+    'meet',
+    'after_meeting',
+    'client_lookup',
+    'refund',
   ],
 });
 const withSecrets = definePrompt({ name: 'with_secrets', prompt: '', model: 'scripted', tools: ['use_token', 'echo'] });
@@ -189,8 +280,52 @@ const fsTools = definePrompt({
 // The simulated shell over the thread filesystem (LOCK-1, PERM-4).
 const shell = definePrompt({ name: 'shell', prompt: '', model: 'scripted', tools: ['bash'] });
 
+// store_secret is offered without being listed: the agents declare a secret variable (VAR-5).
+const secRemote = definePrompt({
+  name: 'sec_remote',
+  prompt: 'You call services.',
+  model: 'remote',
+  tools: ['sec_call_service'],
+});
+const secScripted = definePrompt({
+  name: 'sec_scripted',
+  prompt: '',
+  model: 'scripted',
+  tools: ['sec_call_service', 'question'],
+});
+
+// Tool context (KIND-6) and the round limit (KIND-7): test/workers/tool-context.test.ts.
+const ctxTools = {
+  ctx_counter: defineTool({
+    description: 'Count calls in the tool context',
+    contextSchema: z.object({ count: z.number().int() }),
+    sharedContextSchema: z.object({ visits: z.number().int() }),
+    execute: async (state) => {
+      await state.setContext({ count: (state.context.local.count ?? 0) + 1 });
+      await state.setContext({ visits: (state.context.shared.visits ?? 0) + 1 }, { scope: 'shared' });
+      return { status: 'success', result: JSON.stringify(state.context) };
+    },
+  }),
+  ctx_corrupt: defineTool({
+    description: 'Write a count that is not a number',
+    contextSchema: z.object({ count: z.number().int() }),
+    execute: async (state) => {
+      await state.setContext({ count: 'many' as unknown as number });
+      return { status: 'success', result: 'stored' };
+    },
+  }),
+};
+const ctxGeneral = definePrompt({ name: 'ctx_general', prompt: '', model: 'scripted', tools: Object.keys(ctxTools) });
+const ctxNoRounds = definePrompt({
+  name: 'ctx_no_rounds',
+  prompt: '',
+  model: 'scripted',
+  tools: ['ctx_counter'],
+  maxToolRounds: 0,
+});
+
 const runtime = createRuntime({
-  tools: { ...tools, ...conformance.tools },
+  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools },
   models: [scripted, remote],
   prompts: [
     general,
@@ -203,7 +338,11 @@ const runtime = createRuntime({
     fsTools,
     shell,
     extras,
+    secRemote,
+    secScripted,
     ...conformance.prompts,
+    ctxGeneral,
+    ctxNoRounds,
   ],
   skills: [
     defineSkill({
@@ -214,6 +353,8 @@ const runtime = createRuntime({
   ],
   agents: [
     ...conformance.agents,
+    defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
+    defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
@@ -231,6 +372,8 @@ const runtime = createRuntime({
     defineAgent({ name: 'extras', sideA: { prompt: 'extras' } }),
     defineAgent({ name: 'web', sideA: { prompt: 'web' } }),
     defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
+    defineAgent({ name: 'sec_remote', sideA: { prompt: 'sec_remote' } }),
+    defineAgent({ name: 'sec_scripted', sideA: { prompt: 'sec_scripted' } }),
   ],
 });
 

@@ -1,7 +1,8 @@
 /**
- * Answers to waiting tool calls (DESIGN.md section 3): `answers` for the question tool (LOCK-1) and
- * `approvals` for calls that need a human's consent (KIND-5, PERM-2). Each resumes the thread; an
- * answer for a call that does not wait for it is a 409.
+ * Answers to waiting tool calls (DESIGN.md section 3): `answers` for the question tool (LOCK-1),
+ * `approvals` for calls that need a human's consent (KIND-5, PERM-2), `tool-results` for client and
+ * human-in-the-loop tools (KIND-3, KIND-4), `secrets` for `store_secret` (VAR-5). Each resumes the
+ * thread; an answer for a call that does not wait for it is a 409.
  */
 import { Hono } from 'hono';
 import type { RuntimeEnv } from '../../thread/env.js';
@@ -9,7 +10,7 @@ import { threadStub } from '../../thread/thread-stub.js';
 import type { AuthVariables } from '../auth.js';
 import { unwrap } from '../errors.js';
 import { readJson } from '../request-body.js';
-import { AnswersBody, ApprovalsBody } from '../schemas.js';
+import { AnswersBody, ApprovalsBody, SecretsBody, ToolResultsBody } from '../schemas.js';
 import { threadId } from './threads.js';
 
 export function interactionRoutes() {
@@ -27,6 +28,23 @@ export function interactionRoutes() {
     const { tool_call_id, ...answer } = await readJson(c, ApprovalsBody);
     const stub = threadStub(c.env, id);
     return c.json(unwrap(await stub.answer(c.get('userId'), id, 'approval', tool_call_id, answer)));
+  });
+
+  app.post('/:id/tool-results', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const { tool_call_id, output } = await readJson(c, ToolResultsBody);
+    const stub = threadStub(c.env, id);
+    return c.json(
+      unwrap(await stub.answer(c.get('userId'), id, ['client_tool', 'hitl'], tool_call_id, output ?? null)),
+    );
+  });
+
+  // VAR-5: the value goes to the thread's sealed variables only; the call is answered without it.
+  app.post('/:id/secrets', async (c) => {
+    const id = threadId(c.req.param('id'));
+    const { tool_call_id, value } = await readJson(c, SecretsBody);
+    const stub = threadStub(c.env, id);
+    return c.json(unwrap(await stub.storeSecret(c.get('userId'), id, tool_call_id, value)));
   });
 
   return app;
