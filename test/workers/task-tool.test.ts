@@ -71,4 +71,17 @@ describe('task tool and child threads', () => {
     const childTool = (await messages(childId)).find((m) => m.role === 'tool');
     expect(childTool?.content).toContain('No human can answer questions on this thread');
   });
+
+  it('PERM-2: a call needing approval inside a child thread is denied at once, and the parent hears of it', async () => {
+    const childScript = directive([{ toolCalls: [{ name: 'guarded_increment' }] }, { text: 'child gave up' }]);
+    const id = await createThread({
+      agent: 'general',
+      messages: [{ content: directive([taskCall(childScript), { text: 'ok' }]) }],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')?.content).toBe('child gave up');
+    const childId = (await details(id)).children[0]?.id ?? '';
+    const childTool = (await messages(childId)).find((m) => m.role === 'tool');
+    expect(childTool?.content).toContain('this thread is headless (no human to ask), so it is denied');
+  });
 });

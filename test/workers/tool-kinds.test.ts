@@ -102,7 +102,9 @@ describe('tool kinds', () => {
       name: 'client_lookup',
       payload: { arguments: { key: 'k1' } },
     });
-    const callId = waiting.waiting_for[0]?.tool_call_id;
+    // KIND-7: the wait outlives the object.
+    await evictDurableObject(env.THREADS.get(env.THREADS.idFromName(id)));
+    const callId = (await waitingFor(id)).waiting_for[0]?.tool_call_id;
     const bad = await postOutput(id, callId, { found: 'yes' });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain('found:');
