@@ -67,7 +67,8 @@ export interface ThreadDetails {
   tags: string[];
   headless: boolean;
   parent_id: string | null;
-  children: { id: string }[];
+  /** Child threads, oldest first; `status` as the thread index last recorded it (SUB-7). */
+  children: { id: string; status?: ThreadStatus }[];
   /** What a paused thread waits for, oldest first; empty when it waits for nothing. */
   waiting_for: WaitingFor[];
   last_error: string | null;

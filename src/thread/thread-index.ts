@@ -114,6 +114,16 @@ export class ThreadIndex {
       .run();
   }
 
+  /** The recorded status of each child of a thread. */
+  async childStatuses(parentId: string): Promise<Map<string, ThreadStatus>> {
+    await ensureSchema(this.db);
+    const { results } = await this.db
+      .prepare('SELECT id, status FROM threads WHERE parent_id = ?')
+      .bind(parentId)
+      .all<{ id: string; status: ThreadStatus }>();
+    return new Map(results.map((row) => [row.id, row.status]));
+  }
+
   async remove(id: string): Promise<void> {
     await ensureSchema(this.db);
     await this.db.batch([

@@ -229,7 +229,13 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
-    return record ? ok(this.details(record)) : fail(notFound(id));
+    if (!record) return fail(notFound(id));
+    const details = this.details(record);
+    if (details.children.length > 0) {
+      const statuses = await new ThreadIndex(this.env.DB).childStatuses(record.id);
+      details.children = details.children.map((child) => ({ ...child, status: statuses.get(child.id) }));
+    }
+    return ok(details);
   }
 
   async authorize(userId: string, id: string): Promise<RpcResult<null>> {

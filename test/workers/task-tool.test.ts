@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { api, createThread, messages, settled } from '../support/api.js';
+import { api, createThread, messages, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 
 interface Details {
   status: string;
   parent_id: string | null;
-  children: { id: string }[];
+  children: { id: string; status?: string }[];
 }
 
 async function details(id: string): Promise<Details> {
@@ -33,8 +33,11 @@ describe('task tool and child threads', () => {
       content: 'child says hi',
     });
     expect(log.at(-1)?.content).toBe('parent done');
-    const parent = await details(id);
-    expect(parent.children).toHaveLength(1);
+    const parent = await until(
+      () => details(id),
+      (view) => view.children[0]?.status === 'idle',
+    );
+    expect(parent.children).toEqual([{ id: expect.any(String), status: 'idle' }]);
     const childId = parent.children[0]?.id ?? '';
     expect((await details(childId)).parent_id).toBe(id);
     const childLog = await messages(childId);
