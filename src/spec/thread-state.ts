@@ -166,4 +166,6 @@ export interface SpawnChildOptions {
   tags?: string[];
   /** The id of a tool call of this thread that waits for the child (`subagent` interaction). */
   reportTo?: string;
+  /** Files of this thread to copy into the child's `/attachments/from-parent/` (ATT-4). */
+  files?: string[];
 }

@@ -6,10 +6,12 @@
  */
 import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
-import type { Message } from '../spec/index.js';
+import type { AttachmentRef, Message } from '../spec/index.js';
 import { inheritVariableValues, missingVariables } from '../spec/variables.js';
+import { copyIntoThread } from './cross-thread-files.js';
 import type { RuntimeEnv } from './env.js';
-import { fail, type RpcResult, type SpawnChildInput, type ThreadDetails } from './thread-api.js';
+import { R2FileStore } from './r2-file-store.js';
+import { fail, type InitialMessage, type RpcResult, type SpawnChildInput, type ThreadDetails } from './thread-api.js';
 import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
 import type { LoadedVariables } from './variables.js';
@@ -41,11 +43,20 @@ export async function createChildThread(
     });
   }
   const childId = crypto.randomUUID();
+  // ATT-4: the files go first, so the child's first step can already read them.
+  let handed: AttachmentRef[];
+  try {
+    handed = await copyIntoThread(env.FILES, parent.id, input.files ?? [], childId, PARENT_FILES);
+  } catch (error) {
+    await new R2FileStore(env.FILES, childId).deleteAll();
+    return fail({ status: 400, code: 'invalid_files', message: (error as Error).message });
+  }
+  const messages = handed.length > 0 ? withFileNote(input.messages, handed) : input.messages;
   return threadStub(env, childId).create({
     id: childId,
     agent: agent.name,
     userId: parent.userId,
-    messages: input.messages,
+    messages,
     variables,
     tags: input.tags,
     // No human answers a child thread: its questions and asks fail at once (PERM-2).
@@ -56,12 +67,30 @@ export async function createChildThread(
   });
 }
 
+/** Where files handed to a child land in its filesystem. */
+const PARENT_FILES = '/attachments/from-parent';
+
+/** Tells the child where the files it was handed are, in a system message before its task. */
+function withFileNote(messages: readonly InitialMessage[], files: readonly AttachmentRef[]): InitialMessage[] {
+  const note = `Files for this task:\n${files.map((file) => `- ${file.path} (${file.mimeType}, ${file.size} bytes)`).join('\n')}`;
+  return [{ role: 'system', content: note }, ...messages];
+}
+
 /** What a child's turn means to the tool call that waits for it. */
 export interface ChildOutcome {
   status: 'success' | 'error';
   result?: string;
   error?: string;
   child_id: string;
+  /** Files the child produced in its turn, copied into the parent: valid there (ATT-4). */
+  attachments?: AttachmentRef[];
+}
+
+/** Attachments of the child's tool results since its first user message: what it produced. */
+export function producedFiles(log: readonly Message[]): AttachmentRef[] {
+  return log
+    .filter((message) => message.role === 'tool' && message.depth === 0)
+    .flatMap((message) => message.attachments ?? []);
 }
 
 export function childOutcome(childId: string, outcome: TurnOutcome, log: readonly Message[]): ChildOutcome | null {
@@ -92,6 +121,12 @@ export async function reportToParent(
   if (!report) return;
   meta.set('reported', true);
   try {
+    const produced = producedFiles(log);
+    if (produced.length > 0) {
+      const folder = `/attachments/from-${record.id.slice(0, 8)}`;
+      const paths = produced.map((file) => file.path);
+      report.attachments = await copyIntoThread(env.FILES, record.id, paths, record.parentId, folder);
+    }
     await threadStub(env, record.parentId).childFinished(record.id, record.reportTo, report);
   } catch (error) {
     meta.set('reported', false);

@@ -53,6 +53,8 @@ export interface CreateThreadInput {
 
 export interface SpawnChildInput {
   agent: string;
+  /** Files of the parent copied into the child's `/attachments/from-parent/` before it starts (ATT-4). */
+  files?: string[];
   messages: InitialMessage[];
   /** The child's own values; they win over what it inherits (VAR-2). */
   variables: Record<string, string>;

@@ -76,6 +76,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
           variables: options.variables ?? {},
           tags: options.tags ?? [],
           reportTo: options.reportTo,
+          files: options.files ?? [],
         });
         if (!created.ok) throw new Error(created.error.message);
         return { id: created.value.id };

@@ -2,14 +2,18 @@
  * `task` (LOCK-1, seed 003): hands a piece of work to a subagent. The subagent runs in a child
  * thread — a Durable Object of its own — and the call waits, without holding the parent's turn,
  * until the child's final answer (or its failure) comes back through the parent's stub (SUB-7).
+ * Files cross by copy both ways (ATT-4): handed files land in the child's `/attachments/from-parent/`,
+ * and what the child produced comes back as attachments valid in this thread.
  */
 import { z } from 'zod';
 import { defineInteractiveTool } from '../spec/define-interactive-tool.js';
+import type { AttachmentRef } from '../spec/index.js';
 
 const args = z.object({
   description: z.string().min(1).max(200).describe('A short name for the task, three to five words'),
   prompt: z.string().min(1).describe('The complete instructions for the subagent'),
   agent: z.string().default('').describe("The agent to run; empty for this thread's own agent"),
+  files: z.array(z.string()).default([]).describe('Paths of files the subagent receives copies of'),
 });
 
 interface ChildAnswer {
@@ -18,14 +22,17 @@ interface ChildAnswer {
   error?: string;
   child_id?: string;
   cancelled?: boolean;
+  /** Files the subagent produced, already copied into this thread (ATT-4). */
+  attachments?: AttachmentRef[];
 }
 
 export const task = defineInteractiveTool({
   description: 'Run a task in a subagent thread and wait for its final answer',
   args,
   acpKind: 'other',
-  // The subagent's own tools declare what it touches; the call itself reaches nothing.
-  access: (input) => ({ subject: input.description }),
+  // It reads the files it hands over; the subagent's own tools declare the rest.
+  requires: { fs: { read: ['{workspace}/**'] } },
+  access: (input) => ({ subject: input.description, read: input.files }),
   interaction: {
     begin: async (state, input) => {
       const toolCallId = state.execution?.toolCallId;
@@ -33,6 +40,7 @@ export const task = defineInteractiveTool({
         agent: input.agent || state.agentId,
         message: input.prompt,
         tags: [`task:${input.description}`],
+        files: input.files,
         ...(toolCallId ? { reportTo: toolCallId } : {}),
       });
       return {
@@ -43,7 +51,9 @@ export const task = defineInteractiveTool({
     complete: async (_state, _input, raw) => {
       const answer = (raw ?? {}) as ChildAnswer;
       if (answer.cancelled) return { status: 'error', error: 'The task was stopped before the subagent finished.' };
-      if (answer.status === 'success') return { status: 'success', result: answer.result ?? '' };
+      if (answer.status === 'success') {
+        return { status: 'success', result: answer.result ?? '', attachments: answer.attachments ?? [] };
+      }
       return { status: 'error', error: answer.error ?? 'The subagent failed without a message.' };
     },
   },

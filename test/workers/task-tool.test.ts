@@ -87,4 +87,62 @@ describe('task tool and child threads', () => {
     const childTool = (await messages(childId)).find((m) => m.role === 'tool');
     expect(childTool?.content).toContain('this thread is headless (no human to ask), so it is denied');
   });
+
+  it('ATT-4: files cross by copy: parent → child for the task, child → parent for its results, paths valid on each side', async () => {
+    const id = await createThread({ agent: 'general' });
+    await api(`/api/threads/${id}/files/in/data.txt`, {
+      method: 'PUT',
+      body: 'from the parent',
+      headers: { 'content-length': '15' },
+    });
+    const childScript = directive([
+      {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: '/attachments/from-parent/data.txt' } },
+          { name: 'make_attachment', arguments: { name: 'out.txt', text: 'from the child' } },
+        ],
+      },
+      { text: 'child done' },
+    ]);
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([
+          {
+            toolCalls: [
+              { name: 'task', arguments: { description: 'files', prompt: childScript, files: ['in/data.txt'] } },
+            ],
+          },
+          { text: 'parent done' },
+        ]),
+      },
+    });
+    const log = await settled(id);
+    const childId = (await details(id)).children[0]?.id ?? '';
+    const childTools = (await messages(childId)).filter((m) => m.role === 'tool');
+    expect(childTools[0]?.content).toBe('from the parent');
+    const result = log.find((m) => m.role === 'tool');
+    expect(result).toMatchObject({ tool_status: 'success', content: expect.stringContaining('child done') });
+    const [ref] = result?.attachments ?? [];
+    expect(ref?.path).toMatch(new RegExp(`^/attachments/from-${childId.slice(0, 8)}/.+out\\.txt$`));
+    expect(await (await api(`/api/threads/${id}/files${ref?.path}`)).text()).toBe('from the child');
+  });
+
+  it('ATT-4: handing over a file that does not exist fails the task call with a clear error', async () => {
+    const id = await createThread({
+      agent: 'general',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'task', arguments: { description: 'x', prompt: 'hi', files: ['nope.txt'] } }] },
+            { text: 'ok' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')).toMatchObject({ tool_status: 'error' });
+    expect(log.find((m) => m.role === 'tool')?.content).toContain('no file /nope.txt to hand over');
+    expect((await details(id)).children).toEqual([]);
+  });
 });
