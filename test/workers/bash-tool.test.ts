@@ -70,4 +70,21 @@ describe('bash over HTTP', () => {
     // LOCK-5: sqlite3 is not among bash's declared commands: refused before the shell runs.
     expect(missing?.content).toContain("is outside this agent's capabilities (shell.run)");
   });
+
+  it('PERM-4: under a manifest deny, every compound form of the denied command is refused and nothing runs', async () => {
+    const lines = ['echo a > a.txt && rm -rf a.txt', 'ls | rm a.txt', 'echo $(rm a.txt)', 'echo hi > /outside/x.txt'];
+    const id = await createThread({
+      agent: 'shell_guarded',
+      // Asked for every line: a session "allow everything" cannot override the manifest.
+      permissions: [{ permission: '*', pattern: '*', action: 'allow' }],
+      messages: [{ content: bashCalls(...lines) }],
+    });
+    const results = tools(await settled(id));
+    expect(results.map((result) => result.tool_status)).toEqual(['error', 'error', 'error', 'error']);
+    for (const result of results.slice(0, 3))
+      expect(result.content).toContain('Denied by the manifest rule (bash, rm *, deny)');
+    expect(results[3]?.content).toContain('fs.write "/outside/x.txt"');
+    // The first line was refused whole: not even its harmless first command ran.
+    expect((await api(`/api/threads/${id}/files/a.txt`)).status).toBe(404);
+  });
 });

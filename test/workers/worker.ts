@@ -356,6 +356,14 @@ const runtime = createRuntime({
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
+    defineAgent({
+      name: 'shell_guarded',
+      sideA: { prompt: 'shell' },
+      permissions: [
+        { permission: 'bash', pattern: 'rm *', action: 'deny' },
+        { permission: 'fs.write', pattern: '/outside/*', action: 'deny' },
+      ],
+    }),
     defineAgent({ name: 'general', sideA: { prompt: 'general' } }),
     defineAgent({ name: 'with_secrets', sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'limited', sideA: { prompt: 'limited', maxSteps: 2 } }),
