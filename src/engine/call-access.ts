@@ -32,7 +32,11 @@ async function compute(validated: ValidatedCall): Promise<CallAccess> {
       }
       access.argv.push(...parsed.commands.map((command) => command.argv));
       for (const redirect of parsed.redirects) {
-        if (/^\/dev\//.test(redirect.target)) continue;
+        if (/^\/dev\//.test(redirect.target) && !redirect.dynamic) continue;
+        if (redirect.dynamic && redirect.access !== 'text' && redirect.access !== 'duplicate') {
+          // A target known only at run time (`> $F`) could be any path: it cannot be checked.
+          access.unparsable = `a redirection uses a path known only at run time: ${redirect.op} ${redirect.target}`;
+        }
         if (redirect.access === 'write' || redirect.access === 'read-write') access.write?.push(redirect.target);
         if (redirect.access === 'read' || redirect.access === 'read-write') access.read?.push(redirect.target);
       }

@@ -14,7 +14,6 @@
  * expansion (`$X`, `$(...)`, a glob) is kept as written with `dynamic: true`.
  */
 import type { BashTransformResult, ScriptNode, SimpleCommandNode, WordNode } from 'just-bash';
-import type { GuardDecision } from './executor.js';
 
 type RedirectionNode = SimpleCommandNode['redirections'][number];
 type WordPart = WordNode['parts'][number];
@@ -352,62 +351,4 @@ function renderParts(parts: readonly WordPart[], into: RenderedWord): void {
         break;
     }
   }
-}
-
-// --- checking --------------------------------------------------------------------------------------
-
-export type ShellDecision = GuardDecision;
-
-export interface CommandLineChecks {
-  /** Decides one simple command; `argv[0]` is the command name. */
-  command(argv: readonly string[], command: SimpleCommand): ShellDecision | Promise<ShellDecision>;
-  /** Decides a file a redirection writes (`>`, `>>`, `&>`, `<>`, ...), as an fs write. */
-  writeTarget(path: string, redirect: Redirect): ShellDecision | Promise<ShellDecision>;
-  /** Decides a file a redirection reads (`<`); not checked when absent. */
-  readTarget?(path: string, redirect: Redirect): ShellDecision | Promise<ShellDecision>;
-}
-
-/** Device files that are not files of the thread: writing them is not an fs write. */
-const DEVICE_TARGET = /^\/dev\/(null|stdout|stderr|stdin|zero|fd\/\d+)$/;
-
-/**
- * Checks a whole command line part by part: the first `deny` denies the line (one deny blocks the
- * call), else any `ask` asks (with every reason), else it is allowed. A line that does not parse, or
- * holds command text that cannot be analysed, is denied.
- */
-export async function checkCommandLine(line: string, checks: CommandLineChecks): Promise<ShellDecision> {
-  let parsed: CommandLine;
-  try {
-    parsed = await parseCommandLine(line);
-  } catch (error) {
-    if (!(error instanceof ShellSyntaxError)) throw error;
-    return { action: 'deny', reason: `The command line could not be parsed: ${error.message}` };
-  }
-  if (parsed.opaque.length > 0) {
-    return { action: 'deny', reason: `The command line runs commands that cannot be checked: ${parsed.opaque[0]}` };
-  }
-  const asks: string[] = [];
-  const consider = (decision: ShellDecision): ShellDecision | undefined => {
-    if (decision.action === 'deny') return decision;
-    if (decision.action === 'ask' && !asks.includes(decision.reason)) asks.push(decision.reason);
-    return undefined;
-  };
-  for (const command of parsed.commands) {
-    const denied = consider(await checks.command(command.argv, command));
-    if (denied) return denied;
-  }
-  for (const redirect of parsed.redirects) {
-    if (DEVICE_TARGET.test(redirect.target) && !redirect.dynamic) continue;
-    let decision: ShellDecision | undefined;
-    if (redirect.access === 'write' || redirect.access === 'read-write') {
-      decision = await checks.writeTarget(redirect.target, redirect);
-    }
-    const denied = decision && consider(decision);
-    if (denied) return denied;
-    if ((redirect.access === 'read' || redirect.access === 'read-write') && checks.readTarget) {
-      const readDenied = consider(await checks.readTarget(redirect.target, redirect));
-      if (readDenied) return readDenied;
-    }
-  }
-  return asks.length > 0 ? { action: 'ask', reason: asks.join('; ') } : { action: 'allow' };
 }

@@ -8,6 +8,7 @@ import type { FrameSink } from '../engine/frames.js';
 import type { Registry } from '../engine/registry.js';
 import type { InteractionKind, SecretAnswer, SecretRequestPayload } from '../spec/interaction.js';
 import { checkAnswer } from './answer-check.js';
+import type { ChildOutcome } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import type { SqliteThreadStore } from './sqlite-store.js';
 import type { ApiError } from './thread-api.js';
@@ -89,4 +90,18 @@ export async function storeSecretAnswer(
   desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'secret' });
   await desk.driver.wake();
   return null;
+}
+
+/** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
+export async function answerFromChild(
+  desk: AnswerDesk,
+  childId: string,
+  toolCallId: string,
+  outcome: ChildOutcome,
+): Promise<void> {
+  if (!desk.store.children().includes(childId)) return;
+  if (desk.store.recordAnswer(toolCallId, 'subagent', outcome)) {
+    desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'subagent' });
+    await desk.driver.wake();
+  }
 }

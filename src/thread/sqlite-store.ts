@@ -223,6 +223,10 @@ export class SqliteThreadStore implements ThreadStore {
       .map(interactionFromRow);
   }
 
+  addChild(id: string): void {
+    this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
+  }
+
   children(): string[] {
     return this.sql
       .exec<{ id: string }>('SELECT id FROM children ORDER BY created_at')

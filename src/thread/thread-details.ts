@@ -4,6 +4,7 @@
  */
 import type { SqliteThreadStore } from './sqlite-store.js';
 import type { JsonValue, ThreadDetails } from './thread-api.js';
+import type { ThreadIndex } from './thread-index.js';
 import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
 
 export function threadDetails(
@@ -32,4 +33,11 @@ export function threadDetails(
     message_count: store.messageCount(),
     last_frame_seq: lastFrameSeq,
   };
+}
+
+/** Adds each child's status as the thread index last recorded it (SUB-7). */
+export async function withChildStatuses(details: ThreadDetails, index: ThreadIndex): Promise<ThreadDetails> {
+  if (details.children.length === 0) return details;
+  const statuses = await index.childStatuses(details.id);
+  return { ...details, children: details.children.map((child) => ({ ...child, status: statuses.get(child.id) })) };
 }

@@ -13,7 +13,7 @@ import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
-import { type AnswerDesk, answerWait, storeSecretAnswer } from './answers.js';
+import { type AnswerDesk, answerFromChild, answerWait, storeSecretAnswer } from './answers.js';
 import { type ChildOutcome, createChildThread, reportToParent } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
@@ -32,7 +32,7 @@ import {
   type SpawnChildInput,
   type ThreadDetails,
 } from './thread-api.js';
-import { threadDetails } from './thread-details.js';
+import { threadDetails, withChildStatuses } from './thread-details.js';
 import { ThreadIndex } from './thread-index.js';
 import { indexRowFor, recordFor, ThreadMeta, type ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
@@ -212,31 +212,19 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   ): Promise<RpcResult<ThreadDetails>> {
     const parent = { id: record.id, userId: record.userId ?? '', variables: await this.driver.variables() };
     const created = await createChildThread(this.env, this.registry, parent, input);
-    if (created.ok) {
-      this.ctx.storage.sql.exec('INSERT INTO children (id, created_at) VALUES (?, ?)', created.value.id, Date.now());
-    }
+    if (created.ok) this.store().addChild(created.value.id);
     return created;
   }
 
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
   async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void> {
-    const store = this.store();
-    if (!store.children().includes(childId)) return;
-    if (store.recordAnswer(toolCallId, 'subagent', outcome)) {
-      this.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'subagent' });
-      await this.driver.wake();
-    }
+    await answerFromChild(this.answerDesk(), childId, toolCallId, outcome);
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    const details = this.details(record);
-    if (details.children.length > 0) {
-      const statuses = await new ThreadIndex(this.env.DB).childStatuses(record.id);
-      details.children = details.children.map((child) => ({ ...child, status: statuses.get(child.id) }));
-    }
-    return ok(details);
+    return ok(await withChildStatuses(this.details(record), new ThreadIndex(this.env.DB)));
   }
 
   async authorize(userId: string, id: string): Promise<RpcResult<null>> {

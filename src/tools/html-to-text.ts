@@ -6,6 +6,16 @@
  * grows with the text kept, not with the markup. Pure JavaScript: runs on workerd and in Node alike.
  */
 import { type HtmlSink, parseHtml } from './html-parser.js';
+import {
+  CODE_INLINE,
+  codeLanguage,
+  DROPPED,
+  INLINE_MARKERS,
+  LINE_BLOCKS,
+  longestRun,
+  PARAGRAPH_BLOCKS,
+  parseUrl,
+} from './html-vocabulary.js';
 import { TextWriter } from './text-writer.js';
 
 export type TextFormat = 'markdown' | 'text';
@@ -15,62 +25,6 @@ export interface HtmlToTextOptions {
   /** The page's URL: relative links and images resolve against it. */
   baseUrl?: string;
 }
-
-/** Elements whose content is never page text. */
-const DROPPED = new Set([
-  'head',
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'canvas',
-  'iframe',
-  'object',
-  'embed',
-  'audio',
-  'video',
-  'map',
-  'select',
-  'button',
-  'input',
-  'textarea',
-  'title',
-  'meta',
-  'link',
-  'base',
-]);
-/** Blocks separated from their neighbours by a blank line. */
-const PARAGRAPH_BLOCKS = new Set([
-  'p',
-  'address',
-  'article',
-  'aside',
-  'dl',
-  'details',
-  'fieldset',
-  'figure',
-  'footer',
-  'form',
-  'header',
-  'hgroup',
-  'main',
-  'nav',
-  'section',
-]);
-/** Blocks that only start a new line. */
-const LINE_BLOCKS = new Set(['body', 'html', 'div', 'center', 'dt', 'figcaption', 'legend', 'summary', 'dialog']);
-const INLINE_MARKERS = new Map([
-  ['strong', '**'],
-  ['b', '**'],
-  ['em', '_'],
-  ['i', '_'],
-  ['del', '~~'],
-  ['s', '~~'],
-  ['strike', '~~'],
-]);
-const CODE_INLINE = new Set(['code', 'kbd', 'samp', 'tt']);
 
 interface TableState {
   rows: string[][];
@@ -397,28 +351,4 @@ class Renderer implements HtmlSink {
       return undefined;
     }
   }
-}
-
-function parseUrl(href: string | undefined, base?: URL): URL | undefined {
-  if (href === undefined) return undefined;
-  try {
-    return new URL(href, base);
-  } catch {
-    return undefined;
-  }
-}
-
-function longestRun(text: string, char: string): number {
-  let longest = 0;
-  let run = 0;
-  for (const c of text) {
-    run = c === char ? run + 1 : 0;
-    longest = Math.max(longest, run);
-  }
-  return longest;
-}
-
-/** The language of `class="language-ts"` (or `lang-ts`). */
-function codeLanguage(classes: string | undefined): string {
-  return /(?:^|\s)lang(?:uage)?-([\w+#-]+)/.exec(classes ?? '')?.[1] ?? '';
 }

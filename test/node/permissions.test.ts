@@ -130,6 +130,15 @@ describe('guards on tool calls', () => {
     expect(h.byRole('tool')[0]?.content).toContain('fs.write "/outside/file"');
   });
 
+  it('PERM-4: a redirect to a path known only at run time cannot be checked, so it is refused', async () => {
+    const h = harness([shCall('F=/outside/x; echo hi > $F')], {
+      project: [{ permission: '*', pattern: '*', action: 'allow' }],
+    });
+    await h.send('go');
+    expect(h.byRole('tool')[0]?.content).toContain('a redirection uses a path known only at run time: > $F');
+    expect(await h.state().getValue('ran')).toBeUndefined();
+  });
+
   it('PERM-1: an allowed compound line runs when every part is allowed', async () => {
     const h = harness([shCall('git status && echo ok')], {
       project: [

@@ -5,15 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { GuardDecision } from '../../src/engine/executor.js';
-import {
-  type CommandLineChecks,
-  checkCommandLine,
-  parseCommandLine,
-  ShellSyntaxError,
-} from '../../src/engine/shell-commands.js';
+import { parseCommandLine, ShellSyntaxError } from '../../src/engine/shell-commands.js';
 
 const argvs = async (line: string) => (await parseCommandLine(line)).commands.map((command) => command.argv);
-const allow: GuardDecision = { action: 'allow' };
+const _allow: GuardDecision = { action: 'allow' };
 
 describe('parseCommandLine', () => {
   it('PERM-4: `git status && rm -rf x` is two commands', async () => {
@@ -138,83 +133,5 @@ describe('parseCommandLine', () => {
   it('PERM-4: a line that does not parse throws ShellSyntaxError', async () => {
     await expect(parseCommandLine('echo "unterminated')).rejects.toBeInstanceOf(ShellSyntaxError);
     await expect(parseCommandLine('if then')).rejects.toBeInstanceOf(ShellSyntaxError);
-  });
-});
-
-describe('checkCommandLine', () => {
-  /** Denies commands named in `deny`, asks for those in `ask`, and records every check. */
-  function checks(rules: { deny?: string[]; ask?: string[]; denyWrites?: string[] } = {}) {
-    const seen: string[] = [];
-    const policy: CommandLineChecks = {
-      command(argv) {
-        seen.push(`cmd ${argv.join(' ')}`);
-        const name = argv[0] ?? '';
-        if (rules.deny?.includes(name)) return { action: 'deny', reason: `${name} is not allowed` };
-        if (rules.ask?.includes(name)) return { action: 'ask', reason: `${name} needs approval` };
-        return allow;
-      },
-      writeTarget(path) {
-        seen.push(`write ${path}`);
-        return rules.denyWrites?.some((prefix) => path.startsWith(prefix))
-          ? { action: 'deny', reason: `writing ${path} is not allowed` }
-          : allow;
-      },
-    };
-    return { policy, seen };
-  }
-
-  it('PERM-4: one denied command denies the whole line', async () => {
-    const { policy } = checks({ deny: ['rm'] });
-    expect(await checkCommandLine('git status && rm -rf x', policy)).toEqual({
-      action: 'deny',
-      reason: 'rm is not allowed',
-    });
-    expect(await checkCommandLine('echo $(rm x)', policy)).toMatchObject({ action: 'deny' });
-    expect(await checkCommandLine('ls | xargs rm', policy)).toMatchObject({ action: 'deny' });
-    expect(await checkCommandLine('echo "rm && rm"', policy)).toEqual(allow);
-  });
-
-  it('PERM-4: a redirect target is checked as an fs write, and device files are not', async () => {
-    const { policy, seen } = checks({ denyWrites: ['/outside'] });
-    expect(await checkCommandLine('echo hi > /outside', policy)).toEqual({
-      action: 'deny',
-      reason: 'writing /outside is not allowed',
-    });
-    expect(seen).toEqual(['cmd echo hi', 'write /outside']);
-    seen.length = 0;
-    expect(await checkCommandLine('cat < /outside 2>/dev/null >> ok.txt 2>&1', policy)).toEqual(allow);
-    expect(seen).toEqual(['cmd cat', 'write ok.txt']);
-  });
-
-  it('PERM-4: asks are gathered when nothing is denied; read targets are checked when asked for', async () => {
-    const { policy } = checks({ ask: ['curl', 'git'] });
-    expect(await checkCommandLine('git push; curl x | git apply', policy)).toEqual({
-      action: 'ask',
-      reason: 'git needs approval; curl needs approval',
-    });
-    const reads: string[] = [];
-    const withReads: CommandLineChecks = {
-      ...policy,
-      readTarget(path) {
-        reads.push(path);
-        return path === '/secret' ? { action: 'deny', reason: 'no' } : allow;
-      },
-    };
-    expect(await checkCommandLine('sort < /secret', withReads)).toEqual({ action: 'deny', reason: 'no' });
-    expect(reads).toEqual(['/secret']);
-  });
-
-  it('PERM-4: a line that does not parse, or runs text that cannot be analysed, is denied', async () => {
-    const { policy, seen } = checks();
-    expect(await checkCommandLine('echo "unterminated', policy)).toMatchObject({
-      action: 'deny',
-      reason: expect.stringContaining('could not be parsed'),
-    });
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: bash parameter expansion, not a template
-    expect(await checkCommandLine('echo $(( ${x:-$(rm y)} ))', policy)).toMatchObject({
-      action: 'deny',
-      reason: expect.stringContaining('cannot be checked'),
-    });
-    expect(seen).toEqual([]);
   });
 });
