@@ -126,6 +126,9 @@ describe('question tool and approvals', () => {
     });
     const view = await waiting(id);
     expect(view.waiting_for[0]).toMatchObject({ kind: 'approval', name: 'guarded_increment' });
+    // KIND-7: the wait for approval outlives the object.
+    await evictDurableObject(env.THREADS.get(env.THREADS.idFromName(id)));
+    expect((await waiting(id)).waiting_for).toEqual(view.waiting_for);
     await api(`/api/threads/${id}/approvals`, {
       method: 'POST',
       json: { tool_call_id: view.waiting_for[0]?.tool_call_id, approved: false, reason: 'not today' },

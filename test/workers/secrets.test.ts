@@ -1,6 +1,6 @@
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { openStream } from '../support/socket.js';
@@ -62,6 +62,13 @@ describe('secret variables', () => {
 
   it('EXE-8: a secret never reaches the model: every request the model server received is free of it', async () => {
     const canary = `canary-${crypto.randomUUID()}`;
+    // Log lines are an output too: capture every console line the run writes (the thread runs in this isolate).
+    const logged: string[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...args: unknown[]) => {
+        logged.push(args.map((arg) => (arg instanceof Error ? `${arg.message} ${arg.stack}` : String(arg))).join(' '));
+      }),
+    );
     const id = await createThread({
       agent: 'remote_secrets',
       variables: { API_TOKEN: canary, region: 'eu-west' },
@@ -92,6 +99,8 @@ describe('secret variables', () => {
     expect(JSON.stringify(received)).not.toContain(canary);
     expect(JSON.stringify(stream.frames)).not.toContain(canary);
     expect(await allStoredText(id)).not.toContain(canary);
+    for (const spy of spies) spy.mockRestore();
+    expect(logged.join('\n')).not.toContain(canary);
     stream.close();
   });
 });
