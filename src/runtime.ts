@@ -12,6 +12,7 @@ import { type AppDefinitions, Registry } from './engine/registry.js';
 import { createApp } from './http/app.js';
 import type { RuntimeEnv } from './thread/env.js';
 import { createThreadClass } from './thread/thread-object.js';
+import { agentTool } from './tools/agent-tool.js';
 import { lockedTools } from './tools/index.js';
 
 export interface Runtime {
@@ -26,6 +27,7 @@ export function createRuntime(definitions: AppDefinitions): Runtime {
   const registry = new Registry(
     definitions,
     lockedTools(definitions.skills ?? [], () => deferred),
+    agentTool,
   );
   for (const [name, tool] of registry.tools) {
     if (tool.deferred) deferred.push({ name, description: tool.description });

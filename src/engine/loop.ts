@@ -44,6 +44,8 @@ export const MAX_STEPS_CEILING = 100;
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
 
 export interface TurnDeps {
+  /** The thread's variable values: `optional` tools are offered by them (SUB-3). */
+  variables?: Readonly<Record<string, string>>;
   store: ThreadStore;
   files: ThreadFiles;
   registry: Registry;
@@ -102,6 +104,11 @@ function userAfter(log: readonly Message[], step: Message): boolean {
   return log.some(
     (message) => message.seq > step.seq && message.role === 'user' && !message.silent && message.depth === 0,
   );
+}
+
+/** An `optional` flag variable is on when it says true, 1 or yes, in any case (SUB-3). */
+function flagOn(variables: Readonly<Record<string, string>> | undefined, flag: string | undefined): boolean {
+  return flag === undefined || /^(true|1|yes)$/i.test((variables?.[flag] ?? '').trim());
 }
 
 /** Whether the newest step's calls are held by the round limit: new messages then go through the queue. */
@@ -194,7 +201,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const prompt = registry.prompt(side.prompt);
   const model = registry.model(prompt.model);
   const provider = deps.provider(model);
-  const tools = registry.toolsFor(prompt.name);
+  // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
+  const tools = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy));
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const system = systemText(prompt, tools, registry.skills);
   const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);

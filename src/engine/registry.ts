@@ -17,6 +17,7 @@ import {
   type VariableDefinition,
   type Watchdog,
 } from '../spec/index.js';
+import type { SubagentToolConfig } from '../spec/subagent-tool-config.js';
 import { mergeVariableDefinitions } from '../spec/variables.js';
 import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from './capabilities.js';
 
@@ -48,7 +49,12 @@ export interface ResolvedTool {
   name: string;
   definition: AnyToolDefinition;
   parameters: JsonSchema;
+  /** Offered only when this thread variable is true, 1 or yes (SUB-3 `optional`). */
+  enabledBy?: string;
 }
+
+/** Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. */
+export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig) => AnyToolDefinition;
 
 /** Tool names should be snake_case and at most 64 characters; others are warned about (DEF-4). */
 const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -82,7 +88,11 @@ export class Registry {
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
 
-  constructor(definitions: AppDefinitions, builtinTools: Readonly<Record<string, AnyToolDefinition>> = {}) {
+  constructor(
+    definitions: AppDefinitions,
+    builtinTools: Readonly<Record<string, AnyToolDefinition>> = {},
+    private readonly agentTool?: AgentToolFactory,
+  ) {
     for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
       if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
       if (tool?.kind !== 'function') {
@@ -117,10 +127,10 @@ export class Registry {
       if (!this.models.has(prompt.model)) {
         throw new DefinitionError(`prompt "${prompt.name}" uses unknown model "${prompt.model}"`);
       }
-      const resolved = prompt.tools.map((name) => {
+      const resolved = prompt.tools.map((name): ResolvedTool => {
         const definition = this.tools.get(name);
-        if (!definition) throw new DefinitionError(`prompt "${prompt.name}" lists unknown tool "${name}"`);
-        return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+        if (definition) return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+        return this.resolveAgentTool(prompt, name);
       });
       this.toolsByPrompt.set(prompt.name, resolved);
     }
@@ -134,6 +144,24 @@ export class Registry {
         }
       }
     }
+  }
+
+  /** An agent listed among a prompt's tools, offered through its SubagentToolConfig (SUB-2, SUB-3). */
+  private resolveAgentTool(prompt: PromptDefinition, name: string): ResolvedTool {
+    const agent = this.agents.get(name);
+    const config = prompt.subagents.find((candidate) => candidate.name === name);
+    if (!agent) throw new DefinitionError(`prompt "${prompt.name}" lists unknown tool "${name}"`);
+    if (!config && !agent.exposeAsTool) {
+      throw new DefinitionError(`prompt "${prompt.name}" lists agent "${name}", which is not exposeAsTool`);
+    }
+    if (!this.agentTool) throw new DefinitionError(`prompt "${prompt.name}": agents cannot be offered as tools here`);
+    const definition = this.agentTool(agent, config ?? { name });
+    return {
+      name,
+      definition,
+      parameters: argumentsJsonSchema(definition.args ?? undefined),
+      ...(config?.optional ? { enabledBy: config.optional } : {}),
+    };
   }
 
   private offerSecretTool(): void {

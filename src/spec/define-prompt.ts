@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { DefinitionError } from './define-tool.js';
+import { checkSubagentToolConfig, type SubagentToolConfig } from './subagent-tool-config.js';
 import type { VariableDefinition } from './types.js';
 import { variablesFromTenvs } from './variables.js';
 
@@ -43,8 +44,10 @@ export interface PromptDefinition {
   prompt: string;
   /** Name of a model from defineModel. */
   model: string;
-  /** Names of the tools this prompt may call. */
+  /** Names of the tools this prompt may call: function tools, built-ins, or agents offered as tools. */
   tools: string[];
+  /** How agents among `tools` are offered (SUB-3); an agent listed by name alone gets the defaults. */
+  subagents: SubagentToolConfig[];
   /** Whether earlier conversation is sent to the model. Default true. */
   includeChat: boolean;
   /** Whether tool calls and results of earlier turns are sent. Default true. */
@@ -63,7 +66,7 @@ export interface DefinePromptOptions {
   toolDescription?: string;
   prompt: string;
   model: string;
-  tools?: string[];
+  tools?: Array<string | SubagentToolConfig>;
   includeChat?: boolean;
   includePastTools?: boolean;
   parallelToolCalls?: boolean;
@@ -100,7 +103,10 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     toolDescription: options.toolDescription ?? '',
     prompt: options.prompt,
     model: options.model,
-    tools: options.tools ?? [],
+    tools: (options.tools ?? []).map((tool) => (typeof tool === 'string' ? tool : tool.name)),
+    subagents: (options.tools ?? [])
+      .filter((tool): tool is SubagentToolConfig => typeof tool !== 'string')
+      .map((config) => checkSubagentToolConfig(options.name, config)),
     includeChat: options.includeChat ?? true,
     includePastTools: options.includePastTools ?? true,
     parallelToolCalls: options.parallelToolCalls,

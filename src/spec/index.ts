@@ -69,6 +69,7 @@ export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } fro
 export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
+export type { SubagentToolConfig } from './subagent-tool-config.js';
 export type {
   ContextScope,
   DirectoryEntry,

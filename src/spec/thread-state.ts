@@ -168,4 +168,6 @@ export interface SpawnChildOptions {
   reportTo?: string;
   /** Files of this thread to copy into the child's `/attachments/from-parent/` (ATT-4). */
   files?: string[];
+  /** Without `reportTo`: deliver the child's answer to this thread as a message when it finishes. */
+  notify?: boolean;
 }

@@ -63,6 +63,7 @@ export async function createChildThread(
     headless: true,
     parentId: parent.id,
     reportTo: input.reportTo,
+    notifyParent: !input.reportTo && input.notify === true,
     secretNames: [...parent.variables.secretNames].filter((name) => name in variables),
   });
 }
@@ -116,7 +117,7 @@ export async function reportToParent(
   outcome: TurnOutcome,
   log: readonly Message[],
 ): Promise<void> {
-  if (!record.parentId || !record.reportTo || meta.get('reported')) return;
+  if (!record.parentId || !(record.reportTo || record.notifyParent) || meta.get('reported')) return;
   const report = childOutcome(record.id, outcome, log);
   if (!report) return;
   meta.set('reported', true);
@@ -127,9 +128,21 @@ export async function reportToParent(
       const paths = produced.map((file) => file.path);
       report.attachments = await copyIntoThread(env.FILES, record.id, paths, record.parentId, folder);
     }
-    await threadStub(env, record.parentId).childFinished(record.id, record.reportTo, report);
+    const parent = threadStub(env, record.parentId);
+    if (record.reportTo) await parent.childFinished(record.id, record.reportTo, report);
+    else await parent.childMessage(record.id, childMessage(record, report));
   } catch (error) {
     meta.set('reported', false);
     console.error(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}`);
   }
+}
+
+/** How a non-blocking child's outcome reads as a message to its parent (SUB-3). */
+function childMessage(record: ThreadRecord, report: ChildOutcome): string {
+  const name = record.tags.find((tag) => tag.startsWith('name:'))?.slice(5);
+  const who = `Subagent ${record.agentId}${name ? ` "${name}"` : ''} (thread ${record.id})`;
+  const files = (report.attachments ?? []).map((file) => `\n- ${file.path}`).join('');
+  return report.status === 'success'
+    ? `${who} finished:\n${report.result ?? ''}${files ? `\nFiles:${files}` : ''}`
+    : `${who} failed: ${report.error ?? 'no message'}`;
 }

@@ -47,12 +47,16 @@ export interface CreateThreadInput {
   parentId?: string;
   /** The parent's tool call this child answers when its turn ends. */
   reportTo?: string;
+  /** Without reportTo: the child's answer goes to the parent as a message (non-blocking, SUB-3). */
+  notifyParent?: boolean;
   /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
   secretNames?: string[];
 }
 
 export interface SpawnChildInput {
   agent: string;
+  /** The child's answer goes to the parent as a message when it finishes. */
+  notify?: boolean;
   /** Files of the parent copied into the child's `/attachments/from-parent/` before it starts (ATT-4). */
   files?: string[];
   messages: InitialMessage[];

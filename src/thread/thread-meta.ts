@@ -11,6 +11,8 @@ export interface ThreadRecord extends ThreadInfo {
   tags: string[];
   /** The parent's tool call this child answers when it finishes. */
   reportTo?: string;
+  /** The child's answer goes to the parent as a message (non-blocking). */
+  notifyParent?: boolean;
 }
 
 export class ThreadMeta {
@@ -44,6 +46,7 @@ export function recordFor(input: CreateThreadInput): ThreadRecord {
     parentId: input.parentId ?? null,
     tags: input.tags,
     ...(input.reportTo ? { reportTo: input.reportTo } : {}),
+    ...(input.notifyParent ? { notifyParent: true } : {}),
   };
 }
 

@@ -76,6 +76,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
           variables: options.variables ?? {},
           tags: options.tags ?? [],
           reportTo: options.reportTo,
+          notify: options.notify ?? false,
           files: options.files ?? [],
         });
         if (!created.ok) throw new Error(created.error.message);
@@ -219,6 +220,14 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
   async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void> {
     await answerFromChild(this.answerDesk(), childId, toolCallId, outcome);
+  }
+
+  /** A non-blocking child finished: its answer is queued here as a message (SUB-3, SUB-7). */
+  async childMessage(childId: string, content: string): Promise<void> {
+    const store = this.store();
+    if (!store.children().includes(childId)) return;
+    store.enqueue({ role: 'user', content, metadata: { from_child: childId } });
+    await this.driver.wake();
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {

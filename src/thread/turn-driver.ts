@@ -144,6 +144,7 @@ export class TurnDriver {
           emit: host.emit,
           signal: controller.signal,
           scrub: variables.scrub,
+          variables: variables.resolved.values,
           onProgress: () => this.armSafetyAlarm(),
           createState: (execution) =>
             createThreadState({

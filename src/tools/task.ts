@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import { defineInteractiveTool } from '../spec/define-interactive-tool.js';
-import type { AttachmentRef } from '../spec/index.js';
+import { childAnswerResult } from './child-answer.js';
 
 const args = z.object({
   description: z.string().min(1).max(200).describe('A short name for the task, three to five words'),
@@ -15,16 +15,6 @@ const args = z.object({
   agent: z.string().default('').describe("The agent to run; empty for this thread's own agent"),
   files: z.array(z.string()).default([]).describe('Paths of files the subagent receives copies of'),
 });
-
-interface ChildAnswer {
-  status?: 'success' | 'error';
-  result?: string;
-  error?: string;
-  child_id?: string;
-  cancelled?: boolean;
-  /** Files the subagent produced, already copied into this thread (ATT-4). */
-  attachments?: AttachmentRef[];
-}
 
 export const task = defineInteractiveTool({
   description: 'Run a task in a subagent thread and wait for its final answer',
@@ -48,13 +38,6 @@ export const task = defineInteractiveTool({
         payload: { child_id: child.id, agent: input.agent || state.agentId, description: input.description },
       };
     },
-    complete: async (_state, _input, raw) => {
-      const answer = (raw ?? {}) as ChildAnswer;
-      if (answer.cancelled) return { status: 'error', error: 'The task was stopped before the subagent finished.' };
-      if (answer.status === 'success') {
-        return { status: 'success', result: answer.result ?? '', attachments: answer.attachments ?? [] };
-      }
-      return { status: 'error', error: answer.error ?? 'The subagent failed without a message.' };
-    },
+    complete: async (_state, _input, raw) => childAnswerResult(raw, 'task'),
   },
 });

@@ -254,6 +254,22 @@ const scopedChild = definePrompt({
   tools: ['show_vars'],
   variables: [{ name: 'TEAM_TOKEN', type: 'secret', required: false, scoped: true, description: 'Token of the team' }],
 });
+const delegating = definePrompt({
+  name: 'delegating',
+  prompt: 'You delegate.',
+  model: 'scripted',
+  tools: [
+    'echo',
+    {
+      name: 'helper',
+      initUserMessageProperty: 'question',
+      initAttachmentsProperty: 'files',
+      initAgentNameProperty: 'label',
+    },
+    { name: 'background_helper', blocking: false },
+    { name: 'flagged_helper', optional: 'HELPERS_ON' },
+  ],
+});
 const extras = definePrompt({
   name: 'extras',
   prompt: 'You help with releases.',
@@ -338,6 +354,7 @@ const runtime = createRuntime({
     fsTools,
     shell,
     extras,
+    delegating,
     secRemote,
     secScripted,
     ...conformance.prompts,
@@ -378,6 +395,15 @@ const runtime = createRuntime({
     }),
     defineAgent({ name: 'scoped_child', sideA: { prompt: 'scoped_child' } }),
     defineAgent({ name: 'extras', sideA: { prompt: 'extras' } }),
+    defineAgent({ name: 'delegator', sideA: { prompt: 'delegating' } }),
+    defineAgent({
+      name: 'helper',
+      exposeAsTool: true,
+      toolDescription: 'Answer a question as the helper agent',
+      sideA: { prompt: 'general' },
+    }),
+    defineAgent({ name: 'background_helper', exposeAsTool: true, sideA: { prompt: 'general' } }),
+    defineAgent({ name: 'flagged_helper', exposeAsTool: true, sideA: { prompt: 'general' } }),
     defineAgent({ name: 'web', sideA: { prompt: 'web' } }),
     defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
     defineAgent({ name: 'sec_remote', sideA: { prompt: 'sec_remote' } }),

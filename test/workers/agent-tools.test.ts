@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { api, createThread, messages, settled, until } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
+
+interface Details {
+  children: { id: string; status?: string }[];
+  tags: string[];
+}
+
+async function details(id: string): Promise<Details> {
+  return (await (await api(`/api/threads/${id}`)).json()) as Details;
+}
+
+describe('agents offered as tools', () => {
+  it('SUB-2, SUB-3: a blocking agent tool runs the agent in a child thread, named by its init properties', async () => {
+    const id = await createThread({ agent: 'delegator' });
+    await api(`/api/threads/${id}/files/brief.txt`, {
+      method: 'PUT',
+      body: 'the brief',
+      headers: { 'content-length': '9' },
+    });
+    const childScript = directive([
+      { toolCalls: [{ name: 'read_file', arguments: { path: '/attachments/from-parent/brief.txt' } }] },
+      { text: 'helped' },
+    ]);
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([
+          {
+            toolCalls: [{ name: 'helper', arguments: { question: childScript, files: ['brief.txt'], label: 'alpha' } }],
+          },
+          { text: 'parent done' },
+        ]),
+      },
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')).toMatchObject({
+      name: 'helper',
+      tool_status: 'success',
+      content: 'helped',
+    });
+    const [child] = (await details(id)).children;
+    expect((await details(child?.id ?? '')).tags).toEqual(['name:alpha']);
+    expect((await messages(child?.id ?? '')).find((m) => m.role === 'tool')?.content).toBe('the brief');
+  });
+
+  it('SUB-3: a non-blocking agent tool returns at once; the answer arrives later as a message to the parent', async () => {
+    const id = await createThread({
+      agent: 'delegator',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'background_helper', arguments: { message: directive([{ text: 'bg done' }]) } }] },
+            { text: 'carrying on' },
+          ]),
+        },
+      ],
+    });
+    const log = await until(
+      () => messages(id),
+      (list) => list.some((m) => m.role === 'assistant' && m.content?.startsWith('echo: Subagent background_helper')),
+    );
+    expect(log.find((m) => m.role === 'tool')?.content).toMatch(
+      /^Started background_helper in thread .+; its answer will arrive as a message\.$/,
+    );
+    const notice = log.find((m) => m.role === 'user' && m.content?.startsWith('Subagent background_helper'));
+    expect(notice?.content).toMatch(/^Subagent background_helper \(thread .+\) finished:\nbg done$/);
+    expect(notice?.metadata).toMatchObject({ from_child: expect.any(String) });
+    // The parent went on without waiting: its own answer came before the child's notice.
+    expect(log.findIndex((m) => m.content === 'carrying on')).toBeLessThan(log.indexOf(notice as (typeof log)[number]));
+  });
+
+  it('SUB-3: an optional agent tool exists only when its flag variable is true, 1 or yes', async () => {
+    const call = directive([{ toolCalls: [{ name: 'flagged_helper', arguments: { message: 'hi' } }] }, { text: 'ok' }]);
+    const off = await createThread({ agent: 'delegator', messages: [{ content: call }] });
+    expect((await settled(off)).find((m) => m.role === 'tool')?.content).toContain('Unknown tool "flagged_helper"');
+    const on = await createThread({
+      agent: 'delegator',
+      variables: { HELPERS_ON: 'Yes' },
+      messages: [{ content: call }],
+    });
+    expect((await settled(on)).find((m) => m.role === 'tool')).toMatchObject({
+      tool_status: 'success',
+      content: 'echo: hi',
+    });
+  });
+});
