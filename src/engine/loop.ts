@@ -62,7 +62,7 @@ export interface TurnDeps {
 }
 
 export type TurnOutcome =
-  | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' }
+  | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' | 'handoff' }
   /** KIND-7: the round limit refused the newest step's calls; they stay in the log, unexecuted. */
   | { kind: 'done'; reason: 'round_limit'; pendingToolCalls: ToolCall[] }
   /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
@@ -255,6 +255,11 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         onAlwaysAllowed: (call) => rememberAllowed(guardSetup, call),
       });
       if (step.waiting) return { kind: 'waiting' };
+      if (store.info.agentId !== agent.name) {
+        // SUB-2: a handoff to an agent that exists ends this turn; the new owner takes the next one.
+        if (registry.agent(store.info.agentId)) return { kind: 'done', reason: 'handoff' };
+        store.handoff(agent.name);
+      }
       if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {
         return { kind: 'done', reason: 'stop_tool' };
       }

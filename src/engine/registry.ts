@@ -53,8 +53,11 @@ export interface ResolvedTool {
   enabledBy?: string;
 }
 
-/** Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. */
-export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig) => AnyToolDefinition;
+/**
+ * Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. Listed by
+ * name alone, an ai_human agent is a handoff; with a SubagentToolConfig it runs as a subagent.
+ */
+export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig | undefined) => AnyToolDefinition;
 
 /** Tool names should be snake_case and at most 64 characters; others are warned about (DEF-4). */
 const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
@@ -155,7 +158,7 @@ export class Registry {
       throw new DefinitionError(`prompt "${prompt.name}" lists agent "${name}", which is not exposeAsTool`);
     }
     if (!this.agentTool) throw new DefinitionError(`prompt "${prompt.name}": agents cannot be offered as tools here`);
-    const definition = this.agentTool(agent, config ?? { name });
+    const definition = this.agentTool(agent, config);
     return {
       name,
       definition,

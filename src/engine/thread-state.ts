@@ -111,5 +111,9 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
 
     spawnChild: (options) => deps.spawnChild(options),
+
+    async handoff(agentName: string) {
+      store.handoff(agentName);
+    },
   };
 }

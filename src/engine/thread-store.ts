@@ -48,6 +48,8 @@ export interface ThreadStore {
   markToolStarted(toolCallId: string): void;
   toolStarted(toolCallId: string): boolean;
   children(): string[];
+  /** Makes another agent the thread's owner from the next step on (SUB-2 handoff). */
+  handoff(agentId: string): void;
   /** The interactions a tool call waits on or waited on (KIND-3, KIND-4, KIND-5, LOCK-1 question). */
   interactions(toolCallId: string): Interaction[];
   /** Stores a wait, or returns the stored one (possibly answered already) for the same call and kind. */

@@ -156,6 +156,12 @@ export interface ThreadState<
    * `reportTo`, the child's final answer or failure answers that tool call of this thread.
    */
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+
+  /**
+   * Hands the thread to another agent (SUB-2): when the current step's calls are done, that agent's
+   * prompt, model and tools take over the same thread and its history.
+   */
+  handoff(agentName: string): Promise<void>;
 }
 
 export interface SpawnChildOptions {

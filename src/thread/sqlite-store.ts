@@ -223,6 +223,11 @@ export class SqliteThreadStore implements ThreadStore {
       .map(interactionFromRow);
   }
 
+  handoff(agentId: string): void {
+    (this.info as { agentId: string }).agentId = agentId;
+    this.sql.exec("UPDATE meta SET value = json_set(value, '$.agentId', ?) WHERE key = 'thread'", agentId);
+  }
+
   addChild(id: string): void {
     this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
   }

@@ -106,11 +106,12 @@ export class ThreadIndex {
     ]);
   }
 
-  async setStatus(id: string, status: ThreadStatus): Promise<void> {
+  /** Records the thread's status and its owning agent, which a handoff changes (SUB-2). */
+  async setStatus(id: string, status: ThreadStatus, agent: string): Promise<void> {
     await ensureSchema(this.db);
     await this.db
-      .prepare('UPDATE threads SET status = ?, updated_at = ? WHERE id = ?')
-      .bind(status, Date.now(), id)
+      .prepare('UPDATE threads SET status = ?, agent = ?, updated_at = ? WHERE id = ?')
+      .bind(status, agent, Date.now(), id)
       .run();
   }
 

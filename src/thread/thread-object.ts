@@ -130,10 +130,10 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     this.setMeta('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const index = new ThreadIndex(this.env.DB);
-    const id = this.store().info.id;
+    const { id, agentId } = this.store().info;
     // Index writes stay off the turn's critical path but are applied in order.
     this.indexWrites = this.indexWrites
-      .then(() => index.setStatus(id, status))
+      .then(() => index.setStatus(id, status, agentId))
       .catch((error) => console.error(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.indexWrites);
   }

@@ -128,13 +128,14 @@ export class TurnDriver {
     host.turnStarted();
     this.armSafetyAlarm();
     try {
-      const agent = registry.agent(store.info.agentId);
-      if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
       const variables = await this.variables();
       scrub = variables.scrub;
       host.useScrubber(scrub);
       const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id));
       do {
+        // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
+        const agent = registry.agent(store.info.agentId);
+        if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
         outcome = await runTurn({
           store,
           files,
@@ -157,7 +158,11 @@ export class TurnDriver {
               execution,
             }),
         });
-      } while (outcome.kind === 'done' && !controller.signal.aborted && store.hasQueued());
+      } while (
+        outcome.kind === 'done' &&
+        !controller.signal.aborted &&
+        (outcome.reason === 'handoff' || store.hasQueued())
+      );
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       outcome = { kind: 'failed', message: scrub(`internal error: ${failure.message}`) };

@@ -1,6 +1,6 @@
 /**
- * An agent offered as a tool (SUB-2, SUB-3): the call starts the agent in a child thread, its own
- * Durable Object. Blocking (the default), the call waits for the child's answer; non-blocking, it
+ * An agent offered as a tool (SUB-2, SUB-3). With a SubagentToolConfig the call starts the agent in a
+ * child thread, its own Durable Object. Blocking (the default), the call waits for the child's answer; non-blocking, it
  * returns at once and the child's answer arrives later as a message to this thread. The config names
  * the arguments that carry the first message, the files handed over and the child's display name.
  */
@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineInteractiveTool } from '../spec/define-interactive-tool.js';
 import type { AgentDefinition, AnyToolDefinition, SubagentToolConfig } from '../spec/index.js';
 import { childAnswerResult } from './child-answer.js';
+import { handoffTool } from './handoff-tool.js';
 
 type AgentToolArgs = Record<string, unknown>;
 
@@ -27,7 +28,12 @@ function argumentsFor(config: SubagentToolConfig) {
   return z.object(shape);
 }
 
-export function agentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyToolDefinition {
+/** The tool for an agent a prompt lists: a handoff by name alone (SUB-2), a subagent with a config (SUB-3). */
+export function agentTool(agent: AgentDefinition, config: SubagentToolConfig | undefined): AnyToolDefinition {
+  return config ? subagentTool(agent, config) : handoffTool(agent);
+}
+
+function subagentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyToolDefinition {
   const blocking = config.blocking ?? true;
   const messageOf = (args: AgentToolArgs) => String(args[config.initUserMessageProperty ?? 'message']);
   const filesOf = (args: AgentToolArgs) =>

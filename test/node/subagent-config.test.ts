@@ -36,8 +36,10 @@ describe('SubagentToolConfig', () => {
     });
   });
 
-  it('SUB-2: an agent listed by name alone is offered with the defaults only when it is exposeAsTool', () => {
-    expect(registry(['helper']).toolsFor('outer')[0]?.parameters).toMatchObject({ required: ['message'] });
+  it('SUB-2: an ai_human agent listed by name alone is a handoff, and only when it is exposeAsTool', () => {
+    const [tool] = registry(['helper']).toolsFor('outer');
+    expect(tool?.definition.acpKind).toBe('switch_mode');
+    expect(tool?.parameters).toMatchObject({ properties: { note: { type: 'string', default: '' } } });
     expect(() => registry(['helper'], false)).toThrow('which is not exposeAsTool');
   });
 

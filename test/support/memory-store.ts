@@ -178,6 +178,10 @@ export class MemoryThreadStore implements ThreadStore {
     return [...this.interactionsByKey.values()].filter((i) => !i.answered).map((i) => jsonCopy(i) as Interaction);
   }
 
+  handoff(agentId: string): void {
+    (this.info as { agentId: string }).agentId = agentId;
+  }
+
   addChild(id: string): void {
     if (!this.childIds.includes(id)) this.childIds.push(id);
   }

@@ -85,4 +85,38 @@ describe('agents offered as tools', () => {
       content: 'echo: hi',
     });
   });
+
+  it('SUB-2: an ai_human agent listed by name is a handoff: the same thread continues under that agent', async () => {
+    const id = await createThread({
+      agent: 'front',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'billing', arguments: { note: 'wants a refund' } }] },
+            // Only billing's prompt offers `add`, and no longer `echo`.
+            {
+              toolCalls: [
+                { name: 'add', arguments: { a: 2, b: 2 } },
+                { name: 'echo', arguments: { text: 'x' } },
+              ],
+            },
+            { text: 'billing here' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    const results = log.filter((m) => m.role === 'tool').map((m) => m.content);
+    expect(results[0]).toBe('The conversation is now handled by the Billing agent. Note: wants a refund');
+    expect(results[1]).toBe('4');
+    expect(results[2]).toContain('Unknown tool "echo". Available tools: add');
+    const view = (await (await api(`/api/threads/${id}`)).json()) as { agent: string; children: unknown[] };
+    expect(view).toMatchObject({ agent: 'billing', children: [] });
+    const listed = await until(
+      async () =>
+        ((await (await api('/api/threads?agent=billing&limit=200')).json()) as { threads: { id: string }[] }).threads,
+      (threads) => threads.some((thread) => thread.id === id),
+    );
+    expect(listed.map((thread) => thread.id)).toContain(id);
+  });
 });

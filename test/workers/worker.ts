@@ -254,6 +254,13 @@ const scopedChild = definePrompt({
   tools: ['show_vars'],
   variables: [{ name: 'TEAM_TOKEN', type: 'secret', required: false, scoped: true, description: 'Token of the team' }],
 });
+const frontDesk = definePrompt({
+  name: 'front_desk',
+  prompt: 'You greet.',
+  model: 'scripted',
+  tools: ['echo', 'billing'],
+});
+const billingDesk = definePrompt({ name: 'billing_desk', prompt: 'You bill.', model: 'scripted', tools: ['add'] });
 const delegating = definePrompt({
   name: 'delegating',
   prompt: 'You delegate.',
@@ -355,6 +362,8 @@ const runtime = createRuntime({
     shell,
     extras,
     delegating,
+    frontDesk,
+    billingDesk,
     secRemote,
     secScripted,
     ...conformance.prompts,
@@ -396,6 +405,8 @@ const runtime = createRuntime({
     defineAgent({ name: 'scoped_child', sideA: { prompt: 'scoped_child' } }),
     defineAgent({ name: 'extras', sideA: { prompt: 'extras' } }),
     defineAgent({ name: 'delegator', sideA: { prompt: 'delegating' } }),
+    defineAgent({ name: 'front', sideA: { prompt: 'front_desk' } }),
+    defineAgent({ name: 'billing', title: 'Billing', exposeAsTool: true, sideA: { prompt: 'billing_desk' } }),
     defineAgent({
       name: 'helper',
       exposeAsTool: true,
