@@ -105,3 +105,10 @@ export async function answerFromChild(
     await desk.driver.wake();
   }
 }
+
+/** A non-blocking child finished: its answer is queued as a message, delivered between steps (SUB-3). */
+export async function messageFromChild(desk: AnswerDesk, childId: string, content: string): Promise<void> {
+  if (!desk.store.children().includes(childId)) return;
+  desk.store.enqueue({ role: 'user', content, metadata: { from_child: childId } });
+  await desk.driver.wake();
+}

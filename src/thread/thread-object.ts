@@ -13,7 +13,7 @@ import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
-import { type AnswerDesk, answerFromChild, answerWait, storeSecretAnswer } from './answers.js';
+import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
 import { type ChildOutcome, createChildThread, reportToParent } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
@@ -92,14 +92,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   private readonly metaTable: ThreadMeta;
 
-  private meta<T>(key: string): T | null {
-    return this.metaTable.get<T>(key);
-  }
-
-  private setMeta(key: string, value: unknown): void {
-    this.metaTable.set(key, value);
-  }
-
   private record(): ThreadRecord | null {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
   }
@@ -127,7 +119,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   };
 
   private setStatus(status: ThreadStatus, reason?: string): void {
-    this.setMeta('status', status);
+    this.metaTable.set('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const index = new ThreadIndex(this.env.DB);
     const { id, agentId } = this.store().info;
@@ -142,7 +134,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.record();
     if (record) this.ctx.waitUntil(reportToParent(this.env, this.metaTable, record, outcome, this.store().messages()));
     const effect = outcomeEffect(outcome, this.store().openInteractions());
-    this.setMeta('last_error', effect.error?.message ?? null);
+    this.metaTable.set('last_error', effect.error?.message ?? null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
   }
@@ -154,7 +146,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   // ---- RPC ----------------------------------------------------------------------------------
 
   async create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>> {
-    if (this.meta('thread')) return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
+    if (this.metaTable.get('thread'))
+      return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
     const agent = this.registry.agent(input.agent);
     if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
     let writeVariables: () => void;
@@ -174,8 +167,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     }
     const record = recordFor(input);
     this.ctx.storage.transactionSync(() => {
-      this.setMeta('thread', record);
-      this.setMeta('status', 'idle');
+      this.metaTable.set('thread', record);
+      this.metaTable.set('status', 'idle');
       writeVariables();
       const store = this.store();
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
@@ -224,10 +217,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   /** A non-blocking child finished: its answer is queued here as a message (SUB-3, SUB-7). */
   async childMessage(childId: string, content: string): Promise<void> {
-    const store = this.store();
-    if (!store.children().includes(childId)) return;
-    store.enqueue({ role: 'user', content, metadata: { from_child: childId } });
-    await this.driver.wake();
+    await messageFromChild(this.answerDesk(), childId, content);
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
