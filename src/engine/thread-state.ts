@@ -31,6 +31,8 @@ export interface ThreadStateDeps {
   wake(): void;
   /** Starts child threads; the thread layer provides it (child threads are Durable Objects). */
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+  /** Queues a message on the parent thread; the thread layer provides it. */
+  notifyParent(message: string): Promise<void>;
   execution: ExecutionState | null;
 }
 
@@ -114,6 +116,11 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
 
     async handoff(agentName: string) {
       store.handoff(agentName);
+    },
+
+    async notifyParent(message: string) {
+      if (!info.parentId) throw new Error('this thread has no parent to notify');
+      await deps.notifyParent(message);
     },
   };
 }

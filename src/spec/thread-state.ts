@@ -162,6 +162,12 @@ export interface ThreadState<
    * prompt, model and tools take over the same thread and its history.
    */
   handoff(agentName: string): Promise<void>;
+
+  /**
+   * Sends a message to the parent thread, queued there and delivered between its steps (SUB-4
+   * explicit communication). Rejects on a thread without a parent.
+   */
+  notifyParent(message: string): Promise<void>;
 }
 
 export interface SpawnChildOptions {

@@ -146,3 +146,8 @@ function childMessage(record: ThreadRecord, report: ChildOutcome): string {
     ? `${who} finished:\n${report.result ?? ''}${files ? `\nFiles:${files}` : ''}`
     : `${who} failed: ${report.error ?? 'no message'}`;
 }
+
+/** `state.notifyParent` (SUB-4 explicit communication): queues a message on the parent thread. */
+export async function notifyParentThread(env: RuntimeEnv, record: ThreadRecord | null, message: string): Promise<void> {
+  if (record?.parentId) await threadStub(env, record.parentId).childMessage(record.id, message);
+}

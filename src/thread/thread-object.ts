@@ -14,7 +14,7 @@ import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
 import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
-import { type ChildOutcome, createChildThread, reportToParent } from './child-threads.js';
+import { type ChildOutcome, createChildThread, notifyParentThread, reportToParent } from './child-threads.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { R2FileStore } from './r2-file-store.js';
@@ -68,6 +68,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       },
       turnStarted: () => this.setStatus('running'),
       turnEnded: (outcome) => this.recordOutcome(outcome),
+      notifyParent: (message) => notifyParentThread(this.env, this.record(), message),
       spawnChild: async (options) => {
         const record = this.record() as ThreadRecord;
         const created = await this.startChild(record, {

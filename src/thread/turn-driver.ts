@@ -32,6 +32,7 @@ export interface TurnDriverHost {
   turnStarted(): void;
   turnEnded(outcome: TurnOutcome): void;
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+  notifyParent(message: string): Promise<void>;
 }
 
 interface RunningTurn {
@@ -155,6 +156,7 @@ export class TurnDriver {
               emit: host.emit,
               wake: () => void this.wake(),
               spawnChild: (options) => host.spawnChild(options),
+              notifyParent: (message) => host.notifyParent(message),
               execution,
             }),
         });

@@ -344,6 +344,8 @@ export interface Harness {
   requests: ModelRequest[];
   /** How many times a tool asked the thread to wake (queueMessage). */
   wakes: number;
+  /** Messages tools sent to the parent thread (state.notifyParent). */
+  notified: string[];
   /** Child threads tools started, in order (state.spawnChild). */
   spawned: (SpawnChildOptions & { id: string })[];
   deps: TurnDeps;
@@ -413,6 +415,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     requests,
     wakes: 0,
     spawned: [],
+    notified: [],
     deps: undefined as unknown as TurnDeps,
     user(content, extra = {}) {
       const message = store.append({ role: 'user', content, ...extra });
@@ -432,6 +435,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         emit,
         wake: () => {
           harness.wakes++;
+        },
+        notifyParent: async (message) => {
+          harness.notified.push(message);
         },
         spawnChild: async (options) => {
           const id = crypto.randomUUID();

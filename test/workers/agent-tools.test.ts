@@ -119,4 +119,40 @@ describe('agents offered as tools', () => {
     );
     expect(listed.map((thread) => thread.id)).toContain(id);
   });
+
+  it('SUB-4: state.notifyParent queues a message on the parent; on a thread without a parent it fails clearly', async () => {
+    const childScript = directive([
+      { toolCalls: [{ name: 'report_progress', arguments: { note: 'halfway there' } }] },
+      { text: 'bg done' },
+    ]);
+    const id = await createThread({
+      agent: 'delegator',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'background_helper', arguments: { message: childScript } }] },
+            { text: 'carrying on' },
+          ]),
+        },
+      ],
+    });
+    const log = await until(
+      () => messages(id),
+      (list) => list.some((m) => m.role === 'user' && m.content?.startsWith('Subagent background_helper')),
+    );
+    const progress = log.find((m) => m.role === 'user' && m.content === 'halfway there');
+    expect(progress?.metadata).toMatchObject({ from_child: expect.any(String) });
+
+    const orphan = await createThread({
+      agent: 'general',
+      messages: [
+        {
+          content: directive([{ toolCalls: [{ name: 'report_progress', arguments: { note: 'x' } }] }, { text: 'ok' }]),
+        },
+      ],
+    });
+    expect((await settled(orphan)).find((m) => m.role === 'tool')?.content).toBe(
+      'Error: this thread has no parent to notify',
+    );
+  });
 });

@@ -34,6 +34,14 @@ function barrier(key: string) {
 }
 
 const tools = {
+  report_progress: defineTool({
+    description: 'Tell the parent thread how far the work is',
+    args: z.object({ note: z.string() }),
+    execute: async (state, args) => {
+      await state.notifyParent(args.note);
+      return { status: 'success', result: 'told the parent' };
+    },
+  }),
   count_progress: defineTool({
     description: 'Count to three and report each step',
     eventSchema: z.object({ step: z.number() }),
@@ -229,6 +237,7 @@ const general = definePrompt({
     'question',
     'guarded_increment',
     'task',
+    'report_progress',
     'count_progress',
     'bad_progress',
     'meet',
