@@ -9,6 +9,7 @@ import { type AuthVariables, bearerAuth } from './auth.js';
 import { errorResponse, HttpError } from './errors.js';
 import { openApiDocument } from './openapi.js';
 import { agentRoutes } from './routes/agents.js';
+import { deferredChildRoutes } from './routes/deferred-children.js';
 import { fileRoutes } from './routes/files.js';
 import { interactionRoutes } from './routes/interactions.js';
 import { streamRoutes } from './routes/stream.js';
@@ -36,6 +37,7 @@ export function createApp(registry: Registry) {
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', fileRoutes());
   app.route('/api/threads', interactionRoutes());
+  app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
   return app;
 }

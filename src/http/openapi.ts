@@ -7,6 +7,7 @@ import {
   AnswersBody,
   ApprovalsBody,
   CreateThreadBody,
+  DeferredVariablesBody,
   ListMessagesQuery,
   ListThreadsQuery,
   PostMessageBody,
@@ -181,6 +182,23 @@ export function openApiDocument(serverUrl: string) {
             200: json('The thread, resumed'),
             400: error("The output does not match the client tool's output schema"),
             409: error('The call does not wait for a tool result, or was answered already'),
+          },
+        },
+      },
+      '/api/threads/{id}/variables/{requestId}': {
+        get: {
+          summary: 'A deferred child request: the agent and the variables it lacks (subagent_env_required)',
+          parameters: [threadId, { name: 'requestId', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: json('{ request_id, agent, missing, created_at }'), 404: error('No such request') },
+        },
+        post: {
+          summary: 'Give the missing values and boot the deferred child',
+          parameters: [threadId, { name: 'requestId', in: 'path', required: true, schema: { type: 'string' } }],
+          requestBody: jsonBody(DeferredVariablesBody),
+          responses: {
+            200: json('{ child_id }'),
+            400: error('Required variables are still missing (details.missing)'),
+            404: error('No such request'),
           },
         },
       },

@@ -107,3 +107,9 @@ export const SecretsBody = z
     value: z.string().min(1).max(65_536).describe('The credential, as the user entered it'),
   })
   .strict();
+
+export const DeferredVariablesBody = z
+  .object({
+    variables: z.record(z.string(), z.string()).describe('Values for the variables the deferred child lacks'),
+  })
+  .strict();

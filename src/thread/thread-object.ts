@@ -14,7 +14,9 @@ import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
 import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
-import { type ChildOutcome, createChildThread, notifyParentThread, reportToParent } from './child-threads.js';
+import { bootDeferredChild, forEachChild, spawnForTool, startChild, viewDeferredChild } from './child-spawning.js';
+import { type ChildOutcome, notifyParentThread, reportToParent } from './child-threads.js';
+import type { DeferredChildView } from './deferred-children.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { R2FileStore } from './r2-file-store.js';
@@ -69,20 +71,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       turnStarted: () => this.setStatus('running'),
       turnEnded: (outcome) => this.recordOutcome(outcome),
       notifyParent: (message) => notifyParentThread(this.env, this.record(), message),
-      spawnChild: async (options) => {
-        const record = this.record() as ThreadRecord;
-        const created = await this.startChild(record, {
-          agent: options.agent,
-          messages: [{ role: 'user', content: options.message }],
-          variables: options.variables ?? {},
-          tags: options.tags ?? [],
-          reportTo: options.reportTo,
-          notify: options.notify ?? false,
-          files: options.files ?? [],
-        });
-        if (!created.ok) throw new Error(created.error.message);
-        return { id: created.value.id };
-      },
+      spawnChild: (options) => spawnForTool(this.answerDesk(), this.record() as ThreadRecord, options),
     });
     ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     // Heartbeats answered without waking a hibernating object (THR-2).
@@ -198,17 +187,24 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
-    return this.startChild(record, input);
+    return startChild(this.answerDesk(), record, input);
   }
 
-  private async startChild(
-    record: ThreadRecord,
-    input: SpawnChildInput & { reportTo?: string },
-  ): Promise<RpcResult<ThreadDetails>> {
-    const parent = { id: record.id, userId: record.userId ?? '', variables: await this.driver.variables() };
-    const created = await createChildThread(this.env, this.registry, parent, input);
-    if (created.ok) this.store().addChild(created.value.id);
-    return created;
+  /** SUB-6: the deferred child request `requestId`, or 404. */
+  async deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
+    return this.owned(userId) ? viewDeferredChild(this.store(), requestId) : fail(notFound(id));
+  }
+
+  /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
+  async bootDeferredChild(
+    userId: string,
+    id: string,
+    requestId: string,
+    values: Record<string, string>,
+  ): Promise<RpcResult<{ child_id: string }>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    return bootDeferredChild(this.answerDesk(), record, requestId, values);
   }
 
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
@@ -316,7 +312,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     if (!record) return fail(notFound(id));
     await this.driver.abort('stopped');
     // SUB-7: stopping a parent stops its running children.
-    await this.forEachChild((child) => threadStub(this.env, child).stop(userId, child));
+    await forEachChild(this.store(), (child) => threadStub(this.env, child).stop(userId, child));
     if (this.store().openInteractions().length > 0) {
       // A paused step is ended too: its waiting calls are answered as stopped, never run.
       cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
@@ -331,7 +327,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
     await this.driver.abort('deleted');
-    await this.forEachChild((child) => threadStub(this.env, child).destroy(userId, child));
+    await forEachChild(this.store(), (child) => threadStub(this.env, child).destroy(userId, child));
     await this.indexWrites;
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await new ThreadIndex(this.env.DB).remove(record.id);
@@ -339,14 +335,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     await this.ctx.storage.deleteAlarm();
     await this.erase();
     return ok(null);
-  }
-
-  /** Runs `act` on every child; one child failing does not keep the others from it. */
-  private async forEachChild(act: (childId: string) => Promise<unknown>): Promise<void> {
-    const results = await Promise.allSettled(this.store().children().map(act));
-    for (const result of results) {
-      if (result.status === 'rejected') console.error(`a child thread could not be reached: ${result.reason}`);
-    }
   }
 
   /** Drops all storage and leaves an empty object that answers "not found". */

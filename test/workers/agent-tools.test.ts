@@ -155,4 +155,56 @@ describe('agents offered as tools', () => {
       'Error: this thread has no parent to notify',
     );
   });
+
+  it('SUB-6: a subagent lacking required variables is deferred; the variables endpoint shows it and boots it', async () => {
+    const id = await createThread({
+      agent: 'delegator',
+      messages: [
+        {
+          content: directive([
+            {
+              toolCalls: [{ name: 'token_helper', arguments: { message: directive([{ text: 'token child done' }]) } }],
+            },
+            { text: 'asked the user' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    const failure = JSON.parse((log.find((m) => m.role === 'tool')?.content ?? '').replace(/^Error: /, '')) as {
+      error: string;
+      request_id: string;
+      missing: string[];
+      endpoint: string;
+    };
+    expect(failure).toMatchObject({ error: 'subagent_env_required', missing: ['API_TOKEN', 'region'] });
+    expect(failure.endpoint).toBe(`/api/threads/${id}/variables/${failure.request_id}`);
+
+    const shown = await api(failure.endpoint);
+    expect(await shown.json()).toMatchObject({
+      request_id: failure.request_id,
+      agent: 'token_helper',
+      missing: ['API_TOKEN', 'region'],
+    });
+    const partial = await api(failure.endpoint, { method: 'POST', json: { variables: { region: 'eu' } } });
+    expect(partial.status).toBe(400);
+    expect(await partial.json()).toMatchObject({
+      error: { code: 'missing_variables', details: { missing: ['API_TOKEN'] } },
+    });
+    const booted = await api(failure.endpoint, {
+      method: 'POST',
+      json: { variables: { region: 'eu', API_TOKEN: 'tok-123456' } },
+    });
+    expect(booted.status).toBe(200);
+    const { child_id } = (await booted.json()) as { child_id: string };
+    const fromChild = (list: Awaited<ReturnType<typeof messages>>) =>
+      list.find((m) => m.role === 'user' && m.content?.startsWith('Subagent token_helper'));
+    const after = await until(
+      () => messages(id),
+      (list) => fromChild(list) !== undefined,
+    );
+    expect(fromChild(after)?.content).toBe(`Subagent token_helper (thread ${child_id}) finished:\ntoken child done`);
+    expect((await api(failure.endpoint)).status).toBe(404);
+    expect((await api(`/api/threads/${id}/variables/not-a-request`)).status).toBe(404);
+  });
 });

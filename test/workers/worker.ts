@@ -284,6 +284,7 @@ const delegating = definePrompt({
     },
     { name: 'background_helper', blocking: false },
     { name: 'flagged_helper', optional: 'HELPERS_ON' },
+    { name: 'token_helper' },
   ],
 });
 const extras = definePrompt({
@@ -424,6 +425,7 @@ const runtime = createRuntime({
     }),
     defineAgent({ name: 'background_helper', exposeAsTool: true, sideA: { prompt: 'general' } }),
     defineAgent({ name: 'flagged_helper', exposeAsTool: true, sideA: { prompt: 'general' } }),
+    defineAgent({ name: 'token_helper', exposeAsTool: true, sideA: { prompt: 'with_secrets' } }),
     defineAgent({ name: 'web', sideA: { prompt: 'web' } }),
     defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
     defineAgent({ name: 'sec_remote', sideA: { prompt: 'sec_remote' } }),
