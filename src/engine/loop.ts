@@ -186,6 +186,12 @@ function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQ
   }
 }
 
+/** The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8). */
+function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore): ResolvedTool[] {
+  const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
+  return tools.filter((tool) => !tool.definition.deferred || loaded.has(tool.name));
+}
+
 function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
   return tools.map((tool) => ({
     type: 'function',
@@ -213,6 +219,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     projectWatchdog: registry.projectWatchdog,
     store,
   };
+  const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)];
+  const anyDeferred = tools.some((tool) => tool.definition.deferred);
+  const allRequestTools = modelTools(tools);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
 
@@ -239,7 +248,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         store,
         files: deps.files,
         emit,
-        guards: [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)],
+        guards,
         // KIND-6: the running tool sees its own context, validated against its schemas.
         createState: (execution) =>
           withToolContext(
@@ -279,8 +288,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
 
     deps.onProgress?.();
     // KIND-8: deferred tools are sent once tool_search has loaded them.
-    const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
-    const requestTools = modelTools(tools.filter((tool) => !tool.definition.deferred || loaded.has(tool.name)));
+    // Without deferred tools the list is fixed for the turn: no store read on the hot path.
+    const requestTools = anyDeferred ? modelTools(offeredTools(tools, store)) : allRequestTools;
     const turnMessages = current.slice(lastUserIndex(current) + 1);
     const imageParts = images ? await images.partsFor(turnMessages) : undefined;
     const messageId = crypto.randomUUID();

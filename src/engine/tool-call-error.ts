@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { InteractionKind } from '../spec/interaction.js';
+import { describeIssues } from '../spec/zod-issues.js';
 
 export function unknownToolMessage(name: string, known: readonly string[]): string {
   const list = known.length > 0 ? known.join(', ') : '(none)';
@@ -15,11 +16,7 @@ export function malformedArgumentsMessage(name: string, error: unknown): string 
 }
 
 export function invalidArgumentsMessage(name: string, error: z.ZodError): string {
-  const problems = error.issues.map((issue) => {
-    const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
-    return `${path}: ${issue.message}`;
-  });
-  return `Invalid arguments for tool "${name}": ${problems.join('; ')}.`;
+  return `Invalid arguments for tool "${name}": ${describeIssues(error)}.`;
 }
 
 export function timeoutMessage(name: string, ms: number): string {

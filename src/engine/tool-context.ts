@@ -13,6 +13,7 @@ import {
   type ThreadState,
   type ToolContext,
 } from '../spec/index.js';
+import { describeIssues, issueLines } from '../spec/zod-issues.js';
 import type { ResolvedTool } from './registry.js';
 import type { ThreadStore } from './thread-store.js';
 
@@ -97,14 +98,9 @@ function validate(value: Record<string, unknown>, { schema, label, schemaName }:
   if (!schema) return;
   const checked = schema.safeParse(value);
   if (checked.success) return;
-  const problems = checked.error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(root)',
-    message: issue.message,
-  }));
-  const detail = problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
   throw new ContextValidationError(
-    `setContext: ${label} would not match ${schemaName} (${detail}); nothing was stored`,
-    problems.map((problem) => problem.path),
+    `setContext: ${label} would not match ${schemaName} (${describeIssues(checked.error)}); nothing was stored`,
+    issueLines(checked.error).map((problem) => problem.path),
   );
 }
 

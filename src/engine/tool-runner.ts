@@ -4,6 +4,7 @@
  */
 import { MAX_TOOL_TIMEOUT_MS } from '../spec/define-tool.js';
 import type { ExecutionState, ThreadState, ToolResult } from '../spec/index.js';
+import { describeIssues } from '../spec/zod-issues.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
 import type { ValidatedCall } from './tool-call-validation.js';
 
@@ -49,8 +50,9 @@ async function drain(
       if (schema) {
         const checked = schema.safeParse(event);
         if (!checked.success) {
-          const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
-          throw new Error(`Tool "${validated.tool.name}" yielded an invalid progress event: ${problems.join('; ')}`);
+          throw new Error(
+            `Tool "${validated.tool.name}" yielded an invalid progress event: ${describeIssues(checked.error)}`,
+          );
         }
         event = checked.data;
       }

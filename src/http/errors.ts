@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
+import { describeIssues, issueLines } from '../spec/zod-issues.js';
 import type { ApiError, RpcResult } from '../thread/thread-api.js';
 
 export function errorResponse(c: Context, error: ApiError): Response {
@@ -15,15 +16,11 @@ export function errorResponse(c: Context, error: ApiError): Response {
 }
 
 export function invalid(error: z.ZodError, what: string): ApiError {
-  const details = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(root)',
-    message: issue.message,
-  }));
   return {
     status: 400,
     code: 'invalid_request',
-    message: `${what}: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}`,
-    details,
+    message: `${what}: ${describeIssues(error)}`,
+    details: issueLines(error),
   };
 }
 

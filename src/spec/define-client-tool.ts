@@ -8,6 +8,7 @@ import type { DefineToolOptions, ToolArgs, ToolDefinition } from './define-tool.
 import { DefinitionError } from './define-tool.js';
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult } from './types.js';
+import { describeIssues } from './zod-issues.js';
 
 type ArgsOf<Args extends ToolArgs | null> = Args extends ToolArgs ? z.infer<Args> : undefined;
 type Common<Args extends ToolArgs | null> = Omit<DefineToolOptions<Args>, 'execute' | 'interaction'>;
@@ -16,10 +17,9 @@ function validated(name: string, schema: z.ZodType | undefined, value: unknown):
   if (schema) {
     const checked = schema.safeParse(value);
     if (!checked.success) {
-      const problems = checked.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`);
       return {
         status: 'error',
-        error: `The output of ${name} does not match its output schema: ${problems.join('; ')}`,
+        error: `The output of ${name} does not match its output schema: ${describeIssues(checked.error)}`,
       };
     }
     value = checked.data;

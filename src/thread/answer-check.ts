@@ -5,6 +5,7 @@
 import type { ClientToolDefinition } from '../spec/define-client-tool.js';
 import type { AnyToolDefinition } from '../spec/index.js';
 import type { Interaction } from '../spec/interaction.js';
+import { describeIssues } from '../spec/zod-issues.js';
 
 export function checkAnswer(wait: Interaction, answer: unknown, tool: AnyToolDefinition | undefined): string | null {
   if (wait.kind === 'question') {
@@ -16,10 +17,7 @@ export function checkAnswer(wait: Interaction, answer: unknown, tool: AnyToolDef
   if (wait.kind === 'client_tool' && schema) {
     const checked = schema.safeParse(answer);
     if (!checked.success) {
-      const problems = checked.error.issues.map(
-        (issue) => `${issue.path.map(String).join('.') || '(root)'}: ${issue.message}`,
-      );
-      return `the output does not match the tool's output schema: ${problems.join('; ')}`;
+      return `the output does not match the tool's output schema: ${describeIssues(checked.error)}`;
     }
   }
   return null;
