@@ -16,6 +16,7 @@ import type {
   MaxToolRounds,
   Message,
   ModelDefinition,
+  SideConfig,
   ThreadState,
   ToolCall,
   TurnContext,
@@ -29,6 +30,7 @@ import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
 import type { ModelTool, Provider } from './provider.js';
 import type { Registry, ResolvedTool } from './registry.js';
+import { type Side, turnEndOf, unmarkedAnswer } from './sides.js';
 import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
 import { toolValueKey } from './thread-state.js';
@@ -62,7 +64,9 @@ export interface TurnDeps {
 }
 
 export type TurnOutcome =
-  | { kind: 'done'; reason: 'response' | 'stop_tool' | 'nothing_to_do' | 'handoff' }
+  | { kind: 'done'; reason: 'response' | 'nothing_to_do' | 'handoff' | 'session_turns' }
+  /** The side's stop tool was called; `answer` is its `stopToolResponseProperty` or its result (DEF-6). */
+  | { kind: 'done'; reason: 'stop_tool'; answer: string }
   /** KIND-7: the round limit refused the newest step's calls; they stay in the log, unexecuted. */
   | { kind: 'done'; reason: 'round_limit'; pendingToolCalls: ToolCall[] }
   /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
@@ -122,8 +126,14 @@ export function hasHeldCalls(log: readonly Message[]): boolean {
  */
 export function needsTurn(log: readonly Message[]): boolean {
   if (pendingToolCalls(log).length > 0 && !heldByRoundLimit(log)) return true;
-  const last = lastVisible(log);
-  return last?.role === 'user' || last?.role === 'tool';
+  const last = lastVisible(log, true);
+  if (!last) return false;
+  const end = turnEndOf(last);
+  // DEF-6: a turn marker names the side that goes next, or none once the session is over.
+  if (end) return end.next !== null;
+  // A dual_ai side's answer not yet followed by its marker: the session goes on.
+  if (unmarkedAnswer(log)) return true;
+  return last.role === 'user' || last.role === 'tool';
 }
 
 /** Model steps since the last user message. */
@@ -149,6 +159,24 @@ function roundsThisTurn(log: readonly Message[]): number {
   return rounds;
 }
 
+/**
+ * What a stop tool's call answers (DEF-6): its `stopToolResponseProperty`, read from the call's
+ * arguments or else from its JSON result; without the property, the result itself.
+ */
+function stopAnswer(call: ToolCall, log: readonly Message[], side: SideConfig): string {
+  const result = log.find((message) => message.role === 'tool' && message.tool_call_id === call.id)?.content ?? '';
+  const property = side.stopToolResponseProperty;
+  if (!property) return result;
+  for (const source of [call.function.arguments, result]) {
+    const parsed = parsedArguments(source);
+    if (typeof parsed === 'object' && parsed !== null && property in parsed) {
+      const value = (parsed as Record<string, unknown>)[property];
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    }
+  }
+  return result;
+}
+
 function parsedArguments(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -164,10 +192,12 @@ async function roundAllowed(limit: MaxToolRounds | undefined, turn: TurnContext)
   return Boolean(await limit(turn));
 }
 
-function lastVisible(log: readonly Message[]): Message | undefined {
+/** The newest message of the main conversation a model sees; with `markers`, turn markers count too. */
+function lastVisible(log: readonly Message[], markers = false): Message | undefined {
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index] as Message;
-    if (!message.silent && message.depth === 0) return message;
+    if (message.depth !== 0) continue;
+    if (!message.silent || (markers && turnEndOf(message))) return message;
   }
   return undefined;
 }
@@ -199,11 +229,15 @@ function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
   }));
 }
 
-export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
+/**
+ * One side's turn (DEF-6): `deps.store` is the log as that side sees it (see sides.ts). Runs until
+ * the side's stop condition, a pause, a stop request or its step limit.
+ */
+export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise<TurnOutcome> {
   const { store, registry, agent, emit, signal } = deps;
   const now = deps.now ?? Date.now;
   const scrub = deps.scrub ?? ((text: string) => text);
-  const side = agent.sideA;
+  const side = sideName === 'b' && agent.sideB ? agent.sideB : agent.sideA;
   const prompt = registry.prompt(side.prompt);
   const model = registry.model(prompt.model);
   const provider = deps.provider(model);
@@ -224,6 +258,8 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const allRequestTools = modelTools(tools);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
+  // DEF-6: with stopOnResponse false, a side's text answer does not end its turn; the model goes on.
+  let goOn = false;
 
   for (;;) {
     if (signal.aborted) return { kind: 'stopped' };
@@ -258,7 +294,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
           ),
         signal,
         stepCount: stepsThisTurn(log),
-        side: 'a',
+        side: sideName,
         scrub,
         now,
         onAlwaysAllowed: (call) => rememberAllowed(guardSetup, call),
@@ -269,8 +305,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
         if (registry.agent(store.info.agentId)) return { kind: 'done', reason: 'handoff' };
         store.handoff(agent.name);
       }
-      if (side.stopTool && pending.some((call) => call.function.name === side.stopTool)) {
-        return { kind: 'done', reason: 'stop_tool' };
+      const stopCall = side.stopTool ? pending.find((call) => call.function.name === side.stopTool) : undefined;
+      if (stopCall) {
+        return { kind: 'done', reason: 'stop_tool', answer: stopAnswer(stopCall, store.messages(), side) };
       }
       const doomLoop = repeatedFailure(store.messages());
       if (doomLoop) return { kind: 'limit', message: doomLoop };
@@ -278,8 +315,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     }
     deliverQueued(store, emit);
     const current = store.messages();
-    const last = lastVisible(current);
-    if (!last || last.role === 'assistant' || last.role === 'system') {
+    // An ai_human turn ended by its stop tool is over: its marker comes after the tool result.
+    const last = lastVisible(current, true);
+    if (!last || (last.role === 'assistant' && !goOn) || last.role === 'system') {
       return { kind: 'done', reason: last ? 'response' : 'nothing_to_do' };
     }
     if (stepsThisTurn(current) >= maxSteps) {
@@ -365,5 +403,6 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     if (response.toolCalls.length === 0 && side.stopOnResponse) {
       return { kind: 'done', reason: 'response' };
     }
+    goOn = response.toolCalls.length === 0;
   }
 }

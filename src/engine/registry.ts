@@ -138,9 +138,6 @@ export class Registry {
       this.toolsByPrompt.set(prompt.name, resolved);
     }
     for (const agent of this.agents.values()) {
-      if (agent.type !== 'ai_human') {
-        throw new DefinitionError(`agent "${agent.name}": only ai_human agents are served so far`);
-      }
       for (const side of [agent.sideA, agent.sideB]) {
         if (side && !this.prompts.has(side.prompt)) {
           throw new DefinitionError(`agent "${agent.name}" uses unknown prompt "${side.prompt}"`);

@@ -1,6 +1,9 @@
 /**
  * `defineAgent` (DEF-6): who talks in a thread. An `ai_human` agent is a model (side A) talking with a
- * person; each side runs a prompt and stops on the conditions of its side config.
+ * person; a `dual_ai` agent is two models (sides A and B) talking with each other, each seeing itself
+ * as the assistant and the other as the user. Each side runs a prompt and ends its turn on the
+ * conditions of its side config; in a `dual_ai` thread the other side then answers, until a side's
+ * stop tool or `maxSessionTurns` ends the session.
  */
 import type { z } from 'zod';
 import { DefinitionError } from './define-tool.js';
@@ -14,9 +17,12 @@ export interface SideConfig {
   prompt: string;
   /** End the side's turn when the model answers without tool calls. Default true. */
   stopOnResponse: boolean;
-  /** End the side's turn once this tool has been called. */
+  /** End the side's turn once this tool has been called; in a `dual_ai` thread, the whole session. */
   stopTool: string | undefined;
-  /** With stopTool: the property of the tool's JSON result that becomes the turn's answer. */
+  /**
+   * With stopTool: the property that becomes the session's answer (what a parent thread receives),
+   * read from the stop tool's arguments or else its JSON result.
+   */
   stopToolResponseProperty: string | undefined;
   /** Model steps allowed in one turn of this side (EXE-7). */
   maxSteps: number | undefined;
@@ -30,6 +36,7 @@ export interface AgentDefinition {
   title: string;
   sideA: SideConfig;
   sideB: SideConfig | undefined;
+  /** `dual_ai`: side turns per session, A's and B's together (EXE-7); at most 50. */
   maxSessionTurns: number | undefined;
   exposeAsTool: boolean;
   toolDescription: string;
@@ -65,6 +72,9 @@ function side(agent: string, label: string, input: SideConfigInput): SideConfig 
   if (input.maxSteps !== undefined && !(Number.isInteger(input.maxSteps) && input.maxSteps > 0)) {
     throw new DefinitionError(`defineAgent "${agent}": ${label}.maxSteps must be a positive integer`);
   }
+  if (input.stopToolResponseProperty !== undefined && !input.stopTool) {
+    throw new DefinitionError(`defineAgent "${agent}": ${label}.stopToolResponseProperty needs a stopTool`);
+  }
   return {
     prompt: input.prompt,
     stopOnResponse: input.stopOnResponse ?? true,
@@ -82,6 +92,10 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
   }
   if (type === 'dual_ai' && !options.sideB) {
     throw new DefinitionError(`defineAgent "${options.name}": a dual_ai agent needs sideB`);
+  }
+  const turns = options.maxSessionTurns;
+  if (turns !== undefined && !(Number.isInteger(turns) && turns > 0)) {
+    throw new DefinitionError(`defineAgent "${options.name}": maxSessionTurns must be a positive integer`);
   }
   return {
     name: options.name,

@@ -99,6 +99,8 @@ export function childOutcome(childId: string, outcome: TurnOutcome, log: readonl
     case 'waiting':
       return null;
     case 'done': {
+      // DEF-6: a session ended by a stop tool answers with what the tool gave.
+      if (outcome.reason === 'stop_tool') return { status: 'success', result: outcome.answer, child_id: childId };
       const answer = [...log].reverse().find((message) => message.role === 'assistant' && message.depth === 0);
       return { status: 'success', result: answer?.content ?? '', child_id: childId };
     }

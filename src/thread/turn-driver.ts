@@ -4,8 +4,9 @@
  * restarted mid-turn is woken again and the loop resumes from the last persisted step.
  */
 import type { FrameSink } from '../engine/frames.js';
-import { needsTurn, runTurn, type TurnOutcome } from '../engine/loop.js';
+import { needsTurn, type TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
+import { runTurn } from '../engine/session.js';
 import { ThreadFiles } from '../engine/thread-files.js';
 import { createThreadState } from '../engine/thread-state.js';
 import { resolveProvider } from '../providers/resolve.js';

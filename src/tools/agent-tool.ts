@@ -28,9 +28,13 @@ function argumentsFor(config: SubagentToolConfig) {
   return z.object(shape);
 }
 
-/** The tool for an agent a prompt lists: a handoff by name alone (SUB-2), a subagent with a config (SUB-3). */
+/**
+ * The tool for an agent a prompt lists (SUB-2): listed by name alone, an `ai_human` agent is a
+ * handoff and a `dual_ai` agent a blocking subagent; with a config (SUB-3), always a subagent.
+ */
 export function agentTool(agent: AgentDefinition, config: SubagentToolConfig | undefined): AnyToolDefinition {
-  return config ? subagentTool(agent, config) : handoffTool(agent);
+  if (config) return subagentTool(agent, config);
+  return agent.type === 'dual_ai' ? subagentTool(agent, { name: agent.name }) : handoffTool(agent);
 }
 
 function subagentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyToolDefinition {

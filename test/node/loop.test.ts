@@ -5,7 +5,7 @@
 import { defineTool, type ScriptedRequest } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_STEPS_CEILING } from '../../src/engine/loop.js';
+import { MAX_STEPS_CEILING, needsTurn } from '../../src/engine/loop.js';
 import { createHarness } from '../support/memory-store.js';
 
 const noop = defineTool({
@@ -125,7 +125,7 @@ describe('DEF-6: stop conditions of a side', () => {
         { text: 'must not be reached' },
       ],
     });
-    expect(await h.send('work')).toEqual({ kind: 'done', reason: 'stop_tool' });
+    expect(await h.send('work')).toEqual({ kind: 'done', reason: 'stop_tool', answer: '{"answer":"42"}' });
     expect(h.requests).toHaveLength(2);
     // Every call of the stopping step ran, in order; the log ends with the stop tool's result.
     expect(h.byRole('tool').map((m) => [m.name, m.tool_status])).toEqual([
@@ -133,7 +133,12 @@ describe('DEF-6: stop conditions of a side', () => {
       ['noop', 'success'],
       ['finish', 'success'],
     ]);
-    expect(h.store.messages().at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'f1', content: '{"answer":"42"}' });
+    expect(h.byRole('tool').at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'f1', content: '{"answer":"42"}' });
+    // A silent marker records that the turn is over: nothing runs again until a new message.
+    expect(h.store.messages().at(-1)).toMatchObject({ role: 'system', silent: true });
+    expect(needsTurn(h.store.messages())).toBe(false);
+    expect(await h.run()).toEqual({ kind: 'done', reason: 'response' });
+    expect(h.requests).toHaveLength(2);
   });
 
   it('DEF-6: an empty log is nothing to do', async () => {

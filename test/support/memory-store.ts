@@ -10,9 +10,10 @@
 import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
 import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/file-store.js';
 import type { Frame } from '../../src/engine/frames.js';
-import { runTurn, type TurnDeps, type TurnOutcome } from '../../src/engine/loop.js';
+import type { TurnDeps, TurnOutcome } from '../../src/engine/loop.js';
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/provider.js';
 import { type AppDefinitions, Registry } from '../../src/engine/registry.js';
+import { runTurn } from '../../src/engine/session.js';
 import { ThreadFiles } from '../../src/engine/thread-files.js';
 import { baseName } from '../../src/engine/thread-path.js';
 import { createThreadState, type ResolvedVariables } from '../../src/engine/thread-state.js';
