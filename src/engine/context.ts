@@ -31,13 +31,19 @@ function toModelMessage(message: Message): ModelMessage {
   return result;
 }
 
-/** Index of the last user message, or -1. */
+/** Index of the last user message of the main conversation, or -1. */
 export function lastUserIndex(messages: readonly Message[]): number {
   for (let index = messages.length - 1; index >= 0; index--) {
-    if ((messages[index] as Message).role === 'user') return index;
+    const message = messages[index] as Message;
+    if (message.role === 'user' && message.depth === 0) return index;
   }
   return -1;
 }
+
+/** Which messages a request is built from: by default the main conversation, not silent ones. */
+export type Shown = (message: Message) => boolean;
+
+export const inMainConversation: Shown = (message) => !message.silent && message.depth === 0;
 
 function withoutToolCalls(message: Message): ModelMessage | null {
   if (message.role === 'tool') return null;
@@ -51,12 +57,12 @@ function withoutToolCalls(message: Message): ModelMessage | null {
  * Index of the user message that starts the current turn: the last one not sent while tool calls
  * were waiting for results (a message injected mid-step is part of the step, not a new turn).
  */
-function turnStartIndex(log: readonly Message[]): number {
+function turnStartIndex(log: readonly Message[], shown: Shown): number {
   const outstanding = new Set<string>();
   let start = -1;
   for (let index = 0; index < log.length; index++) {
     const message = log[index] as Message;
-    if (message.silent || message.depth > 0) continue;
+    if (!shown(message)) continue;
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) outstanding.add(call.id);
     else if (message.role === 'tool') outstanding.delete(message.tool_call_id ?? '');
     else if (message.role === 'user' && outstanding.size === 0) start = index;
@@ -73,10 +79,11 @@ export function buildModelMessages(
   log: readonly Message[],
   imageParts: ReadonlyMap<string, ModelContentPart[]> = new Map(),
   system: string = prompt.prompt,
+  shown: Shown = inMainConversation,
 ): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (system.trim() !== '') out.push({ role: 'system', content: system });
-  const turnStart = turnStartIndex(log);
+  const turnStart = turnStartIndex(log, shown);
   const first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
   // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
   const sentCalls = new Set<string>();
@@ -86,7 +93,7 @@ export function buildModelMessages(
   const images: ModelContentPart[] = [];
   for (let index = first; index < log.length; index++) {
     const message = log[index] as Message;
-    if (message.silent || message.depth > 0) continue;
+    if (!shown(message)) continue;
     const pastTurn = index < turnStart;
     const model = pastTurn && !prompt.includePastTools ? withoutToolCalls(message) : toModelMessage(message);
     if (!model) continue;

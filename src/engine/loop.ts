@@ -24,23 +24,23 @@ import type {
 import { approvalGuard } from './approval-guard.js';
 import { cancelPendingCalls } from './cancel-pending.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
-import { LOADED_TOOLS_KEY } from './deferred-tools.js';
 import { repeatedFailure } from './doom-loop.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
-import type { ModelTool, Provider } from './provider.js';
-import type { Registry, ResolvedTool } from './registry.js';
+import { MAX_STEPS_CEILING } from './limits.js';
+import { flagOn, modelTools, offeredTools } from './offered-tools.js';
+import type { Provider } from './provider.js';
+import type { Registry } from './registry.js';
 import { type Side, turnEndOf, unmarkedAnswer } from './sides.js';
+import { bindSubprompts } from './subprompt.js';
 import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
-import { toolValueKey } from './thread-state.js';
 import type { ThreadStore } from './thread-store.js';
 import { contextBinding, withToolContext } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
 
-/** The global ceiling on model steps in one turn, whatever the side allows (EXE-7). */
-export const MAX_STEPS_CEILING = 100;
+export { MAX_STEPS_CEILING } from './limits.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
@@ -108,11 +108,6 @@ function userAfter(log: readonly Message[], step: Message): boolean {
   return log.some(
     (message) => message.seq > step.seq && message.role === 'user' && !message.silent && message.depth === 0,
   );
-}
-
-/** An `optional` flag variable is on when it says true, 1 or yes, in any case (SUB-3). */
-function flagOn(variables: Readonly<Record<string, string>> | undefined, flag: string | undefined): boolean {
-  return flag === undefined || /^(true|1|yes)$/i.test((variables?.[flag] ?? '').trim());
 }
 
 /** Whether the newest step's calls are held by the round limit: new messages then go through the queue. */
@@ -216,19 +211,6 @@ function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQ
   }
 }
 
-/** The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8). */
-function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore): ResolvedTool[] {
-  const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
-  return tools.filter((tool) => !tool.definition.deferred || loaded.has(tool.name));
-}
-
-function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: { name: tool.name, description: tool.definition.description, parameters: tool.parameters },
-  }));
-}
-
 /**
  * One side's turn (DEF-6): `deps.store` is the log as that side sees it (see sides.ts). Runs until
  * the side's stop condition, a pause, a stop request or its step limit.
@@ -241,10 +223,6 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   const prompt = registry.prompt(side.prompt);
   const model = registry.model(prompt.model);
   const provider = deps.provider(model);
-  // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
-  const tools = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy));
-  const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
-  const system = systemText(prompt, tools, registry.skills);
   const maxSteps = Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING);
   const guardSetup: GuardSetup = {
     agent,
@@ -254,6 +232,14 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
     store,
   };
   const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)];
+  // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
+  // SUB-1: prompt tools run nested in this thread, under the same guards.
+  const tools = bindSubprompts(
+    registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
+    { deps, guards },
+  );
+  const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
+  const system = systemText(prompt, tools, registry.skills);
   const anyDeferred = tools.some((tool) => tool.definition.deferred);
   const allRequestTools = modelTools(tools);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.

@@ -3,6 +3,7 @@
  * cross-reference once, at startup, so a typo fails the deploy instead of a conversation.
  */
 
+import { isSubpromptConfig } from '../spec/define-prompt.js';
 import type { SkillDefinition } from '../spec/define-skill.js';
 import {
   type AgentDefinition,
@@ -18,8 +19,10 @@ import {
   type Watchdog,
 } from '../spec/index.js';
 import type { SubagentToolConfig } from '../spec/subagent-tool-config.js';
+import type { SubpromptConfig } from '../spec/subprompt-config.js';
 import { mergeVariableDefinitions } from '../spec/variables.js';
 import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from './capabilities.js';
+import { subpromptTool } from './subprompt-tool.js';
 
 type Named<T> = readonly T[] | Readonly<Record<string, T>>;
 
@@ -51,6 +54,8 @@ export interface ResolvedTool {
   parameters: JsonSchema;
   /** Offered only when this thread variable is true, 1 or yes (SUB-3 `optional`). */
   enabledBy?: string;
+  /** A prompt offered as a tool (SUB-1): the loop runs it nested in the calling thread. */
+  subprompt?: { prompt: PromptDefinition; config: SubpromptConfig };
 }
 
 /**
@@ -133,7 +138,7 @@ export class Registry {
       const resolved = prompt.tools.map((name): ResolvedTool => {
         const definition = this.tools.get(name);
         if (definition) return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
-        return this.resolveAgentTool(prompt, name);
+        return this.resolveOffered(prompt, name);
       });
       this.toolsByPrompt.set(prompt.name, resolved);
     }
@@ -146,11 +151,40 @@ export class Registry {
     }
   }
 
-  /** An agent listed among a prompt's tools, offered through its SubagentToolConfig (SUB-2, SUB-3). */
-  private resolveAgentTool(prompt: PromptDefinition, name: string): ResolvedTool {
+  /**
+   * An agent or a prompt listed among a prompt's tools (SUB-1, SUB-2). A config with prompt tool
+   * options names a prompt; any other config an agent, or a prompt when no agent has that name.
+   * Listed by name alone, the agent or prompt must be `exposeAsTool`.
+   */
+  private resolveOffered(prompt: PromptDefinition, name: string): ResolvedTool {
+    const config = prompt.toolConfigs.find((candidate) => candidate.name === name);
     const agent = this.agents.get(name);
-    const config = prompt.subagents.find((candidate) => candidate.name === name);
-    if (!agent) throw new DefinitionError(`prompt "${prompt.name}" lists unknown tool "${name}"`);
+    const target = this.prompts.get(name);
+    const where = `prompt "${prompt.name}"`;
+    if (!agent && !target) throw new DefinitionError(`${where} lists unknown tool "${name}"`);
+    if (config) {
+      if (isSubpromptConfig(config) || !agent) {
+        if (!target)
+          throw new DefinitionError(`${where} configures "${name}" as a prompt tool, but no prompt has that name`);
+        return subpromptTool(target, config);
+      }
+      return this.resolveAgentTool(prompt, agent, config);
+    }
+    if (agent?.exposeAsTool && target?.exposeAsTool) {
+      throw new DefinitionError(`${where} lists "${name}", which is both an agent and a prompt offered as tools`);
+    }
+    if (target?.exposeAsTool) return subpromptTool(target, { name });
+    if (!agent) throw new DefinitionError(`${where} lists prompt "${name}", which is not exposeAsTool`);
+    return this.resolveAgentTool(prompt, agent, undefined);
+  }
+
+  /** An agent listed among a prompt's tools, offered through its SubagentToolConfig (SUB-2, SUB-3). */
+  private resolveAgentTool(
+    prompt: PromptDefinition,
+    agent: AgentDefinition,
+    config: SubagentToolConfig | undefined,
+  ): ResolvedTool {
+    const name = agent.name;
     if (!config && !agent.exposeAsTool) {
       throw new DefinitionError(`prompt "${prompt.name}" lists agent "${name}", which is not exposeAsTool`);
     }
@@ -181,12 +215,9 @@ export class Registry {
   private buildCapabilities(agent: AgentDefinition): EffectiveCapabilities {
     const sets: RequirementSet[] = [agent.requires];
     assertRequirementPatterns(agent.requires, `agent "${agent.name}"`);
-    for (const side of [agent.sideA, agent.sideB]) {
-      if (!side) continue;
-      for (const tool of this.toolsFor(side.prompt)) {
-        assertRequirementPatterns(tool.definition.requires, `tool "${tool.name}"`);
-        sets.push(tool.definition.requires);
-      }
+    for (const tool of this.reachableTools(agent)) {
+      assertRequirementPatterns(tool.definition.requires, `tool "${tool.name}"`);
+      sets.push(tool.definition.requires);
     }
     return effectiveCapabilities(sets, `agent "${agent.name}"`);
   }
@@ -215,12 +246,28 @@ export class Registry {
     return this.toolsByPrompt.get(promptName) ?? [];
   }
 
+  /** The prompts an agent's threads run: its sides' and, transitively, the prompts they offer as tools (SUB-1). */
+  promptsOf(agent: AgentDefinition): PromptDefinition[] {
+    const seen = new Map<string, PromptDefinition>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      const prompt = this.prompt(name);
+      seen.set(name, prompt);
+      for (const tool of this.toolsFor(name)) if (tool.subprompt) visit(tool.subprompt.prompt.name);
+    };
+    for (const side of [agent.sideA, agent.sideB]) if (side) visit(side.prompt);
+    return [...seen.values()];
+  }
+
+  /** Every tool an agent's threads can run, nested prompt tools' included. */
+  private reachableTools(agent: AgentDefinition): ResolvedTool[] {
+    return this.promptsOf(agent).flatMap((prompt) => [...this.toolsFor(prompt.name)]);
+  }
+
   /** Every variable an agent's threads need: its prompts', their tools' and its own (VAR-2). */
   variablesFor(agent: AgentDefinition): VariableDefinition[] {
     const lists: VariableDefinition[][] = [];
-    for (const side of [agent.sideA, agent.sideB]) {
-      if (!side) continue;
-      const prompt = this.prompt(side.prompt);
+    for (const prompt of this.promptsOf(agent)) {
       for (const tool of this.toolsFor(prompt.name)) lists.push(tool.definition.variables);
       lists.push(prompt.variables);
     }

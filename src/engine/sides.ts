@@ -10,6 +10,7 @@
  * `maxSessionTurns` side turns.
  */
 import type { Message } from '../spec/index.js';
+import { StoreView } from './store-view.js';
 import type { NewMessage, ThreadStore } from './thread-store.js';
 
 export type Side = 'a' | 'b';
@@ -108,51 +109,27 @@ function seenBy(side: Side, message: Message): Message | null {
 
 /**
  * A `dual_ai` thread's store as one side sees it: `messages()` is that side's view of the log and
- * everything it appends is marked as its own. Everything else is the thread's store.
+ * everything it appends is marked as its own.
  */
-export class SideStore implements ThreadStore {
-  private viewed: { length: number; view: Message[] } = { length: -1, view: [] };
-
+export class SideStore extends StoreView {
   constructor(
-    private readonly store: ThreadStore,
+    store: ThreadStore,
     readonly side: Side,
-  ) {}
-
-  get info() {
-    return this.store.info;
+  ) {
+    super(store);
   }
 
-  messages(): readonly Message[] {
-    const log = this.store.messages();
-    // The log only grows: the view is rebuilt only when a message was added.
-    if (this.viewed.length !== log.length) {
-      const view: Message[] = [];
-      for (const message of log) {
-        const seen = seenBy(this.side, message);
-        if (seen) view.push(seen);
-      }
-      this.viewed = { length: log.length, view };
+  protected select(log: readonly Message[]): Message[] {
+    const view: Message[] = [];
+    for (const message of log) {
+      const seen = seenBy(this.side, message);
+      if (seen) view.push(seen);
     }
-    return this.viewed.view;
+    return view;
   }
 
-  append(message: NewMessage): Message {
+  override append(message: NewMessage): Message {
     if (message.role !== 'assistant' && message.role !== 'tool') return this.store.append(message);
     return this.store.append({ ...message, metadata: { ...message.metadata, side: this.side } });
   }
-
-  getValue = (key: string) => this.store.getValue(key);
-  setValue = (key: string, value: unknown) => this.store.setValue(key, value);
-  enqueue: ThreadStore['enqueue'] = (message) => this.store.enqueue(message);
-  drainQueue = () => this.store.drainQueue();
-  markToolStarted = (id: string) => this.store.markToolStarted(id);
-  toolStarted = (id: string) => this.store.toolStarted(id);
-  children = () => this.store.children();
-  handoff = (agentId: string) => this.store.handoff(agentId);
-  interactions: ThreadStore['interactions'] = (id) => this.store.interactions(id);
-  openInteraction: ThreadStore['openInteraction'] = (interaction) => this.store.openInteraction(interaction);
-  answerInteraction: ThreadStore['answerInteraction'] = (id, kind, answer) =>
-    this.store.answerInteraction(id, kind, answer);
-  recordAnswer: ThreadStore['recordAnswer'] = (id, kind, answer) => this.store.recordAnswer(id, kind, answer);
-  openInteractions = () => this.store.openInteractions();
 }

@@ -4,7 +4,8 @@
  */
 import type { z } from 'zod';
 import { DefinitionError } from './define-tool.js';
-import { checkSubagentToolConfig, type SubagentToolConfig } from './subagent-tool-config.js';
+import { checkSubagentToolConfig, SUBAGENT_ONLY_KEYS, type SubagentToolConfig } from './subagent-tool-config.js';
+import { checkSubpromptConfig, SUBPROMPT_ONLY_KEYS, type SubpromptConfig } from './subprompt-config.js';
 import type { VariableDefinition } from './types.js';
 import { variablesFromTenvs } from './variables.js';
 
@@ -46,8 +47,11 @@ export interface PromptDefinition {
   model: string;
   /** Names of the tools this prompt may call: function tools, built-ins, or agents offered as tools. */
   tools: string[];
-  /** How agents among `tools` are offered (SUB-3); an agent listed by name alone gets the defaults. */
-  subagents: SubagentToolConfig[];
+  /**
+   * How agents (SUB-3) and prompts (SUB-1) among `tools` are offered; one listed by name alone gets
+   * the defaults. Whether a config names an agent or a prompt is settled when the app is assembled.
+   */
+  toolConfigs: ToolConfig[];
   /** Whether earlier conversation is sent to the model. Default true. */
   includeChat: boolean;
   /** Whether tool calls and results of earlier turns are sent. Default true. */
@@ -66,7 +70,7 @@ export interface DefinePromptOptions {
   toolDescription?: string;
   prompt: string;
   model: string;
-  tools?: Array<string | SubagentToolConfig>;
+  tools?: Array<string | ToolConfig>;
   includeChat?: boolean;
   includePastTools?: boolean;
   parallelToolCalls?: boolean;
@@ -82,6 +86,25 @@ export interface DefinePromptOptions {
    * with an error tool message before the model is called.
    */
   maxToolRounds?: MaxToolRounds;
+}
+
+/** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
+export type ToolConfig = SubagentToolConfig | SubpromptConfig;
+
+/** Whether a config can only be a SubpromptConfig. */
+export function isSubpromptConfig(config: ToolConfig): config is SubpromptConfig {
+  return SUBPROMPT_ONLY_KEYS.some((key) => key in config);
+}
+
+function checkToolConfig(prompt: string, config: ToolConfig): ToolConfig {
+  const agentKeys = SUBAGENT_ONLY_KEYS.filter((key) => key in config);
+  if (!isSubpromptConfig(config)) return checkSubagentToolConfig(prompt, config);
+  if (agentKeys.length > 0) {
+    throw new DefinitionError(
+      `definePrompt "${prompt}": tool "${config.name}" mixes prompt tool options with subagent options (${agentKeys.join(', ')})`,
+    );
+  }
+  return checkSubpromptConfig(prompt, config);
 }
 
 export function definePrompt(options: DefinePromptOptions): PromptDefinition {
@@ -104,9 +127,9 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     prompt: options.prompt,
     model: options.model,
     tools: (options.tools ?? []).map((tool) => (typeof tool === 'string' ? tool : tool.name)),
-    subagents: (options.tools ?? [])
-      .filter((tool): tool is SubagentToolConfig => typeof tool !== 'string')
-      .map((config) => checkSubagentToolConfig(options.name, config)),
+    toolConfigs: (options.tools ?? [])
+      .filter((tool): tool is ToolConfig => typeof tool !== 'string')
+      .map((config) => checkToolConfig(options.name, config)),
     includeChat: options.includeChat ?? true,
     includePastTools: options.includePastTools ?? true,
     parallelToolCalls: options.parallelToolCalls,

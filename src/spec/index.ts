@@ -31,6 +31,7 @@ export type {
   DefinePromptOptions,
   MaxToolRounds,
   PromptDefinition,
+  ToolConfig,
   TurnContext,
   TurnToolCall,
 } from './define-prompt.js';
@@ -70,6 +71,7 @@ export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
 export type { SubagentToolConfig } from './subagent-tool-config.js';
+export type { SubpromptConfig } from './subprompt-config.js';
 export type {
   ContextScope,
   DirectoryEntry,

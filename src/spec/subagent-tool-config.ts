@@ -1,7 +1,9 @@
 /**
- * `SubagentToolConfig` (SUB-3): how a prompt offers an agent as a tool. The agent runs in a child
- * thread; the tool's arguments start it: one carries the first user message, one (optional) the
- * files handed over, one (optional) the child's display name, kept as a `name:<value>` tag.
+ * `SubagentToolConfig` (SUB-3, SUB-4): how a prompt offers an agent as a tool. The agent runs in a
+ * child thread; the tool's arguments start it: one carries the first user message, one (optional)
+ * the files handed over, one (optional) the child's display name, kept as a `name:<value>` tag.
+ * `immediate` starts it before the prompt's first model step; `resumable` makes it a long-lived
+ * instance driven through the lifecycle tools `subagent_create` and `subagent_message`.
  */
 import { DefinitionError } from './define-tool.js';
 
@@ -18,22 +20,31 @@ export interface SubagentToolConfig {
   initAgentNameProperty?: string;
   /** The tool is offered only when this thread variable is true, 1 or yes (any case). */
   optional?: string;
+  /**
+   * Start the subagent as soon as the prompt becomes active, before its first model step. The
+   * object form names variables of this thread: `nameEnv` the instance's name, `descriptionEnv` its
+   * task (both may be shown to models), `scopedEnv` values copied into the child, never shown to a
+   * model (SUB-5).
+   */
   immediate?: boolean | { nameEnv?: string; descriptionEnv?: string; scopedEnv?: string[] };
+  /**
+   * A long-lived instance (SUB-4): created by `subagent_create`, messaged by `subagent_message`
+   * (delivered to the side `receives_messages`), at most `maxInstances` at once. `implicit` parent
+   * communication queues each of its answers to this thread; `explicit` only `state.notifyParent()`.
+   */
   resumable?:
     | false
     | { receives_messages: 'side_a' | 'side_b'; maxInstances?: number; parentCommunication?: 'implicit' | 'explicit' };
 }
 
 const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
-export function checkSubagentToolConfig(prompt: string, config: SubagentToolConfig): SubagentToolConfig {
-  const where = `definePrompt "${prompt}": subagent tool "${config.name}"`;
-  if (!config.name?.trim())
-    throw new DefinitionError(`definePrompt "${prompt}": a subagent tool needs the agent's name`);
-  // Immediate and resumable subagents need lifecycle tools the runtime does not have yet.
-  if (config.immediate) throw new DefinitionError(`${where}: immediate subagents are not supported yet`);
-  if (config.resumable) throw new DefinitionError(`${where}: resumable subagents are not supported yet`);
-  const properties = [config.initUserMessageProperty, config.initAttachmentsProperty, config.initAgentNameProperty];
+/** Keys only a SubagentToolConfig has: a config with one of them names an agent. */
+export const SUBAGENT_ONLY_KEYS = ['blocking', 'initAgentNameProperty', 'immediate', 'optional', 'resumable'] as const;
+
+/** Checks the argument names a tool config declares: valid identifiers, all different. */
+export function checkInitProperties(where: string, properties: ReadonlyArray<string | undefined>): void {
   for (const property of properties) {
     if (property !== undefined && !PROPERTY.test(property)) {
       throw new DefinitionError(`${where}: "${property}" is not a valid argument name`);
@@ -41,5 +52,50 @@ export function checkSubagentToolConfig(prompt: string, config: SubagentToolConf
   }
   const named = properties.filter((property): property is string => property !== undefined);
   if (new Set(named).size !== named.length) throw new DefinitionError(`${where}: its init properties must differ`);
+}
+
+function checkImmediate(where: string, immediate: SubagentToolConfig['immediate']): void {
+  if (immediate === undefined || typeof immediate === 'boolean') return;
+  if (typeof immediate !== 'object' || immediate === null) {
+    throw new DefinitionError(`${where}: immediate must be true, false or { nameEnv, descriptionEnv, scopedEnv }`);
+  }
+  const names = [immediate.nameEnv, immediate.descriptionEnv, ...(immediate.scopedEnv ?? [])];
+  for (const name of names) {
+    if (name !== undefined && !VARIABLE.test(name)) {
+      throw new DefinitionError(`${where}: immediate names "${name}", which is not a variable name`);
+    }
+  }
+}
+
+function checkResumable(where: string, resumable: SubagentToolConfig['resumable']): void {
+  if (resumable === undefined || resumable === false) return;
+  if (resumable.receives_messages !== 'side_a' && resumable.receives_messages !== 'side_b') {
+    throw new DefinitionError(`${where}: resumable.receives_messages must be "side_a" or "side_b"`);
+  }
+  const max = resumable.maxInstances;
+  if (max !== undefined && !(Number.isInteger(max) && max > 0)) {
+    throw new DefinitionError(`${where}: resumable.maxInstances must be a positive integer`);
+  }
+  const communication = resumable.parentCommunication;
+  if (communication !== undefined && communication !== 'implicit' && communication !== 'explicit') {
+    throw new DefinitionError(`${where}: resumable.parentCommunication must be "implicit" or "explicit"`);
+  }
+}
+
+export function checkSubagentToolConfig(prompt: string, config: SubagentToolConfig): SubagentToolConfig {
+  const where = `definePrompt "${prompt}": subagent tool "${config.name}"`;
+  if (!config.name?.trim())
+    throw new DefinitionError(`definePrompt "${prompt}": a subagent tool needs the agent's name`);
+  checkImmediate(where, config.immediate);
+  checkResumable(where, config.resumable);
+  // SUB-4: a resumable subagent is reached through subagent_create / subagent_message, never directly.
+  if (config.resumable && config.immediate) {
+    throw new DefinitionError(`${where}: a subagent is either immediate or resumable`);
+  }
+  checkInitProperties(where, [
+    config.initUserMessageProperty,
+    config.initAttachmentsProperty,
+    config.initAgentNameProperty,
+  ]);
   return { ...config };
 }

@@ -47,11 +47,22 @@ describe('SubagentToolConfig', () => {
     expect(registry([{ name: 'helper', optional: 'HELPERS' }]).toolsFor('outer')[0]?.enabledBy).toBe('HELPERS');
   });
 
-  it('SUB-3: immediate and resumable subagents, and clashing or invalid property names, fail at definition', () => {
+  it('SUB-3, SUB-4: malformed immediate or resumable options, and clashing or invalid property names, fail at definition', () => {
     const define = (config: Record<string, unknown>) => () =>
       definePrompt({ name: 'p', prompt: '', model: 'm', tools: [{ name: 'helper', ...config }] });
-    expect(define({ immediate: true })).toThrow('immediate subagents are not supported yet');
-    expect(define({ resumable: { receives_messages: 'side_a' } })).toThrow('resumable subagents are not supported yet');
+    expect(define({ immediate: true })).not.toThrow();
+    expect(define({ immediate: { scopedEnv: ['not a name'] } })).toThrow('which is not a variable name');
+    expect(define({ resumable: { receives_messages: 'side_c' } })).toThrow('receives_messages must be');
+    expect(define({ resumable: { receives_messages: 'side_a', maxInstances: 0 } })).toThrow(
+      'maxInstances must be a positive integer',
+    );
+    expect(define({ resumable: { receives_messages: 'side_a', parentCommunication: 'loud' } })).toThrow(
+      'parentCommunication must be',
+    );
+    expect(define({ immediate: true, resumable: { receives_messages: 'side_a' } })).toThrow(
+      'either immediate or resumable',
+    );
+    expect(define({ blocking: false, includeToolCalls: true })).toThrow('mixes prompt tool options');
     expect(define({ initUserMessageProperty: 'a', initAgentNameProperty: 'a' })).toThrow(DefinitionError);
     expect(define({ initAttachmentsProperty: 'not valid' })).toThrow('is not a valid argument name');
   });
