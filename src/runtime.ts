@@ -14,6 +14,7 @@ import type { RuntimeEnv } from './thread/env.js';
 import { createThreadClass } from './thread/thread-object.js';
 import { agentTool } from './tools/agent-tool.js';
 import { lockedTools } from './tools/index.js';
+import { subagentLifecycleTools } from './tools/subagent-lifecycle.js';
 
 export interface Runtime {
   registry: Registry;
@@ -28,6 +29,7 @@ export function createRuntime(definitions: AppDefinitions): Runtime {
     definitions,
     lockedTools(definitions.skills ?? [], () => deferred),
     agentTool,
+    subagentLifecycleTools,
   );
   for (const [name, tool] of registry.tools) {
     if (tool.deferred) deferred.push({ name, description: tool.description });

@@ -27,8 +27,9 @@ import { buildModelMessages, lastUserIndex } from './context.js';
 import { repeatedFailure } from './doom-loop.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
 import type { FrameSink } from './frames.js';
+import { startImmediateSubagents } from './immediate-subagents.js';
 import { MAX_STEPS_CEILING } from './limits.js';
-import { flagOn, modelTools, offeredTools } from './offered-tools.js';
+import { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
 import type { Provider } from './provider.js';
 import type { Registry } from './registry.js';
 import { type Side, turnEndOf, unmarkedAnswer } from './sides.js';
@@ -197,9 +198,23 @@ function lastVisible(log: readonly Message[], markers = false): Message | undefi
   return undefined;
 }
 
-/** Appends the messages queued for delivery between steps (SUB-7), in arrival order. */
-function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQueue()): void {
-  for (const queued of queue) {
+/**
+ * Appends the messages queued for delivery between steps (SUB-7), in arrival order; returns whether
+ * it appended any. A message marked `after_turn` (a parent's message to a resumable subagent, SUB-4)
+ * waits until the turn is over and then starts one of its own: each gets its own answer.
+ */
+export function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQueue()): boolean {
+  const last = lastVisible(store.messages(), true);
+  let idle = !last || last.role === 'assistant' || last.role === 'system';
+  for (const [index, queued] of queue.entries()) {
+    if (queued.metadata?.after_turn === true) {
+      if (!idle) {
+        // Sent back in the same order: nothing can be queued meanwhile, the store is synchronous.
+        for (const rest of queue.slice(index)) store.enqueue(rest);
+        return index > 0;
+      }
+      idle = false;
+    }
     const message = store.append({
       id: queued.id,
       role: queued.role,
@@ -209,6 +224,7 @@ function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQ
     });
     emit({ type: 'message', message });
   }
+  return queue.length > 0;
 }
 
 /**
@@ -240,7 +256,8 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   );
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const system = systemText(prompt, tools, registry.skills);
-  const anyDeferred = tools.some((tool) => tool.definition.deferred);
+  const offerChangesByStep = offerChanges(tools);
+  const anyImmediate = tools.some((tool) => tool.immediate);
   const allRequestTools = modelTools(tools);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
@@ -310,10 +327,12 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
       return { kind: 'limit', message: `The turn reached its limit of ${maxSteps} model steps.` };
     }
 
+    // SUB-3: immediate subagents start before the prompt's first model step.
+    if (anyImmediate && startImmediateSubagents(prompt.name, tools, store, deps.variables ?? {}, emit)) continue;
     deps.onProgress?.();
-    // KIND-8: deferred tools are sent once tool_search has loaded them.
-    // Without deferred tools the list is fixed for the turn: no store read on the hot path.
-    const requestTools = anyDeferred ? modelTools(offeredTools(tools, store)) : allRequestTools;
+    // KIND-8, SUB-4: deferred and lifecycle tools are sent once they apply. Otherwise the list is
+    // fixed for the turn: no store read on the hot path.
+    const requestTools = offerChangesByStep ? modelTools(offeredTools(tools, store)) : allRequestTools;
     const turnMessages = current.slice(lastUserIndex(current) + 1);
     const imageParts = images ? await images.partsFor(turnMessages) : undefined;
     const messageId = crypto.randomUUID();

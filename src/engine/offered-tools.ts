@@ -1,10 +1,12 @@
 /**
  * Which tools a step offers the model: those whose `optional` flag is on (SUB-3), deferred ones only
- * once tool_search has loaded them (KIND-8), in the request's function-tool shape.
+ * once tool_search has loaded them (KIND-8), lifecycle tools when they apply (SUB-4), in the
+ * request's function-tool shape.
  */
 import { LOADED_TOOLS_KEY } from './deferred-tools.js';
 import type { ModelTool } from './provider.js';
 import type { ResolvedTool } from './registry.js';
+import { subagentInstances } from './subagent-instances.js';
 import { toolValueKey } from './thread-state.js';
 import type { ThreadStore } from './thread-store.js';
 
@@ -13,10 +15,21 @@ export function flagOn(variables: Readonly<Record<string, string>> | undefined, 
   return flag === undefined || /^(true|1|yes)$/i.test((variables?.[flag] ?? '').trim());
 }
 
-/** The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8). */
+/** Whether the tools offered can change from one step to the next. */
+export function offerChanges(tools: readonly ResolvedTool[]): boolean {
+  return tools.some((tool) => tool.definition.deferred || tool.needsInstances);
+}
+
+/**
+ * The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8),
+ * `subagent_message` only once there is an instance to message (SUB-4).
+ */
 export function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore): ResolvedTool[] {
   const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
-  return tools.filter((tool) => !tool.definition.deferred || loaded.has(tool.name));
+  const anyInstance = Object.keys(subagentInstances(store)).length > 0;
+  return tools.filter(
+    (tool) => (!tool.definition.deferred || loaded.has(tool.name)) && (!tool.needsInstances || anyInstance),
+  );
 }
 
 export function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {

@@ -22,6 +22,7 @@ import type { SubagentToolConfig } from '../spec/subagent-tool-config.js';
 import type { SubpromptConfig } from '../spec/subprompt-config.js';
 import { mergeVariableDefinitions } from '../spec/variables.js';
 import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from './capabilities.js';
+import type { ImmediateStart } from './immediate-subagents.js';
 import { subpromptTool } from './subprompt-tool.js';
 
 type Named<T> = readonly T[] | Readonly<Record<string, T>>;
@@ -56,7 +57,26 @@ export interface ResolvedTool {
   enabledBy?: string;
   /** A prompt offered as a tool (SUB-1): the loop runs it nested in the calling thread. */
   subprompt?: { prompt: PromptDefinition; config: SubpromptConfig };
+  /** An immediate subagent (SUB-3): the runtime calls it before the prompt's first model step. */
+  immediate?: ImmediateStart;
+  /** Offered only once the thread has a resumable subagent instance (SUB-4 `subagent_message`). */
+  needsInstances?: boolean;
 }
+
+/** An agent a prompt offers as a resumable subagent (SUB-4), reached through the lifecycle tools. */
+export interface ResumableSubagent {
+  agent: AgentDefinition;
+  config: SubagentToolConfig & { resumable: Exclude<SubagentToolConfig['resumable'], false | undefined> };
+}
+
+/**
+ * Builds the lifecycle tools `subagent_create` and `subagent_message` for a prompt's resumable
+ * subagents (SUB-4); the tools layer provides it. `needsInstances` marks the tools offered only once
+ * an instance exists.
+ */
+export type LifecycleToolFactory = (
+  subagents: readonly ResumableSubagent[],
+) => Array<{ name: string; definition: AnyToolDefinition; needsInstances?: boolean }>;
 
 /**
  * Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. Listed by
@@ -100,6 +120,7 @@ export class Registry {
     definitions: AppDefinitions,
     builtinTools: Readonly<Record<string, AnyToolDefinition>> = {},
     private readonly agentTool?: AgentToolFactory,
+    private readonly lifecycleTools?: LifecycleToolFactory,
   ) {
     for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
       if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
@@ -135,12 +156,15 @@ export class Registry {
       if (!this.models.has(prompt.model)) {
         throw new DefinitionError(`prompt "${prompt.name}" uses unknown model "${prompt.model}"`);
       }
-      const resolved = prompt.tools.map((name): ResolvedTool => {
-        const definition = this.tools.get(name);
-        if (definition) return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
-        return this.resolveOffered(prompt, name);
-      });
-      this.toolsByPrompt.set(prompt.name, resolved);
+      const resumable = this.resumableSubagents(prompt);
+      const resolved = prompt.tools
+        .filter((name) => !resumable.some((entry) => entry.agent.name === name))
+        .map((name): ResolvedTool => {
+          const definition = this.tools.get(name);
+          if (definition) return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+          return this.resolveOffered(prompt, name);
+        });
+      this.toolsByPrompt.set(prompt.name, [...resolved, ...this.lifecycleToolsFor(prompt, resumable)]);
     }
     for (const agent of this.agents.values()) {
       for (const side of [agent.sideA, agent.sideB]) {
@@ -178,6 +202,38 @@ export class Registry {
     return this.resolveAgentTool(prompt, agent, undefined);
   }
 
+  /** The agents a prompt offers as resumable subagents (SUB-4). */
+  private resumableSubagents(prompt: PromptDefinition): ResumableSubagent[] {
+    const entries: ResumableSubagent[] = [];
+    for (const config of prompt.toolConfigs) {
+      if (isSubpromptConfig(config) || !config.resumable) continue;
+      const agent = this.agents.get(config.name);
+      if (!agent)
+        throw new DefinitionError(`prompt "${prompt.name}" lists unknown agent "${config.name}" as resumable`);
+      entries.push({ agent, config: { ...config, resumable: config.resumable } });
+    }
+    return entries;
+  }
+
+  /** SUB-4: the lifecycle tools injected into a prompt with resumable subagents, and only there. */
+  private lifecycleToolsFor(prompt: PromptDefinition, resumable: readonly ResumableSubagent[]): ResolvedTool[] {
+    if (resumable.length === 0) return [];
+    if (!this.lifecycleTools) {
+      throw new DefinitionError(`prompt "${prompt.name}": resumable subagents cannot be offered here`);
+    }
+    return this.lifecycleTools(resumable).map(({ name, definition, needsInstances }) => {
+      if (prompt.tools.includes(name) || this.tools.has(name)) {
+        throw new DefinitionError(`prompt "${prompt.name}": "${name}" is a runtime lifecycle tool name`);
+      }
+      return {
+        name,
+        definition,
+        parameters: argumentsJsonSchema(definition.args ?? undefined),
+        ...(needsInstances ? { needsInstances } : {}),
+      };
+    });
+  }
+
   /** An agent listed among a prompt's tools, offered through its SubagentToolConfig (SUB-2, SUB-3). */
   private resolveAgentTool(
     prompt: PromptDefinition,
@@ -190,11 +246,21 @@ export class Registry {
     }
     if (!this.agentTool) throw new DefinitionError(`prompt "${prompt.name}": agents cannot be offered as tools here`);
     const definition = this.agentTool(agent, config);
+    const immediate = config?.immediate;
     return {
       name,
       definition,
       parameters: argumentsJsonSchema(definition.args ?? undefined),
       ...(config?.optional ? { enabledBy: config.optional } : {}),
+      ...(immediate
+        ? {
+            immediate: {
+              ...(typeof immediate === 'object' ? immediate : {}),
+              messageProperty: config.initUserMessageProperty ?? 'message',
+              ...(config.initAgentNameProperty ? { nameProperty: config.initAgentNameProperty } : {}),
+            },
+          }
+        : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  * until a side's stop tool or `maxSessionTurns` ends the session (EXE-7); a turn marker stored after
  * every side turn says who goes next, so a restarted thread resumes with the right side (THR-3).
  */
-import { runSideTurn, type TurnDeps, type TurnOutcome } from './loop.js';
+import { deliverQueued, runSideTurn, type TurnDeps, type TurnOutcome } from './loop.js';
 import {
   nextSide,
   otherSide,
@@ -35,7 +35,11 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     const answered = unmarkedAnswer(store.messages());
     // The thread stopped between a side's answer and its marker: the marker is written now.
     const side = answered ? sideOf(answered) : nextSide(store.messages());
-    if (side === null) return outcome;
+    if (side === null) {
+      // The session is over: a message queued for after it starts the next one (SUB-4).
+      if (deliverQueued(store, emit)) continue;
+      return outcome;
+    }
     if (!answered) {
       outcome = await runSideTurn({ ...deps, store: views[side] }, side);
       const ended = outcome.kind === 'done' && outcome.reason !== 'handoff' && outcome.reason !== 'round_limit';

@@ -33,6 +33,8 @@ export interface ThreadStateDeps {
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
   /** Queues a message on the parent thread; the thread layer provides it. */
   notifyParent(message: string): Promise<void>;
+  /** Sends a message to a resumable subagent instance; the thread layer provides it. */
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
   execution: ExecutionState | null;
 }
 
@@ -113,6 +115,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
 
     spawnChild: (options) => deps.spawnChild(options),
+    messageChild: (nameOrId, message) => deps.messageChild(nameOrId, message),
 
     async handoff(agentName: string) {
       store.handoff(agentName);

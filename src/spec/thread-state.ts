@@ -158,6 +158,13 @@ export interface ThreadState<
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
 
   /**
+   * Sends a message to a resumable subagent instance of this thread (SUB-4), by the name it was
+   * created with or its thread id; queued there if it is busy, and delivered to the side its config
+   * names (`receives_messages`). Rejects for an unknown instance.
+   */
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+
+  /**
    * Hands the thread to another agent (SUB-2): when the current step's calls are done, that agent's
    * prompt, model and tools take over the same thread and its history.
    */
@@ -182,4 +189,10 @@ export interface SpawnChildOptions {
   files?: string[];
   /** Without `reportTo`: deliver the child's answer to this thread as a message when it finishes. */
   notify?: boolean;
+  /**
+   * A resumable instance (SUB-4): its name, unique among this thread's instances; the child side
+   * this thread's messages go to; how many instances of the agent may exist. With `notify`, every
+   * answer the child ends a session with is delivered here, not only the first.
+   */
+  instance?: { name: string; receives: 'a' | 'b'; maxInstances?: number };
 }

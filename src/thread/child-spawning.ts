@@ -2,6 +2,7 @@
  * How a thread starts its children: for a client (RPC), for a tool (`state.spawnChild`, where a
  * child lacking variables is deferred, SUB-6), and when a human completes a deferred request.
  */
+import { SUBAGENT_INSTANCES_KEY, subagentInstances } from '../engine/subagent-instances.js';
 import type { SpawnChildOptions } from '../spec/index.js';
 import type { AnswerDesk } from './answers.js';
 import { createChildThread } from './child-threads.js';
@@ -18,6 +19,7 @@ import {
 import type { SqliteThreadStore } from './sqlite-store.js';
 import { fail, ok, type RpcResult, type SpawnChildInput, type ThreadDetails } from './thread-api.js';
 import type { ThreadRecord } from './thread-meta.js';
+import { threadStub } from './thread-stub.js';
 
 /** What starting children needs of the thread: the answer desk serves. */
 export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'driver'>;
@@ -27,10 +29,55 @@ export async function startChild(
   record: ThreadRecord,
   input: SpawnChildInput & { reportTo?: string },
 ): Promise<RpcResult<ThreadDetails>> {
+  const refused = input.instance ? instanceRefusal(host.store, input.agent, input.instance) : null;
+  if (refused) return fail({ status: 409, code: 'instance_refused', message: refused });
   const parent = { id: record.id, userId: record.userId ?? '', variables: await host.driver.variables() };
   const created = await createChildThread(host.env, host.registry, parent, input);
-  if (created.ok) host.store.addChild(created.value.id);
+  if (!created.ok) return created;
+  host.store.addChild(created.value.id);
+  if (input.instance) {
+    const instances = subagentInstances(host.store);
+    instances[input.instance.name] = { id: created.value.id, agent: input.agent, receives: input.instance.receives };
+    host.store.setValue(SUBAGENT_INSTANCES_KEY, instances);
+  }
   return created;
+}
+
+/** SUB-4: why a resumable instance may not be created: its name is taken, or the agent has its maximum. */
+function instanceRefusal(
+  store: SqliteThreadStore,
+  agent: string,
+  instance: NonNullable<SpawnChildInput['instance']>,
+): string | null {
+  const instances = subagentInstances(store);
+  if (instances[instance.name]) return `a subagent named "${instance.name}" exists already in this thread`;
+  const count = Object.values(instances).filter((existing) => existing.agent === agent).length;
+  if (instance.maxInstances !== undefined && count >= instance.maxInstances) {
+    return `${agent} has reached its limit of ${instance.maxInstances} instance${instance.maxInstances === 1 ? '' : 's'} in this thread`;
+  }
+  return null;
+}
+
+/** `state.messageChild` (SUB-4): delivers a message to a resumable instance, by name or thread id. */
+export async function messageInstance(
+  host: SpawnHost,
+  record: ThreadRecord,
+  nameOrId: string,
+  content: string,
+): Promise<{ id: string }> {
+  const instances = subagentInstances(host.store);
+  const instance = instances[nameOrId] ?? Object.values(instances).find((candidate) => candidate.id === nameOrId);
+  if (!instance) {
+    const names = Object.keys(instances);
+    throw new Error(
+      `no subagent instance named "${nameOrId}"${names.length ? `; instances: ${names.join(', ')}` : ''}`,
+    );
+  }
+  const stub = threadStub(host.env, instance.id);
+  // RPC types lose the failure branch of the union; the value crossing is an RpcResult all the same.
+  const sent = (await stub.messageFromParent(record.id, content, instance.receives)) as unknown as RpcResult<unknown>;
+  if (!sent.ok) throw new Error(sent.error.message);
+  return { id: instance.id };
 }
 
 /** `state.spawnChild`: a child lacking required variables is deferred and the model told how (SUB-6). */
@@ -39,14 +86,16 @@ export async function spawnForTool(
   record: ThreadRecord,
   options: SpawnChildOptions,
 ): Promise<{ id: string }> {
+  const toSide = options.instance?.receives === 'b' ? { metadata: { to_side: 'b' } } : {};
   const input = {
     agent: options.agent,
-    messages: [{ role: 'user' as const, content: options.message }],
+    messages: [{ role: 'user' as const, content: options.message, ...toSide }],
     variables: options.variables ?? {},
     tags: options.tags ?? [],
     reportTo: options.reportTo,
     notify: options.notify ?? false,
     files: options.files ?? [],
+    ...(options.instance ? { instance: options.instance } : {}),
   };
   const created = await startChild(host, record, input);
   if (created.ok) return { id: created.value.id };

@@ -64,6 +64,7 @@ export async function createChildThread(
     parentId: parent.id,
     reportTo: input.reportTo,
     notifyParent: !input.reportTo && input.notify === true,
+    resumable: input.instance !== undefined,
     secretNames: [...parent.variables.secretNames].filter((name) => name in variables),
   });
 }
@@ -119,10 +120,15 @@ export async function reportToParent(
   outcome: TurnOutcome,
   log: readonly Message[],
 ): Promise<void> {
-  if (!record.parentId || !(record.reportTo || record.notifyParent) || meta.get('reported')) return;
+  if (!record.parentId || !(record.reportTo || record.notifyParent)) return;
+  // A resumable instance reports the end of every session (marked by the log's length then); any
+  // other child only its first.
+  const mark = record.resumable ? log.length : true;
+  const previous = meta.get<number | boolean>('reported');
+  if (previous === mark) return;
   const report = childOutcome(record.id, outcome, log);
   if (!report) return;
-  meta.set('reported', true);
+  meta.set('reported', mark);
   try {
     const produced = producedFiles(log);
     if (produced.length > 0) {
@@ -134,7 +140,7 @@ export async function reportToParent(
     if (record.reportTo) await parent.childFinished(record.id, record.reportTo, report);
     else await parent.childMessage(record.id, childMessage(record, report));
   } catch (error) {
-    meta.set('reported', false);
+    meta.set('reported', previous ?? false);
     console.error(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}`);
   }
 }

@@ -31,6 +31,8 @@ export const notFound = (id: string): ApiError => ({
 export interface InitialMessage {
   role: 'user' | 'assistant' | 'system';
   content: string;
+  /** `to_side` addresses a dual_ai thread's side B (SUB-4 `receives_messages`). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface CreateThreadInput {
@@ -51,6 +53,8 @@ export interface CreateThreadInput {
   notifyParent?: boolean;
   /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
   secretNames?: string[];
+  /** A resumable instance (SUB-4): with notifyParent, every session's answer is reported, not only the first. */
+  resumable?: boolean;
 }
 
 export interface SpawnChildInput {
@@ -63,6 +67,8 @@ export interface SpawnChildInput {
   /** The child's own values; they win over what it inherits (VAR-2). */
   variables: Record<string, string>;
   tags: string[];
+  /** A resumable instance (SUB-4): recorded by name in the parent. */
+  instance?: { name: string; receives: 'a' | 'b'; maxInstances?: number };
 }
 
 export interface ThreadDetails {

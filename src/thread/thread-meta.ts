@@ -13,6 +13,8 @@ export interface ThreadRecord extends ThreadInfo {
   reportTo?: string;
   /** The child's answer goes to the parent as a message (non-blocking). */
   notifyParent?: boolean;
+  /** A resumable instance (SUB-4): each session's answer is reported, not only the first. */
+  resumable?: boolean;
 }
 
 export class ThreadMeta {
@@ -47,6 +49,7 @@ export function recordFor(input: CreateThreadInput): ThreadRecord {
     tags: input.tags,
     ...(input.reportTo ? { reportTo: input.reportTo } : {}),
     ...(input.notifyParent ? { notifyParent: true } : {}),
+    ...(input.resumable ? { resumable: true } : {}),
   };
 }
 

@@ -7,18 +7,26 @@
 import { DurableObject } from 'cloudflare:workers';
 import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
-import { hasHeldCalls, type TurnOutcome } from '../engine/loop.js';
+import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
 import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
 import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
-import { bootDeferredChild, forEachChild, spawnForTool, startChild, viewDeferredChild } from './child-spawning.js';
+import {
+  bootDeferredChild,
+  forEachChild,
+  messageInstance,
+  spawnForTool,
+  startChild,
+  viewDeferredChild,
+} from './child-spawning.js';
 import { type ChildOutcome, notifyParentThread, reportToParent } from './child-threads.js';
 import type { DeferredChildView } from './deferred-children.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
+import { acceptMessage } from './inbox.js';
 import { R2FileStore } from './r2-file-store.js';
 import { migrate } from './sql-schema.js';
 import { SqliteThreadStore } from './sqlite-store.js';
@@ -69,9 +77,12 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         this.scrub = scrub;
       },
       turnStarted: () => this.setStatus('running'),
+      sessionEnded: (outcome) => this.reportOutcome(outcome),
       turnEnded: (outcome) => this.recordOutcome(outcome),
       notifyParent: (message) => notifyParentThread(this.env, this.record(), message),
       spawnChild: (options) => spawnForTool(this.answerDesk(), this.record() as ThreadRecord, options),
+      messageChild: (nameOrId, message) =>
+        messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
     });
     ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     // Heartbeats answered without waking a hibernating object (THR-2).
@@ -120,9 +131,13 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     this.ctx.waitUntil(this.indexWrites);
   }
 
-  private recordOutcome(outcome: TurnOutcome): void {
+  /** A child tells its parent how a session ended (SUB-7), off the turn's critical path. */
+  private reportOutcome(outcome: TurnOutcome): void {
     const record = this.record();
     if (record) this.ctx.waitUntil(reportToParent(this.env, this.metaTable, record, outcome, this.store().messages()));
+  }
+
+  private recordOutcome(outcome: TurnOutcome): void {
     const effect = outcomeEffect(outcome, this.store().openInteractions());
     this.metaTable.set('last_error', effect.error?.message ?? null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
@@ -162,7 +177,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       writeVariables();
       const store = this.store();
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
-      for (const message of input.messages) store.append({ role: message.role, content: message.content });
+      for (const message of input.messages) {
+        store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
+      }
     });
     try {
       await new ThreadIndex(this.env.DB).insert(indexRowFor(record));
@@ -229,29 +246,18 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
     if (!this.owned(userId)) return fail(notFound(id));
-    const sql = this.ctx.storage.sql;
-    if (input.idempotencyKey) {
-      const seen = sql
-        .exec<{ message_id: string }>('SELECT message_id FROM idempotency WHERE key = ?', input.idempotencyKey)
-        .toArray()[0];
-      if (seen) return ok({ messageId: seen.message_id, queued: false, replayed: true });
-    }
-    const store = this.store();
-    const messageId = crypto.randomUUID();
-    // While a turn runs or a step waits for an answer, the message is delivered after the step.
-    const queued = this.driver.busy || store.openInteractions().length > 0 || hasHeldCalls(store.messages());
-    this.ctx.storage.transactionSync(() => {
-      // A busy thread takes the message between steps, never between a tool call and its result.
-      if (queued) store.enqueue({ id: messageId, role: 'user', content: input.content });
-      else
-        this.emit({ type: 'message', message: store.append({ id: messageId, role: 'user', content: input.content }) });
-      if (input.idempotencyKey) {
-        sql.exec('INSERT INTO idempotency (key, message_id) VALUES (?, ?)', input.idempotencyKey, messageId);
-      }
-    });
-    // A wait for an answer resumes only with the answer; anything else can run now.
-    if (store.openInteractions().length === 0) await this.driver.wake();
-    return ok({ messageId, queued, replayed: false });
+    return ok(await acceptMessage(this.answerDesk(), input));
+  }
+
+  /**
+   * A message from this thread's parent (SUB-4 `subagent_message`), addressed to the side the
+   * parent's config names; refused from any other thread.
+   */
+  async messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>> {
+    const record = this.record();
+    if (!record || record.parentId !== parentId) return fail(notFound(record?.id ?? 'unknown'));
+    const metadata = { from_parent: parentId, ...(side === 'b' ? { to_side: 'b' } : {}) };
+    return ok(await acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true }));
   }
 
   /**

@@ -31,9 +31,12 @@ export interface TurnDriverHost {
   /** Frames pass through this once the thread's secrets are known (EXE-8). */
   useScrubber(scrub: (text: string) => string): void;
   turnStarted(): void;
+  /** After each runTurn: a child reports each session's end to its parent (SUB-4 implicit). */
+  sessionEnded(outcome: TurnOutcome): void;
   turnEnded(outcome: TurnOutcome): void;
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
   notifyParent(message: string): Promise<void>;
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
 }
 
 interface RunningTurn {
@@ -158,9 +161,11 @@ export class TurnDriver {
               wake: () => void this.wake(),
               spawnChild: (options) => host.spawnChild(options),
               notifyParent: (message) => host.notifyParent(message),
+              messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
               execution,
             }),
         });
+        host.sessionEnded(outcome);
       } while (
         outcome.kind === 'done' &&
         !controller.signal.aborted &&
@@ -171,6 +176,7 @@ export class TurnDriver {
       outcome = { kind: 'failed', message: scrub(`internal error: ${failure.message}`) };
       // Logs are an output like any other: no secret value in them (EXE-8).
       console.error(scrub(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`));
+      host.sessionEnded(outcome);
     }
     // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.
     await host.ctx.storage.deleteAlarm();

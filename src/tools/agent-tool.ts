@@ -44,6 +44,10 @@ function subagentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyTo
     config.initAttachmentsProperty ? ((args[config.initAttachmentsProperty] as string[] | undefined) ?? []) : [];
   const nameOf = (args: AgentToolArgs) =>
     config.initAgentNameProperty ? (args[config.initAgentNameProperty] as string | undefined) : undefined;
+  // SUB-5: scoped values reach the child as its variables, never through the arguments a model sees.
+  const scoped = typeof config.immediate === 'object' ? (config.immediate.scopedEnv ?? []) : [];
+  const scopedValues = (values: Readonly<Record<string, string>>) =>
+    Object.fromEntries(scoped.flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]]])));
   return defineInteractiveTool({
     description: agent.toolDescription || `Start the ${agent.title} agent on a message and get its answer`,
     args: argumentsFor(config),
@@ -58,6 +62,7 @@ function subagentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyTo
           message: messageOf(args),
           files: filesOf(args),
           tags: name ? [`name:${name}`] : [],
+          variables: scopedValues(state.tenvs),
           ...(blocking ? { reportTo: state.execution?.toolCallId } : { notify: true }),
         });
         if (!blocking) {

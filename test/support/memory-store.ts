@@ -33,6 +33,8 @@ import type {
   ThreadState,
 } from '../../src/spec/index.js';
 import type { Interaction, InteractionKind } from '../../src/spec/interaction.js';
+import { agentTool } from '../../src/tools/agent-tool.js';
+import { subagentLifecycleTools } from '../../src/tools/subagent-lifecycle.js';
 
 function jsonCopy<T>(value: T | null | undefined): T | null {
   return value === null || value === undefined ? null : (JSON.parse(JSON.stringify(value)) as T);
@@ -349,6 +351,8 @@ export interface Harness {
   notified: string[];
   /** Child threads tools started, in order (state.spawnChild). */
   spawned: (SpawnChildOptions & { id: string })[];
+  /** Messages tools sent to child instances (state.messageChild), in order. */
+  messagedChildren: { to: string; message: string }[];
   deps: TurnDeps;
   /** Appends a user message (as the HTTP API does) and returns it. */
   user(content: string, extra?: Partial<NewMessage>): Message;
@@ -381,7 +385,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     ],
     agents: [defineAgent({ name: 'test_agent', type: 'ai_human', sideA: { prompt: 'main', ...options.side } })],
   };
-  const registry = new Registry(definitions, options.builtinTools ?? {});
+  const registry = new Registry(definitions, options.builtinTools ?? {}, agentTool, subagentLifecycleTools);
   const agentName = options.agent ?? 'test_agent';
   const agent = registry.agent(agentName);
   if (!agent) throw new Error(`harness: no agent "${agentName}"`);
@@ -416,6 +420,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     requests,
     wakes: 0,
     spawned: [],
+    messagedChildren: [],
     notified: [],
     deps: undefined as unknown as TurnDeps,
     user(content, extra = {}) {
@@ -446,6 +451,14 @@ export function createHarness(options: HarnessOptions = {}): Harness {
           store.addChild(id);
           return { id };
         },
+        messageChild: async (nameOrId, message) => {
+          const child = harness.spawned.find(
+            (spawned) => spawned.id === nameOrId || spawned.instance?.name === nameOrId,
+          );
+          if (!child) throw new Error(`no subagent instance "${nameOrId}"`);
+          harness.messagedChildren.push({ to: child.id, message });
+          return { id: child.id };
+        },
         execution,
       });
     },
@@ -454,6 +467,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
   };
 
   harness.deps = {
+    variables: values,
     store,
     files,
     registry,

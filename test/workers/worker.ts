@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
+import * as subagents from './subagents-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
 const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
@@ -358,7 +359,7 @@ const ctxNoRounds = definePrompt({
 });
 
 const runtime = createRuntime({
-  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools },
+  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools },
   models: [scripted, remote],
   prompts: [
     general,
@@ -379,6 +380,7 @@ const runtime = createRuntime({
     ...conformance.prompts,
     ctxGeneral,
     ctxNoRounds,
+    ...subagents.prompts,
   ],
   skills: [
     defineSkill({
@@ -389,6 +391,7 @@ const runtime = createRuntime({
   ],
   agents: [
     ...conformance.agents,
+    ...subagents.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
