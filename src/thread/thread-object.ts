@@ -22,11 +22,12 @@ import {
   startChild,
   viewDeferredChild,
 } from './child-spawning.js';
-import { type ChildOutcome, notifyParentThread, reportToParent } from './child-threads.js';
+import { notifyParentThread } from './child-threads.js';
 import type { DeferredChildView } from './deferred-children.js';
 import type { RuntimeEnv } from './env.js';
 import { FrameLog } from './frame-log.js';
 import { acceptMessage } from './inbox.js';
+import { type ChildOutcome, ParentReporter } from './parent-reports.js';
 import { R2FileStore } from './r2-file-store.js';
 import { migrate } from './sql-schema.js';
 import { SqliteThreadStore } from './sqlite-store.js';
@@ -67,6 +68,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
     this.metaTable = new ThreadMeta(ctx.storage.sql);
+    this.reporter = new ParentReporter(ctx, env, this.metaTable);
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -92,6 +94,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   // ---- state --------------------------------------------------------------------------------
 
   private readonly metaTable: ThreadMeta;
+  private readonly reporter: ParentReporter;
 
   private record(): ThreadRecord | null {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
@@ -131,10 +134,10 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     this.ctx.waitUntil(this.indexWrites);
   }
 
-  /** A child tells its parent how a session ended (SUB-7), off the turn's critical path. */
+  /** A child tells its parent how a session ended (SUB-7). */
   private reportOutcome(outcome: TurnOutcome): void {
     const record = this.record();
-    if (record) this.ctx.waitUntil(reportToParent(this.env, this.metaTable, record, outcome, this.store().messages()));
+    if (record) this.reporter.report(record, outcome, this.store().messages());
   }
 
   private recordOutcome(outcome: TurnOutcome): void {
@@ -372,7 +375,10 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   }
 
   override async alarm(): Promise<void> {
-    if (this.record()) await this.driver.onAlarm();
+    const record = this.record();
+    if (!record) return;
+    await this.reporter.retry(record, this.store().messages());
+    await this.driver.onAlarm();
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
