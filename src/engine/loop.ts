@@ -37,7 +37,7 @@ import { bindSubprompts } from './subprompt.js';
 import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
-import { contextBinding, withToolContext } from './tool-context.js';
+import { contextualStates } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
 
@@ -289,12 +289,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
         emit,
         guards,
         // KIND-6: the running tool sees its own context, validated against its schemas.
-        createState: (execution) =>
-          withToolContext(
-            deps.createState(execution),
-            store,
-            contextBinding(execution.toolName, toolMap.get(execution.toolName)),
-          ),
+        createState: contextualStates(deps.createState, store, toolMap),
         signal,
         stepCount: stepsThisTurn(log),
         side: sideName,

@@ -19,7 +19,7 @@ import { attachedPaths, initialMessage } from './subprompt-tool.js';
 import { systemText } from './system-prompt.js';
 import type { NewMessage, ThreadInfo, ThreadStore } from './thread-store.js';
 import { STOPPED_MESSAGE } from './tool-call-error.js';
-import { contextBinding, withToolContext } from './tool-context.js';
+import { contextualStates } from './tool-context.js';
 
 /** How deep prompt tools may nest: a prompt offering itself would otherwise recurse without end. */
 export const MAX_PROMPT_DEPTH = 4;
@@ -178,12 +178,7 @@ async function runSubprompt(
         files: deps.files,
         emit,
         guards,
-        createState: (execution) =>
-          withToolContext(
-            deps.createState(execution),
-            deps.store,
-            contextBinding(execution.toolName, toolMap.get(execution.toolName)),
-          ),
+        createState: contextualStates(deps.createState, deps.store, toolMap),
         signal,
         stepCount: steps,
         side: state.execution?.currentSide ?? 'a',

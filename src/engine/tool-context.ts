@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import {
   type ContextScope,
   ContextValidationError,
+  type ExecutionState,
   type SetContextOptions,
   type ThreadState,
   type ToolContext,
@@ -150,4 +151,14 @@ export function withToolContext(state: ThreadState, store: ThreadStore, binding:
       return Reflect.get(base, property);
     },
   });
+}
+
+/** KIND-6: a ThreadState factory whose states see the running tool's own context, validated. */
+export function contextualStates(
+  createState: (execution: ExecutionState) => ThreadState,
+  store: ThreadStore,
+  tools: ReadonlyMap<string, ResolvedTool>,
+): (execution: ExecutionState) => ThreadState {
+  return (execution) =>
+    withToolContext(createState(execution), store, contextBinding(execution.toolName, tools.get(execution.toolName)));
 }
