@@ -45,6 +45,7 @@ export const prompts = [
       },
       { name: 'quiet_worker', resumable: { receives_messages: 'side_a', parentCommunication: 'explicit' } },
       { name: 'debate', resumable: { receives_messages: 'side_b' } },
+      { name: 'project_setup', resumable: { receives_messages: 'side_a' } },
     ],
   }),
   definePrompt({

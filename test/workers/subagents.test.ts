@@ -1,8 +1,9 @@
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { api, createThread, messages, settled, until } from '../support/api.js';
+import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { openStream } from '../support/socket.js';
 
 interface Details {
   agent: string;
@@ -211,5 +212,61 @@ describe('dual_ai agents and subagents across Durable Objects', () => {
       (list) => list.length === 6,
     );
     expect(after.filter((m) => m.metadata?.immediate)).toHaveLength(1);
+  });
+
+  it('SUB-6, SUB-4: subagent_create lacking a scoped variable is deferred; booting it records the instance, which can then be messaged; frames reach the WebSocket', async () => {
+    const id = await createThread({
+      agent: 'team_lead',
+      messages: [
+        {
+          content: directive([
+            {
+              toolCalls: [
+                {
+                  name: 'subagent_create',
+                  arguments: { agent: 'project_setup', name: 'setup', message: directive([{ text: 'ready' }]) },
+                },
+              ],
+            },
+            { text: 'asked for the key' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    const failure = JSON.parse((toolResults(log)[0]?.content ?? '').replace(/^Error: /, '')) as {
+      error: string;
+      endpoint: string;
+      missing: string[];
+    };
+    expect(failure).toMatchObject({ error: 'subagent_env_required', missing: ['PROJECT_KEY'] });
+    const stream = await openStream(id, (await thread(id)).last_frame_seq);
+    const booted = await api(failure.endpoint, { method: 'POST', json: { variables: { PROJECT_KEY: 'k-1' } } });
+    expect(booted.status).toBe(200);
+    const { child_id } = (await booted.json()) as { child_id: string };
+    // The instance's answer arrives as a message, streamed to the parent's WebSocket.
+    const frame = await stream.waitFor(
+      (f) => f.type === 'message' && (f as { message?: Message }).message?.metadata?.from_child === child_id,
+    );
+    expect((frame as unknown as { message: Message }).message.content).toBe(
+      `Subagent project_setup "setup" (thread ${child_id}) finished:\nready`,
+    );
+    stream.close();
+    // Booted through the variables endpoint, it is an instance like any other: it can be messaged by name.
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([
+          { toolCalls: [{ name: 'subagent_message', arguments: { name: 'setup', message: 'status?' } }] },
+          { text: 'sent' },
+        ]),
+      },
+    });
+    const after = await until(
+      () => messages(id),
+      (list) => fromChildren(list).some((m) => m.content?.endsWith('echo: status?')),
+    );
+    expect(toolResults(after).at(-1)?.content).toBe(`Sent to "setup" (thread ${child_id}).`);
+    expect((await details(child_id)).tags).toEqual(['name:setup']);
   });
 });
