@@ -26,7 +26,8 @@ export function demoScript(request: ScriptedRequest): ScriptedReply {
   const said = last?.role === 'user' ? text(last.content) : '';
   const named = request.toolNames.filter((name) => said.includes(name));
   if (named.length > 0) {
-    return { toolCalls: named.map((name) => ({ name, arguments: { query: said } })) };
+    // The example tools take their text as `query` (function tools) or `message` (prompts and agents).
+    return { toolCalls: named.map((name) => ({ name, arguments: { query: said, message: said } })) };
   }
   const offer =
     request.toolNames.length > 0 ? ` Name one of my tools and I will call it: ${request.toolNames.join(', ')}.` : '';
