@@ -60,7 +60,7 @@ function createTool(subagents: readonly ResumableSubagent[]): AnyToolDefinition 
 }
 
 const messageTool = defineTool({
-  description: 'Send a message to a subagent instance created with subagent_create',
+  description: 'Send a message to a named subagent instance of this thread',
   args: z.object({
     name: z.string().trim().min(1).describe('The name the instance was created with'),
     message: z.string().min(1).describe('The message to send'),

@@ -25,6 +25,7 @@ export function agentRoutes(registry: Registry) {
       name: agent.name,
       title: agent.title,
       type: agent.type,
+      ...(agent.maxSessionTurns ? { maxSessionTurns: agent.maxSessionTurns } : {}),
       variables: registry.variablesFor(agent).map(({ name, type, required, description }) => ({
         name,
         type,
