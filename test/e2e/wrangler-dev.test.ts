@@ -117,6 +117,8 @@ describe('wrangler dev', () => {
           'get_current_time',
           'search_knowledge_base',
           'fetch_data',
+          'summarize',
+          'brainstorm',
         ]);
       }
       const sent = model.requests[1]?.body?.messages ?? [];
