@@ -32,7 +32,7 @@ import { MAX_STEPS_CEILING } from './limits.js';
 import { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
 import type { Provider } from './provider.js';
 import type { Registry } from './registry.js';
-import { type Side, turnEndOf, unmarkedAnswer } from './sides.js';
+import type { Side } from './sides.js';
 import { bindSubprompts } from './subprompt.js';
 import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
@@ -40,8 +40,17 @@ import type { ThreadStore } from './thread-store.js';
 import { contextualStates } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
+import {
+  heldByRoundLimit,
+  lastVisible,
+  pendingToolCalls,
+  roundsThisTurn,
+  stepsThisTurn,
+  userAfter,
+} from './turn-log.js';
 
 export { MAX_STEPS_CEILING } from './limits.js';
+export { hasHeldCalls, needsTurn, pendingToolCalls } from './turn-log.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
@@ -76,85 +85,6 @@ export type TurnOutcome =
   | { kind: 'limit'; message: string }
   | { kind: 'failed'; message: string };
 
-/** The calls of the newest assistant message that have no tool message yet. */
-export function pendingToolCalls(log: readonly Message[]): ToolCall[] {
-  const answered = new Set<string>();
-  for (let index = log.length - 1; index >= 0; index--) {
-    const message = log[index] as Message;
-    if (message.role === 'tool' && message.tool_call_id) answered.add(message.tool_call_id);
-    if (message.role === 'assistant' && message.depth === 0) {
-      return (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
-    }
-  }
-  return [];
-}
-
-/** The newest assistant step of the main conversation. */
-function newestStep(log: readonly Message[]): Message | undefined {
-  for (let index = log.length - 1; index >= 0; index--) {
-    const message = log[index] as Message;
-    if (message.role === 'assistant' && message.depth === 0) return message;
-  }
-  return undefined;
-}
-
-/** KIND-7: the newest step's calls were refused by the round limit. */
-function heldByRoundLimit(log: readonly Message[]): Message | undefined {
-  const step = newestStep(log);
-  return step?.metadata?.round_limit === true ? step : undefined;
-}
-
-/** Whether a user message (one the model sees) came after `step`. */
-function userAfter(log: readonly Message[], step: Message): boolean {
-  return log.some(
-    (message) => message.seq > step.seq && message.role === 'user' && !message.silent && message.depth === 0,
-  );
-}
-
-/** Whether the newest step's calls are held by the round limit: new messages then go through the queue. */
-export function hasHeldCalls(log: readonly Message[]): boolean {
-  return pendingToolCalls(log).length > 0 && heldByRoundLimit(log) !== undefined;
-}
-
-/**
- * Whether the log asks for a turn: calls without results, or a user or tool message unanswered.
- * Calls held by the round limit wait for a user message (KIND-7).
- */
-export function needsTurn(log: readonly Message[]): boolean {
-  if (pendingToolCalls(log).length > 0 && !heldByRoundLimit(log)) return true;
-  const last = lastVisible(log, true);
-  if (!last) return false;
-  const end = turnEndOf(last);
-  // DEF-6: a turn marker names the side that goes next, or none once the session is over.
-  if (end) return end.next !== null;
-  // A dual_ai side's answer not yet followed by its marker: the session goes on.
-  if (unmarkedAnswer(log)) return true;
-  return last.role === 'user' || last.role === 'tool';
-}
-
-/** Model steps since the last user message. */
-function stepsThisTurn(log: readonly Message[]): number {
-  let steps = 0;
-  const turnStart = lastUserIndex(log);
-  for (let index = log.length - 1; index > turnStart; index--) {
-    const message = log[index] as Message;
-    if (message.role === 'assistant' && message.depth === 0) steps++;
-  }
-  return steps;
-}
-
-/** Tool rounds run since the last user message: steps with calls the round limit did not hold. */
-function roundsThisTurn(log: readonly Message[]): number {
-  let rounds = 0;
-  const turnStart = lastUserIndex(log);
-  for (let index = log.length - 1; index > turnStart; index--) {
-    const message = log[index] as Message;
-    if (message.role !== 'assistant' || message.depth !== 0 || !message.tool_calls?.length) continue;
-    if (message.metadata?.round_limit !== true) rounds++;
-  }
-  return rounds;
-}
-
 /**
  * What a stop tool's call answers (DEF-6): its `stopToolResponseProperty`, read from the call's
  * arguments or else from its JSON result; without the property, the result itself.
@@ -186,16 +116,6 @@ async function roundAllowed(limit: MaxToolRounds | undefined, turn: TurnContext)
   if (limit === undefined) return true;
   if (typeof limit === 'number') return turn.round < limit;
   return Boolean(await limit(turn));
-}
-
-/** The newest message of the main conversation a model sees; with `markers`, turn markers count too. */
-function lastVisible(log: readonly Message[], markers = false): Message | undefined {
-  for (let index = log.length - 1; index >= 0; index--) {
-    const message = log[index] as Message;
-    if (message.depth !== 0) continue;
-    if (!message.silent || (markers && turnEndOf(message))) return message;
-  }
-  return undefined;
 }
 
 /**
