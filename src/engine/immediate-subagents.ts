@@ -10,6 +10,7 @@
  * through the tool, never through its arguments.
  */
 import type { Message, ToolCall } from '../spec/index.js';
+import { lastUserIndex } from './context.js';
 import type { FrameSink } from './frames.js';
 import type { ResolvedTool } from './registry.js';
 import type { ThreadStore } from './thread-store.js';
@@ -27,11 +28,7 @@ export interface ImmediateStart {
 }
 
 function activatingMessage(log: readonly Message[]): string {
-  for (let index = log.length - 1; index >= 0; index--) {
-    const message = log[index] as Message;
-    if (message.role === 'user' && message.depth === 0 && !message.silent) return message.content ?? '';
-  }
-  return '';
+  return log[lastUserIndex(log)]?.content ?? '';
 }
 
 function argumentsFor(

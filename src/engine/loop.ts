@@ -37,6 +37,7 @@ import { bindSubprompts } from './subprompt.js';
 import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
+import { parsedArguments } from './tool-call-validation.js';
 import { contextualStates } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
@@ -103,14 +104,6 @@ function stopAnswer(call: ToolCall, log: readonly Message[], side: SideConfig): 
   return result;
 }
 
-function parsedArguments(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** KIND-7: whether the prompt's `maxToolRounds` lets a step's calls run. */
 async function roundAllowed(limit: MaxToolRounds | undefined, turn: TurnContext): Promise<boolean> {
   if (limit === undefined) return true;
@@ -124,6 +117,7 @@ async function roundAllowed(limit: MaxToolRounds | undefined, turn: TurnContext)
  * waits until the turn is over and then starts one of its own: each gets its own answer.
  */
 export function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store.drainQueue()): boolean {
+  if (queue.length === 0) return false;
   const last = lastVisible(store.messages(), true);
   let idle = !last || last.role === 'assistant' || last.role === 'system';
   for (const [index, queued] of queue.entries()) {

@@ -6,7 +6,7 @@
  * journal as the parent's. The run is read back from those messages at every step, so a thread
  * restarted mid-run resumes it instead of starting over (THR-3).
  */
-import type { AttachmentRef, Message, ThreadState, ToolCall, ToolResult } from '../spec/index.js';
+import type { AttachmentRef, Message, ThreadState, ToolResult } from '../spec/index.js';
 import type { SubpromptConfig } from '../spec/subprompt-config.js';
 import { buildModelMessages } from './context.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
@@ -19,7 +19,9 @@ import { attachedPaths, initialMessage } from './subprompt-tool.js';
 import { systemText } from './system-prompt.js';
 import type { NewMessage, ThreadInfo, ThreadStore } from './thread-store.js';
 import { STOPPED_MESSAGE } from './tool-call-error.js';
+import { parsedArguments } from './tool-call-validation.js';
 import { contextualStates } from './tool-context.js';
+import { pendingToolCalls } from './turn-log.js';
 
 /** How deep prompt tools may nest: a prompt offering itself would otherwise recurse without end. */
 export const MAX_PROMPT_DEPTH = 4;
@@ -97,13 +99,6 @@ function conversationBefore(log: readonly Message[], step: Message): Message[] {
   );
 }
 
-function pendingCalls(log: readonly Message[]): ToolCall[] {
-  const last = [...log].reverse().find((message) => message.role === 'assistant');
-  if (!last?.tool_calls?.length) return [];
-  const answered = new Set(log.filter((message) => message.role === 'tool').map((message) => message.tool_call_id));
-  return last.tool_calls.filter((call) => !answered.has(call.id));
-}
-
 async function attachments(deps: TurnDeps, paths: readonly string[]): Promise<AttachmentRef[] | string> {
   const refs: AttachmentRef[] = [];
   for (const path of paths) {
@@ -169,7 +164,7 @@ async function runSubprompt(
   for (;;) {
     if (signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
     const log = store.messages();
-    const pending = pendingCalls(log);
+    const pending = pendingToolCalls(log, depth);
     const steps = log.filter((message) => message.role === 'assistant').length;
     if (pending.length > 0) {
       await executeToolCalls(pending, {
@@ -230,14 +225,6 @@ interface CallReport {
   error?: string;
 }
 
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /**
  * What the call returns, shaped by the SubpromptConfig: the final text (`includeTextResponse`), the
  * calls with their results (`includeToolCalls`), failed calls even without them (`includeErrors`),
@@ -266,7 +253,7 @@ export function subpromptResult(
       const text = result?.content ?? '';
       return {
         name: call.function.name,
-        arguments: parsed(call.function.arguments),
+        arguments: parsedArguments(call.function.arguments),
         status,
         ...(status === 'success' ? { result: text } : { error: text }),
       };

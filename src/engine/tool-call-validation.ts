@@ -16,6 +16,15 @@ export interface ValidatedCall {
 
 export type Validation = { ok: true; value: ValidatedCall } | { ok: false; error: string };
 
+/** A call's arguments as JSON when they parse, else the raw text: for reports, never for execution. */
+export function parsedArguments(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export function validateCall(call: ToolCall, tools: ReadonlyMap<string, ResolvedTool>): Validation {
   const tool = tools.get(call.function.name);
   if (!tool) return { ok: false, error: unknownToolMessage(call.function.name, [...tools.keys()]) };

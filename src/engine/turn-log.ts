@@ -8,13 +8,13 @@ import type { Message, ToolCall } from '../spec/index.js';
 import { lastUserIndex } from './context.js';
 import { turnEndOf, unmarkedAnswer } from './sides.js';
 
-/** The calls of the newest assistant message that have no tool message yet. */
-export function pendingToolCalls(log: readonly Message[]): ToolCall[] {
+/** The calls of the newest assistant message at `depth` (the main conversation by default) without a tool message yet. */
+export function pendingToolCalls(log: readonly Message[], depth = 0): ToolCall[] {
   const answered = new Set<string>();
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index] as Message;
     if (message.role === 'tool' && message.tool_call_id) answered.add(message.tool_call_id);
-    if (message.role === 'assistant' && message.depth === 0) {
+    if (message.role === 'assistant' && message.depth === depth) {
       return (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
     }
   }

@@ -7,12 +7,10 @@
  * `state.notifyParent()`.
  */
 import { z } from 'zod';
+import { flagOn } from '../engine/offered-tools.js';
 import type { ResumableSubagent } from '../engine/registry.js';
 import { defineTool } from '../spec/define-tool.js';
 import type { AnyToolDefinition } from '../spec/index.js';
-
-/** An `optional` flag is on when it says true, 1 or yes, in any case (SUB-3). */
-const FLAG_ON = /^(true|1|yes)$/i;
 
 function createTool(subagents: readonly ResumableSubagent[]): AnyToolDefinition {
   const names = subagents.map((entry) => entry.agent.name) as [string, ...string[]];
@@ -35,7 +33,7 @@ function createTool(subagents: readonly ResumableSubagent[]): AnyToolDefinition 
       const entry = byName.get(args.agent);
       if (!entry) return { status: 'error', error: `unknown agent "${args.agent}"` };
       const { config } = entry;
-      if (config.optional && !FLAG_ON.test((state.tenvs[config.optional] ?? '').trim())) {
+      if (!flagOn(state.tenvs, config.optional)) {
         return { status: 'error', error: `${args.agent} is not enabled in this thread (${config.optional} is off)` };
       }
       const resumable = config.resumable;
