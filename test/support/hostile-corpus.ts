@@ -1,0 +1,84 @@
+/**
+ * The hostile-input corpus: what an attacker (a model, or a client) tries against the containment
+ * rules, kept in one file so it can grow. Every suite that proves a rule iterates over its section
+ * here and asserts "refused and nothing changed": engine tests in Node, the tools and the HTTP routes
+ * in workerd. Add a case here, not in a test file.
+ */
+
+// ---- paths -------------------------------------------------------------------------------------
+
+/** A path that must be refused as a path (ATT-3), with the words the refusal names. */
+export interface InvalidPathCase {
+  label: string;
+  /** The path as a tool argument receives it. */
+  path: string;
+  /** The same path as it travels in a URL after `/files/`, when it differs from encoding each segment. */
+  url?: string;
+  reason: RegExp;
+}
+
+export const PATH_REASON = {
+  dots: /\.\.["']?\s*(segments?|parts?)|traversal|parent director/i,
+  encoded: /percent-encoded|encoded/i,
+  backslash: /backslash/i,
+  nul: /\bNUL\b/,
+  longName: /name[^"]*(too long|longer than)/i,
+  longPath: /path[^"]*(too long|longer than)/i,
+  control: /control character/i,
+} as const;
+
+/** Paths that are never valid, whatever the rules say; `file` is a marker-bearing name to look for. */
+export function invalidPaths(file: string): InvalidPathCase[] {
+  const longName = `${'n'.repeat(300 - file.length - 1)}-${file}`;
+  const longPath = `${`${'d'.repeat(99)}/`.repeat(9)}${'p'.repeat(100 - file.length)}${file}`;
+  return [
+    { label: '../', path: `../${file}`, reason: PATH_REASON.dots },
+    { label: 'a/../../', path: `a/../../${file}`, reason: PATH_REASON.dots },
+    // A bare ".." segment is resolved by the URL parser before a request is sent: over HTTP it
+    // travels as "%2F.." (decoded "/..").
+    { label: '..', path: '..', url: '%2F..', reason: PATH_REASON.dots },
+    { label: 'a/../..', path: 'a/../..', reason: PATH_REASON.dots },
+    { label: 'a//..//..//', path: `a//..//..//${file}`, url: `a%2F%2F..%2F%2F..%2F%2F${file}`, reason: PATH_REASON.dots },
+    { label: '/./../', path: `/./../${file}`, reason: PATH_REASON.dots },
+    { label: 'dots then a sibling thread', path: `../../threads/x/${file}`, reason: PATH_REASON.dots },
+    // In a URL these are decoded once by the server: %2e%2e%2f arrives as "../".
+    { label: '%2e%2e%2f', path: `%2e%2e%2f${file}`, url: `%252e%252e%252f${file}`, reason: PATH_REASON.encoded },
+    { label: '%2E%2E/', path: `a/%2E%2E/${file}`, url: `a/%252E%252E/${file}`, reason: PATH_REASON.encoded },
+    {
+      label: '%252e%252e%252f',
+      path: `%252e%252e%252f${file}`,
+      url: `%25252e%25252e%25252f${file}`,
+      reason: PATH_REASON.encoded,
+    },
+    { label: '..\\', path: `..\\${file}`, reason: PATH_REASON.backslash },
+    { label: '%5c', path: `a%5c${file}`, url: `a%255c${file}`, reason: PATH_REASON.encoded },
+    { label: 'NUL', path: `${file}\u0000.png`, reason: PATH_REASON.nul },
+    { label: '%00', path: `${file}%00.png`, url: `${file}%2500.png`, reason: PATH_REASON.encoded },
+    { label: 'newline', path: `a\n${file}`, reason: PATH_REASON.control },
+    { label: '300-character name', path: longName, reason: PATH_REASON.longName },
+    { label: '1000-byte path', path: longPath, reason: PATH_REASON.longPath },
+  ];
+}
+
+/**
+ * Spellings of one canonical path (`/<dir>/<name>`) a rule about that path must catch: relative,
+ * doubled slashes, `.` segments. Each is valid and names the same file.
+ */
+export function spellingsOf(dir: string, name: string): string[] {
+  return [
+    `/${dir}/${name}`,
+    `${dir}/${name}`,
+    `./${dir}/${name}`,
+    `//${dir}/${name}`,
+    `/./${dir}/${name}`,
+    `/${dir}//${name}`,
+    `/${dir}/./${name}`,
+    `///${dir}///${name}`,
+  ];
+}
+
+// ---- shell command lines -----------------------------------------------------------------------
+
+// ---- network addresses -------------------------------------------------------------------------
+
+// ---- secrets -----------------------------------------------------------------------------------
