@@ -1,30 +1,66 @@
 /**
- * What one call touches (its tool's `access(args)`), with its command lines taken apart into simple
- * commands and redirect targets (PERM-4): a redirect target is an fs write (or read) like any other.
+ * What one call touches (its tool's `access(args)`), in canonical form, before any rule or capability
+ * is matched (ATT-3, PERM-1, PERM-4): paths as thread paths (`secret/x`, `//secret/x` and
+ * `/./secret/x` are all `/secret/x`; `..` and encoded traversal make the call invalid), hosts in lower
+ * case without a trailing dot, and command lines taken apart into simple commands (in canonical
+ * form, command-match.ts) and redirect targets, which are file writes (or reads) like any other.
  */
 import type { ToolAccess } from '../spec/index.js';
+import { type CanonicalCommand, canonicalCommand } from './command-match.js';
+import { canonicalHost } from './permission-rules.js';
 import { parseCommandLine, ShellSyntaxError } from './shell-commands.js';
+import { normalizeThreadPath, PathError } from './thread-path.js';
 import type { ValidatedCall } from './tool-call-validation.js';
 
-export interface CallAccess extends ToolAccess {
+export interface CallAccess {
+  /** Canonical thread paths read. */
+  read: string[];
+  /** Canonical thread paths written. */
+  write: string[];
+  /** Canonical host names contacted. */
+  hosts: string[];
+  /** The command lines as the tool gave them. */
+  commands: string[];
   /** Every simple command of every command line, as argv. */
   argv: string[][];
-  /** Why the call's command lines cannot be checked, if they cannot. */
+  /** The same commands in canonical form, for the rules. */
+  canonical: CanonicalCommand[];
+  /** The tool's own subject (a path subject in canonical form); default: the arguments as JSON. */
+  subject: string;
+  /** Why the call cannot be checked (unparsable command line, invalid path): it is refused. */
   unparsable: string | null;
 }
 
 const cache = new WeakMap<ValidatedCall, Promise<CallAccess>>();
 
+function canonicalPaths(raw: readonly string[] | undefined, access: CallAccess): string[] {
+  const paths: string[] = [];
+  for (const path of raw ?? []) {
+    try {
+      paths.push(normalizeThreadPath(path));
+    } catch (error) {
+      if (!(error instanceof PathError)) throw error;
+      access.unparsable ??= error.message;
+    }
+  }
+  return paths;
+}
+
 async function compute(validated: ValidatedCall): Promise<CallAccess> {
-  const declared = validated.tool.definition.access?.(validated.args) ?? {};
+  const declared: ToolAccess = validated.tool.definition.access?.(validated.args) ?? {};
   const access: CallAccess = {
-    ...declared,
-    read: [...(declared.read ?? [])],
-    write: [...(declared.write ?? [])],
+    read: [],
+    write: [],
+    hosts: (declared.hosts ?? []).map(canonicalHost),
+    commands: [...(declared.commands ?? [])],
     argv: [],
+    canonical: [],
+    subject: declared.subject ?? JSON.stringify(validated.args ?? {}),
     unparsable: null,
   };
-  for (const line of declared.commands ?? []) {
+  const read = [...(declared.read ?? [])];
+  const write = [...(declared.write ?? [])];
+  for (const line of access.commands) {
     try {
       const parsed = await parseCommandLine(line);
       if (parsed.opaque.length > 0) {
@@ -37,12 +73,24 @@ async function compute(validated: ValidatedCall): Promise<CallAccess> {
           // A target known only at run time (`> $F`) could be any path: it cannot be checked.
           access.unparsable = `a redirection uses a path known only at run time: ${redirect.op} ${redirect.target}`;
         }
-        if (redirect.access === 'write' || redirect.access === 'read-write') access.write?.push(redirect.target);
-        if (redirect.access === 'read' || redirect.access === 'read-write') access.read?.push(redirect.target);
+        if (redirect.access === 'write' || redirect.access === 'read-write') write.push(redirect.target);
+        if (redirect.access === 'read' || redirect.access === 'read-write') read.push(redirect.target);
       }
     } catch (error) {
       if (!(error instanceof ShellSyntaxError)) throw error;
       access.unparsable = `the command line could not be parsed: ${error.message}`;
+    }
+  }
+  access.canonical = access.argv.map(canonicalCommand);
+  access.read = canonicalPaths(read, access);
+  access.write = canonicalPaths(write, access);
+  // A subject that is one of the call's paths is matched as that path.
+  const subjectPath = [...(declared.read ?? []), ...(declared.write ?? [])].includes(access.subject);
+  if (subjectPath) {
+    try {
+      access.subject = normalizeThreadPath(access.subject);
+    } catch {
+      // Already recorded as unparsable by canonicalPaths.
     }
   }
   return access;

@@ -8,6 +8,7 @@
 import picomatch from 'picomatch';
 import { DefinitionError } from '../spec/define-tool.js';
 import type { RequirementSet, ShellRunRequirement, ToolAccess } from '../spec/index.js';
+import { commandName } from './command-match.js';
 import { normalizeThreadPath } from './thread-path.js';
 
 /** What each pattern variable expands to on this host. */
@@ -72,7 +73,7 @@ function argMatches(pattern: NonNullable<ShellRunRequirement['args']>[number], a
 }
 
 function runs(requirement: ShellRunRequirement, argv: readonly string[]): boolean {
-  if (requirement.cmd !== '*' && requirement.cmd !== argv[0]) return false;
+  if (requirement.cmd !== '*' && requirement.cmd !== commandName(argv[0] ?? '')) return false;
   if (!requirement.args) return true;
   const rest = argv.slice(1);
   return (

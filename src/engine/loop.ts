@@ -12,16 +12,15 @@
  */
 import type {
   AgentDefinition,
-  ExecutionState,
   MaxToolRounds,
   Message,
   ModelDefinition,
   SideConfig,
-  ThreadState,
   ToolCall,
   TurnContext,
 } from '../spec/index.js';
 import { approvalGuard } from './approval-guard.js';
+import { callStates, type StateFactory } from './call-states.js';
 import { cancelPendingCalls } from './cancel-pending.js';
 import { buildModelMessages, lastUserIndex } from './context.js';
 import { repeatedFailure } from './doom-loop.js';
@@ -38,7 +37,6 @@ import { systemText } from './system-prompt.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
 import { parsedArguments } from './tool-call-validation.js';
-import { contextualStates } from './tool-context.js';
 import { type GuardSetup, rememberAllowed, toolGuards } from './tool-guards.js';
 import { ToolImages } from './tool-images.js';
 import {
@@ -66,7 +64,8 @@ export interface TurnDeps {
   provider(model: ModelDefinition): Provider;
   emit: FrameSink;
   signal: AbortSignal;
-  createState(execution: ExecutionState): ThreadState;
+  /** The state a tool call receives; `gate` checks what the call does while it runs (access-gate.ts). */
+  createState: StateFactory;
   guards?: readonly ToolGuard[];
   scrub?(text: string): string;
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
@@ -166,9 +165,17 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   // SUB-1: prompt tools run nested in this thread, under the same guards.
   const tools = bindSubprompts(
     registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
-    { deps, guards },
+    { deps, guards, setup: guardSetup },
   );
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
+  // KIND-6 and containment: each call's state carries its tool context and its access gate.
+  const createState = callStates({
+    createState: deps.createState,
+    setup: guardSetup,
+    store,
+    tools: toolMap,
+    childAgents: registry.childAgentsOf(prompt.name, agent.name),
+  });
   const system = systemText(prompt, tools, registry.skills);
   const offerChangesByStep = offerChanges(tools);
   const anyImmediate = tools.some((tool) => tool.immediate);
@@ -202,8 +209,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
         files: deps.files,
         emit,
         guards,
-        // KIND-6: the running tool sees its own context, validated against its schemas.
-        createState: contextualStates(deps.createState, store, toolMap),
+        createState,
         signal,
         stepCount: stepsThisTurn(log),
         side: sideName,

@@ -1,19 +1,24 @@
 /**
- * Permission rulesets (PERM-1). A check is a permission (tool id or capability name) and a subject
- * (a path, a host, a command); the rules of three scopes decide it:
+ * Permission rulesets (PERM-1). A check is a subject (a path, a host, a command, or a tool's own
+ * subject) and the permissions a rule may name to decide it: the tool's id, and the capability the
+ * subject belongs to (`fs.read`, `fs.write`, `net.fetch`, `shell.run`). So `(read, /docs/*, allow)`
+ * and `(fs.read, /docs/*, allow)` both decide a `read` of `/docs/a.md`.
  *
- * - a rule applies when its permission is the check's or `*`, and its pattern matches the subject
- *   (`*` matches any run of characters, `/` included; `?` one character; no wildcard: exact);
- * - a matching **manifest deny is final**: no session or project rule, and no "allow always",
- *   turns it into an allow;
+ * - a rule applies when its permission is one of the check's or `*`, and its pattern matches the
+ *   subject in canonical form: paths as thread paths (`secret/*` is `/secret/*`, and `/secret/*`
+ *   also covers `/secret` itself), hosts in lower case without a trailing dot, commands by meaning
+ *   (command-match.ts), anything else as a glob (`*` any run of characters, `?` one character);
+ * - a matching **deny from the manifest, or inherited from a parent thread, is final**: no session
+ *   or project rule, and no "allow always", turns it into an allow;
  * - otherwise the **most specific** matching rule wins: first a named permission over `*`, then an
  *   exact pattern over any wildcard pattern, then the pattern with more literal characters, then the
- *   narrower scope (session over project over manifest), then the rule listed later;
- * - when no rule matches, the answer is `ask`.
+ *   narrower scope (session, inherited, project, manifest), then the rule listed later;
+ * - when no rule matches, the fallback decides: `ask`, unless the caller says otherwise.
  */
 import type { PermissionAction, PermissionRule } from '../spec/permissions.js';
+import { type CanonicalCommand, commandPatternMatches } from './command-match.js';
 
-export type RuleScope = 'manifest' | 'project' | 'session';
+export type RuleScope = 'manifest' | 'project' | 'inherited' | 'session';
 
 export interface ScopedRule {
   permission: string;
@@ -22,18 +27,28 @@ export interface ScopedRule {
   scope: RuleScope;
 }
 
+/** What a check's subject is: it decides how rule patterns are matched against it. */
+export type SubjectKind = 'path' | 'host' | 'command' | 'text';
+
 export interface PermissionCheck {
-  permission: string;
+  /** The permissions a rule may name to decide this check (besides `*`). */
+  permissions: readonly string[];
+  /** The subject in canonical form. */
   subject: string;
+  kind: SubjectKind;
+  /** A command subject, parsed. */
+  command?: CanonicalCommand;
 }
 
 export interface RuleDecision {
   action: PermissionAction;
-  /** The rule that decided, or null when none matched. */
+  /** The rule that decided, or null when none matched and the fallback did. */
   rule: ScopedRule | null;
 }
 
-const SCOPE_RANK: Record<RuleScope, number> = { manifest: 0, project: 1, session: 2 };
+const SCOPE_RANK: Record<RuleScope, number> = { manifest: 0, project: 1, inherited: 2, session: 3 };
+/** Scopes whose deny no other rule can lift: the agent's own manifest, and every ancestor's rules. */
+const FINAL_DENY_SCOPES: ReadonlySet<RuleScope> = new Set(['manifest', 'inherited']);
 
 export function scoped(rules: readonly PermissionRule[] | undefined, scope: RuleScope): ScopedRule[] {
   return (rules ?? []).map((rule) => ({
@@ -46,23 +61,49 @@ export function scoped(rules: readonly PermissionRule[] | undefined, scope: Rule
 
 const compiled = new Map<string, RegExp>();
 
-function patternRegex(pattern: string): RegExp {
-  let regex = compiled.get(pattern);
+function globRegex(pattern: string, key: string, dirSelf = false): RegExp {
+  let regex = compiled.get(key);
   if (!regex) {
-    const source = pattern
+    let source = pattern
       .split('')
       .map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&')))
       .join('')
       .replace(/(\.\*)+/g, '.*');
+    if (dirSelf) source = source.replace(/\/\.\*$/, '(?:/.*)?');
     regex = new RegExp(`^${source}$`, 's');
-    compiled.set(pattern, regex);
+    compiled.set(key, regex);
   }
   return regex;
 }
 
+/** A path pattern as a thread path: rooted, without doubled slashes or `.` segments. */
+export function canonicalPathPattern(pattern: string): string {
+  if (pattern.startsWith('*')) return pattern;
+  const rooted = pattern.startsWith('/') ? pattern : `/${pattern}`;
+  return rooted.replace(/\/(?:\.?\/)+/g, '/').replace(/\/\.$/, '/') || '/';
+}
+
+/** A host as rules compare it: lower case, without the trailing dot of a fully qualified name. */
+export function canonicalHost(host: string): string {
+  return host.toLowerCase().replace(/\.$/, '');
+}
+
+function patternMatches(pattern: string, check: PermissionCheck): boolean {
+  switch (check.kind) {
+    case 'command':
+      return check.command ? commandPatternMatches(pattern, check.command) : false;
+    case 'path':
+      return globRegex(canonicalPathPattern(pattern), `path:${pattern}`, true).test(check.subject);
+    case 'host':
+      return globRegex(canonicalHost(pattern), `host:${pattern}`).test(check.subject);
+    default:
+      return globRegex(pattern, `text:${pattern}`).test(check.subject);
+  }
+}
+
 export function ruleMatches(rule: ScopedRule, check: PermissionCheck): boolean {
   return (
-    (rule.permission === '*' || rule.permission === check.permission) && patternRegex(rule.pattern).test(check.subject)
+    (rule.permission === '*' || check.permissions.includes(rule.permission)) && patternMatches(rule.pattern, check)
   );
 }
 
@@ -85,13 +126,22 @@ function moreSpecific(a: number[], b: number[]): boolean {
   return false;
 }
 
-export function decide(rules: readonly ScopedRule[], check: PermissionCheck): RuleDecision {
+export function decide(
+  rules: readonly ScopedRule[],
+  check: PermissionCheck,
+  fallback: PermissionAction = 'ask',
+): RuleDecision {
   let best: { rule: ScopedRule; rank: number[] } | null = null;
   for (const [order, rule] of rules.entries()) {
     if (!ruleMatches(rule, check)) continue;
-    if (rule.scope === 'manifest' && rule.action === 'deny') return { action: 'deny', rule };
+    if (rule.action === 'deny' && FINAL_DENY_SCOPES.has(rule.scope)) return { action: 'deny', rule };
     const rank = specificity(rule, order);
     if (!best || moreSpecific(rank, best.rank)) best = { rule, rank };
   }
-  return best ? { action: best.rule.action, rule: best.rule } : { action: 'ask', rule: null };
+  return best ? { action: best.rule.action, rule: best.rule } : { action: fallback, rule: null };
+}
+
+/** How a message names a rule: `the manifest rule (bash, rm *, deny)`. */
+export function describeRule(rule: ScopedRule): string {
+  return `the ${rule.scope} rule (${rule.permission}, ${rule.pattern}, ${rule.action})`;
 }

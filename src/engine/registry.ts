@@ -35,8 +35,8 @@ export interface AppDefinitions {
   agents?: Named<AgentDefinition>;
   models?: Named<ModelDefinition>;
   /**
-   * Project-scope permission rules (PERM-1). Without any, the project allows every call, so only
-   * manifest and session rules restrict; with some, a call no rule matches asks.
+   * Project-scope permission rules (PERM-1), beside each agent's manifest rules and each thread's
+   * session rules. A call no rule covers asks (denied at once on a headless thread).
    */
   permissions?: readonly PermissionRule[];
   /** A pre-execute hook on every call of every agent (PERM-3). */
@@ -44,9 +44,6 @@ export interface AppDefinitions {
   /** Skills the `skill` tool loads on demand (LOCK-4). */
   skills?: readonly SkillDefinition[];
 }
-
-/** The project rules when an application gives none: permissions are opt-in. */
-export const OPEN_PROJECT_RULES: readonly PermissionRule[] = [{ permission: '*', pattern: '*', action: 'allow' }];
 
 /** A tool as one prompt offers it to the model. */
 export interface ResolvedTool {
@@ -115,6 +112,8 @@ export class Registry {
   readonly skills: readonly SkillDefinition[];
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
+  /** Per prompt: the agents it offers (as agent tools or resumable subagents), which its tools may start. */
+  private readonly agentsByPrompt = new Map<string, Set<string>>();
 
   constructor(
     definitions: AppDefinitions,
@@ -135,7 +134,7 @@ export class Registry {
     this.models = byName('model', definitions.models);
     this.prompts = byName('prompt', definitions.prompts);
     this.agents = byName('agent', definitions.agents);
-    this.projectRules = definitions.permissions ?? OPEN_PROJECT_RULES;
+    this.projectRules = definitions.permissions ?? [];
     this.projectWatchdog = definitions.watchdog;
     this.skills = definitions.skills ?? [];
     this.checkReferences();
@@ -157,6 +156,7 @@ export class Registry {
         throw new DefinitionError(`prompt "${prompt.name}" uses unknown model "${prompt.model}"`);
       }
       const resumable = this.resumableSubagents(prompt);
+      for (const entry of resumable) this.offersAgent(prompt, entry.agent.name);
       const resolved = prompt.tools
         .filter((name) => !resumable.some((entry) => entry.agent.name === name))
         .map((name): ResolvedTool => {
@@ -246,6 +246,7 @@ export class Registry {
     }
     if (!this.agentTool) throw new DefinitionError(`prompt "${prompt.name}": agents cannot be offered as tools here`);
     const definition = this.agentTool(agent, config);
+    this.offersAgent(prompt, name);
     const immediate = config?.immediate;
     return {
       name,
@@ -262,6 +263,21 @@ export class Registry {
           }
         : {}),
     };
+  }
+
+  private offersAgent(prompt: PromptDefinition, agent: string): void {
+    const agents = this.agentsByPrompt.get(prompt.name) ?? new Set<string>();
+    agents.add(agent);
+    this.agentsByPrompt.set(prompt.name, agents);
+  }
+
+  /**
+   * The agents a thread running `promptName` for `ownAgent` may start as child threads (SUB-2,
+   * SUB-4, LOCK-1 `task`): its own agent, and those the prompt offers as agent tools or resumable
+   * subagents. Nothing else, whatever name a model gives.
+   */
+  childAgentsOf(promptName: string, ownAgent: string): ReadonlySet<string> {
+    return new Set([ownAgent, ...(this.agentsByPrompt.get(promptName) ?? [])]);
   }
 
   private offerSecretTool(): void {

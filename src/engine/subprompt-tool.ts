@@ -47,6 +47,9 @@ export function subpromptTool(prompt: PromptDefinition, config: SubpromptConfig)
     description: prompt.toolDescription || `Run the ${prompt.name} prompt on a request and return its answer`,
     args,
     acpKind: 'other',
+    // The files a call attaches are read on the model's behalf: checked like any read (LOCK-5, PERM-1).
+    requires: config.initAttachmentsProperty ? { fs: { read: ['{workspace}/**'] } } : {},
+    access: (callArgs: Record<string, unknown>) => ({ read: attachedPaths(config, callArgs) }),
     // The nested run is resumed from its own messages after a restart, never started twice.
     idempotent: true,
     timeout: MAX_TOOL_TIMEOUT_MS,

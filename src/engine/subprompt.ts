@@ -8,6 +8,7 @@
  */
 import type { AttachmentRef, Message, ThreadState, ToolResult } from '../spec/index.js';
 import type { SubpromptConfig } from '../spec/subprompt-config.js';
+import { callStates } from './call-states.js';
 import { buildModelMessages } from './context.js';
 import { executeToolCalls, type ToolGuard } from './executor.js';
 import { MAX_STEPS_CEILING } from './limits.js';
@@ -20,7 +21,7 @@ import { systemText } from './system-prompt.js';
 import type { NewMessage, ThreadInfo, ThreadStore } from './thread-store.js';
 import { STOPPED_MESSAGE } from './tool-call-error.js';
 import { parsedArguments } from './tool-call-validation.js';
-import { contextualStates } from './tool-context.js';
+import type { GuardSetup } from './tool-guards.js';
 import { pendingToolCalls } from './turn-log.js';
 
 /** How deep prompt tools may nest: a prompt offering itself would otherwise recurse without end. */
@@ -30,6 +31,8 @@ export const MAX_PROMPT_DEPTH = 4;
 export interface NestedContext {
   deps: TurnDeps;
   guards: readonly ToolGuard[];
+  /** The turn's rules and capabilities: nested calls are checked by them at run time too. */
+  setup: GuardSetup;
 }
 
 /** A nested run's own messages; what it appends is placed one level below its calling step. */
@@ -99,10 +102,11 @@ function conversationBefore(log: readonly Message[], step: Message): Message[] {
   );
 }
 
-async function attachments(deps: TurnDeps, paths: readonly string[]): Promise<AttachmentRef[] | string> {
+/** The files a call attaches, read through the calling state: its rules decide what it may attach. */
+async function attachments(state: ThreadState, paths: readonly string[]): Promise<AttachmentRef[] | string> {
   const refs: AttachmentRef[] = [];
   for (const path of paths) {
-    const stat = await deps.files.stat(path).catch((error: Error) => error);
+    const stat = await state.statFile(path).catch((error: Error) => error);
     if (stat instanceof Error || !stat) {
       return `cannot attach "${path}": ${stat instanceof Error ? stat.message : 'no such file'}`;
     }
@@ -138,7 +142,7 @@ async function runSubprompt(
   }
   const store = new NestedStore(deps.store, { depth, parentId: step.id, call: callId });
   if (store.messages().length === 0) {
-    const files = await attachments(deps, attachedPaths(config, args));
+    const files = await attachments(state, attachedPaths(config, args));
     if (typeof files === 'string') return { status: 'error', error: files };
     const note = files.length > 0 ? `\n\nAttached files:\n${files.map((file) => `- ${file.path}`).join('\n')}` : '';
     const first = store.append({
@@ -173,7 +177,13 @@ async function runSubprompt(
         files: deps.files,
         emit,
         guards,
-        createState: contextualStates(deps.createState, deps.store, toolMap),
+        createState: callStates({
+          createState: deps.createState,
+          setup: nested.setup,
+          store: deps.store,
+          tools: toolMap,
+          childAgents: registry.childAgentsOf(prompt.name, deps.agent.name),
+        }),
         signal,
         stepCount: steps,
         side: state.execution?.currentSide ?? 'a',

@@ -91,17 +91,23 @@ export class ThreadFiles {
     return entries.sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  async find(pattern: string, limit = DEFAULT_FIND_LIMIT): Promise<string[]> {
+  /** Paths matching the glob; `visible` leaves out what the caller may not see (access-gate.ts). */
+  async find(pattern: string, limit = DEFAULT_FIND_LIMIT, visible: (path: string) => boolean = () => true) {
     const isMatch = picomatch(pattern.replace(/^\/+/, ''), { dot: true });
     const { files } = await this.store.list('/', { recursive: true });
     return files
       .map((file) => file.path)
-      .filter((path) => isMatch(path.slice(1)))
+      .filter((path) => isMatch(path.slice(1)) && visible(path))
       .sort()
       .slice(0, limit);
   }
 
-  async grep(pattern: string, options: { path?: string; limit?: number } = {}): Promise<GrepMatch[]> {
+  /** Matching lines; files `visible` refuses are never read. */
+  async grep(
+    pattern: string,
+    options: { path?: string; limit?: number } = {},
+    visible: (path: string) => boolean = () => true,
+  ): Promise<GrepMatch[]> {
     const regex = new RegExp(pattern);
     const limit = options.limit ?? DEFAULT_GREP_LIMIT;
     const root = normalizeThreadPath(options.path ?? '/');
@@ -111,7 +117,7 @@ export class ThreadFiles {
     const matches: GrepMatch[] = [];
     const decoder = new TextDecoder();
     for (const file of files) {
-      if (file.size > GREP_MAX_FILE_BYTES) continue;
+      if (file.size > GREP_MAX_FILE_BYTES || !visible(file.path)) continue;
       const bytes = await this.read(file.path);
       if (!bytes || bytes.includes(0)) continue; // binary
       const lines = decoder.decode(bytes).split(/\r?\n/);

@@ -1,6 +1,8 @@
 /**
  * The ThreadState a tool receives (THR-7), built per call over the thread's store and files. Its
  * tool context (KIND-6) is the running tool's, unvalidated: the loop binds it to the tool's schemas.
+ * A running call's state carries its access gate (access-gate.ts): every file operation, child
+ * thread and `authorize` passes through it; listings and searches never show what it refuses.
  */
 import type {
   ExecutionState,
@@ -10,6 +12,7 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../spec/index.js';
+import type { AccessGate } from './access-gate.js';
 import type { FrameSink } from './frames.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
@@ -36,6 +39,8 @@ export interface ThreadStateDeps {
   /** Sends a message to a resumable subagent instance; the thread layer provides it. */
   messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
   execution: ExecutionState | null;
+  /** The running call's gate; absent outside a call, where no rule applies. */
+  gate?: AccessGate;
 }
 
 const KV_PREFIX = 'user:';
@@ -46,7 +51,8 @@ export function toolValueKey(key: string): string {
 }
 
 export function createThreadState(deps: ThreadStateDeps): ThreadState {
-  const { store, files, variables, emit } = deps;
+  const { store, files, variables, emit, gate } = deps;
+  const visible = (path: string) => !gate || gate.visible(path);
   const info = store.info;
   const contextual = contextApi(store, {
     toolName: deps.execution?.toolName ?? null,
@@ -95,13 +101,21 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       deps.wake();
     },
 
-    writeFile: (path, data, options) => files.write(path, data, options),
-    readFile: (path) => files.read(path),
-    readdirFile: (path) => files.readdir(path),
-    statFile: (path) => files.stat(path),
-    unlinkFile: (path) => files.unlink(path),
-    grepFiles: (pattern, options) => files.grep(pattern, options),
-    findFiles: (pattern, options) => files.find(pattern, options?.limit),
+    writeFile: async (path, data, options) => files.write(gate ? gate.write(path) : path, data, options),
+    readFile: async (path) => files.read(gate ? gate.read(path) : path),
+    readdirFile: async (path) => (await files.readdir(path)).filter((entry) => visible(entry.path)),
+    statFile: async (path) => files.stat(gate ? gate.read(path) : path),
+    unlinkFile: async (path) => files.unlink(gate ? gate.write(path) : path),
+    grepFiles: async (pattern, options) => await files.grep(pattern, options, visible),
+    findFiles: async (pattern, options) => files.find(pattern, options?.limit, visible),
+
+    authorize(act) {
+      if (!gate) return;
+      for (const path of act.read ?? []) gate.read(path);
+      for (const path of act.write ?? []) gate.write(path);
+      for (const host of act.hosts ?? []) gate.host(host);
+      if (act.argv) gate.command(act.argv);
+    },
 
     async getValue<T>(key: string) {
       return store.getValue(toolValueKey(key)) as T | undefined;
@@ -114,7 +128,13 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       emit({ type: 'event', event, data });
     },
 
-    spawnChild: (options) => deps.spawnChild(options),
+    async spawnChild(options) {
+      if (gate) {
+        gate.childAgent(options.agent);
+        for (const path of options.files ?? []) gate.read(path);
+      }
+      return deps.spawnChild(options);
+    },
     messageChild: (nameOrId, message) => deps.messageChild(nameOrId, message),
 
     async handoff(agentName: string) {

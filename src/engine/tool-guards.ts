@@ -2,17 +2,20 @@
  * The guards every call passes before its code runs, in order (PERM-3): the capability check
  * (LOCK-5), the permission rules (PERM-1), the watchdog (PERM-3). A later guard can refuse what an
  * earlier one allowed, never the reverse; `ask` pauses for a human, or denies on a headless thread.
+ * All of them see the call's access in canonical form (call-access.ts); what the call does while it
+ * runs is checked again where it happens (access-gate.ts).
  */
 import type { AgentDefinition, PermissionRule, Watchdog } from '../spec/index.js';
-import { type CallAccess, callAccess } from './call-access.js';
+import { callChecks, fallbackFor, type LabelledCheck } from './access-checks.js';
+import { callAccess } from './call-access.js';
 import { type EffectiveCapabilities, outOfScope } from './capabilities.js';
 import type { GuardDecision, ToolGuard } from './executor.js';
-import { decide, type PermissionCheck, type ScopedRule, scoped } from './permission-rules.js';
+import { decide, describeRule, type ScopedRule } from './permission-rules.js';
+import { SESSION_RULES_KEY, sessionRules, threadRules } from './thread-rules.js';
 import type { ThreadStore } from './thread-store.js';
 import type { ValidatedCall } from './tool-call-validation.js';
 
-/** Where the thread's own rules live: given at creation, and added by "allow always" answers. */
-export const SESSION_RULES_KEY = 'permissions:session';
+export { SESSION_RULES_KEY } from './thread-rules.js';
 
 export interface GuardSetup {
   agent: AgentDefinition;
@@ -22,62 +25,43 @@ export interface GuardSetup {
   store: ThreadStore;
 }
 
-function sessionRules(store: ThreadStore): PermissionRule[] {
-  return (store.getValue(SESSION_RULES_KEY) as PermissionRule[] | undefined) ?? [];
+export function rulesFor(setup: GuardSetup): ScopedRule[] {
+  return threadRules(setup.store, setup.agent, setup.projectRules);
 }
 
-/** The (permission, subject) pairs of a call: its tool id per command or argument, and its capabilities. */
-function checksOf(validated: ValidatedCall, access: CallAccess): PermissionCheck[] {
-  const tool = validated.tool.name;
-  const commands = access.argv.map((argv) => argv.join(' '));
-  const subjects = commands.length > 0 ? commands : [access.subject ?? JSON.stringify(validated.args ?? {})];
-  return [
-    ...subjects.map((subject) => ({ permission: tool, subject })),
-    ...(access.read ?? []).map((subject) => ({ permission: 'fs.read', subject })),
-    ...(access.write ?? []).map((subject) => ({ permission: 'fs.write', subject })),
-    ...(access.hosts ?? []).map((subject) => ({ permission: 'net.fetch', subject })),
-    ...commands.map((subject) => ({ permission: 'shell.run', subject })),
-  ];
-}
-
-function rulesFor(setup: GuardSetup): ScopedRule[] {
-  return [
-    ...scoped(setup.agent.permissions, 'manifest'),
-    ...scoped(setup.projectRules, 'project'),
-    ...scoped(sessionRules(setup.store), 'session'),
-  ];
+async function checksFor(validated: ValidatedCall): Promise<LabelledCheck[]> {
+  return callChecks(validated.tool.name, await callAccess(validated));
 }
 
 function capabilityGuard(setup: GuardSetup): ToolGuard {
   return async (validated) => {
     const access = await callAccess(validated);
     if (access.unparsable) return { action: 'deny', reason: `Denied: ${access.unparsable}.` };
-    let reason: string | null;
-    try {
-      reason = outOfScope(setup.capabilities, access, access.argv);
-    } catch (error) {
-      reason = (error as Error).message;
-    }
+    const reason = outOfScope(setup.capabilities, access, access.argv);
     return reason ? { action: 'deny', reason: `Denied: ${reason}.` } : { action: 'allow' };
   };
 }
 
+/** What the model reads when no rule covers a check: the rule that would allow it. */
+function uncoveredMessage(check: LabelledCheck): string {
+  const rule = `{ permission: '${check.permissions[0]}', pattern: ${JSON.stringify(check.shown)}, action: 'allow' }`;
+  return `No permission rule covers ${check.label}; to allow it, add ${rule} to the agent's permissions (defineAgent) or the project's (createRuntime).`;
+}
+
 function permissionGuard(setup: GuardSetup): ToolGuard {
   return async (validated) => {
-    const access = await callAccess(validated);
     const rules = rulesFor(setup);
+    const fallback = fallbackFor(validated.tool.name);
     const asks: string[] = [];
-    for (const check of checksOf(validated, access)) {
-      const { action, rule } = decide(rules, check);
+    for (const check of await checksFor(validated)) {
+      const { action, rule } = decide(rules, check, fallback);
       if (action === 'deny') {
-        const by = rule ? `the ${rule.scope} rule (${rule.permission}, ${rule.pattern}, deny)` : 'a rule';
-        return { action: 'deny', reason: `Denied by ${by} for ${check.permission} "${check.subject}".` };
+        return { action: 'deny', reason: `Denied by ${rule ? describeRule(rule) : 'a rule'} for ${check.label}.` };
       }
-      if (action === 'ask') asks.push(`${check.permission} "${check.subject}"`);
+      if (action === 'ask')
+        asks.push(rule ? `${describeRule(rule)} asks for ${check.label}.` : uncoveredMessage(check));
     }
-    return asks.length > 0
-      ? { action: 'ask', reason: `Permission needed for ${asks.join(', ')}.` }
-      : { action: 'allow' };
+    return asks.length > 0 ? { action: 'ask', reason: asks.join(' ') } : { action: 'allow' };
   };
 }
 
@@ -104,13 +88,17 @@ export function toolGuards(setup: GuardSetup): ToolGuard[] {
 
 /**
  * "Allow always" (PERM-2): every check of the call that would ask becomes a session allow rule for
- * exactly its subject. A manifest deny still wins over these, as over any rule.
+ * exactly its subject, named by the tool. A manifest or inherited deny still wins over these.
  */
 export async function rememberAllowed(setup: GuardSetup, validated: ValidatedCall): Promise<void> {
-  const access = await callAccess(validated);
   const rules = rulesFor(setup);
-  const added: PermissionRule[] = checksOf(validated, access)
-    .filter((check) => decide(rules, check).action === 'ask')
-    .map((check) => ({ permission: check.permission, pattern: check.subject.replace(/[*?]/g, '?'), action: 'allow' }));
+  const fallback = fallbackFor(validated.tool.name);
+  const added: PermissionRule[] = (await checksFor(validated))
+    .filter((check) => decide(rules, check, fallback).action === 'ask')
+    .map((check) => ({
+      permission: validated.tool.name,
+      pattern: check.subject.replace(/[*?]/g, '?'),
+      action: 'allow',
+    }));
   if (added.length > 0) setup.store.setValue(SESSION_RULES_KEY, [...sessionRules(setup.store), ...added]);
 }

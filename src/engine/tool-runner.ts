@@ -1,10 +1,12 @@
 /**
  * Runs a tool's code under its timeout and the turn's abort signal (EXE-5, EXE-6). Whatever the code
- * does — returns garbage, throws, hangs, ignores its signal — the caller gets a ToolResult.
+ * does — returns garbage, throws, hangs, ignores its signal — the caller gets a ToolResult, and once
+ * the call has ended its state refuses every further change (fenced-state.ts).
  */
 import { MAX_TOOL_TIMEOUT_MS } from '../spec/define-tool.js';
 import type { ExecutionState, ThreadState, ToolResult } from '../spec/index.js';
 import { describeIssues } from '../spec/zod-issues.js';
+import { type Fence, fencedState } from './fenced-state.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
 import type { ValidatedCall } from './tool-call-validation.js';
 
@@ -94,13 +96,18 @@ export async function runToolCode<T = ToolResult>(
   const aborted = new Promise<null>((resolveAbort) => {
     controller.signal.addEventListener('abort', () => resolveAbort(null));
   });
-  const state = context.createState({
-    stepCount: context.stepCount,
-    currentSide: context.side,
-    abortSignal: controller.signal,
-    toolCallId: call.id,
-    toolName: tool.name,
-  });
+  const fence: Fence = { ended: null };
+  const state = fencedState(
+    context.createState({
+      stepCount: context.stepCount,
+      currentSide: context.side,
+      abortSignal: controller.signal,
+      toolCallId: call.id,
+      toolName: tool.name,
+    }),
+    fence,
+    tool.name,
+  );
   try {
     // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
     const running = Promise.resolve()
@@ -119,6 +126,8 @@ export async function runToolCode<T = ToolResult>(
     const err = error instanceof Error ? error : new Error(String(error));
     return { status: 'error', error: err.message || String(error), stack: err.stack };
   } finally {
+    fence.ended =
+      abortReason === null ? 'it returned' : abortReason === STOPPED_MESSAGE ? 'it was stopped' : 'it timed out';
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onTurnAbort);
   }

@@ -59,6 +59,7 @@ export type {
   ToolInteraction,
 } from './interaction.js';
 export type {
+  ActAccess,
   PermissionAction,
   PermissionRule,
   ToolAccess,

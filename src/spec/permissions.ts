@@ -33,6 +33,17 @@ export interface ToolAccess {
   subject?: string;
 }
 
+/**
+ * One act a running tool is about to perform outside `state`'s own methods, for `state.authorize`:
+ * the paths it reads and writes, the hosts it contacts, the command (argv, after expansion) it runs.
+ */
+export interface ActAccess {
+  read?: string[];
+  write?: string[];
+  hosts?: string[];
+  argv?: string[];
+}
+
 export interface WatchdogCall {
   toolId: string;
   args: unknown;

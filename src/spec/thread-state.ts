@@ -3,6 +3,7 @@
  * thread: identity, the running execution, variables, the tool context (KIND-6), messages, files,
  * key-value storage and the thread's event stream.
  */
+import type { ActAccess } from './permissions.js';
 import type { AttachmentRef, Message, MessageRole } from './types.js';
 
 /** Present while a tool runs (EXE-5); `null` at rest. */
@@ -163,6 +164,13 @@ export interface ThreadState<
    * names (`receives_messages`). Rejects for an unknown instance.
    */
   messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+
+  /**
+   * Throws when the thread's permission rules refuse `act` for the running call (PERM-1, PERM-4):
+   * a tool that acts through something other than this state (a shell, a client library) checks each
+   * act here first. The state's own file methods check every operation by themselves.
+   */
+  authorize(act: ActAccess): void;
 
   /**
    * Hands the thread to another agent (SUB-2): when the current step's calls are done, that agent's

@@ -3,6 +3,7 @@
  * child lacking variables is deferred, SUB-6), and when a human completes a deferred request.
  */
 import { SUBAGENT_INSTANCES_KEY, subagentInstances } from '../engine/subagent-instances.js';
+import { rulesForChild } from '../engine/thread-rules.js';
 import type { SpawnChildOptions } from '../spec/index.js';
 import type { AnswerDesk } from './answers.js';
 import { createChildThread } from './child-threads.js';
@@ -31,7 +32,12 @@ export async function startChild(
 ): Promise<RpcResult<ThreadDetails>> {
   const refused = input.instance ? instanceRefusal(host.store, input.agent, input.instance) : null;
   if (refused) return fail({ status: 409, code: 'instance_refused', message: refused });
-  const parent = { id: record.id, userId: record.userId ?? '', variables: await host.driver.variables() };
+  const parent = {
+    id: record.id,
+    userId: record.userId ?? '',
+    variables: await host.driver.variables(),
+    rules: rulesForChild(host.store, host.registry.agent(record.agentId)),
+  };
   const created = await createChildThread(host.env, host.registry, parent, input);
   if (!created.ok) return created;
   host.store.addChild(created.value.id);

@@ -4,7 +4,7 @@
  * child reports back is in parent-reports.ts.
  */
 import type { Registry } from '../engine/registry.js';
-import type { AttachmentRef } from '../spec/index.js';
+import type { AttachmentRef, PermissionRule } from '../spec/index.js';
 import { inheritVariableValues, missingVariables } from '../spec/variables.js';
 import { copyIntoThread } from './cross-thread-files.js';
 import type { RuntimeEnv } from './env.js';
@@ -18,6 +18,8 @@ export interface ChildParent {
   id: string;
   userId: string;
   variables: LoadedVariables;
+  /** The rules the child inherits: never freer than its parent (thread-rules.ts). */
+  rules: PermissionRule[];
 }
 
 /** Creates the child thread; the caller records it among its children when this succeeds. */
@@ -64,6 +66,7 @@ export async function createChildThread(
     notifyParent: !input.reportTo && input.notify === true,
     resumable: input.instance !== undefined,
     secretNames: [...parent.variables.secretNames].filter((name) => name in variables),
+    inheritedPermissions: parent.rules,
   });
 }
 

@@ -45,6 +45,8 @@ export interface CreateThreadInput {
   headless: boolean;
   /** Session-scope permission rules (PERM-1). */
   permissions?: PermissionRule[];
+  /** Rules a child thread inherits from its ancestors: their denies are final here (PERM-1). */
+  inheritedPermissions?: PermissionRule[];
   /** Set when a parent thread spawns this one (SUB-7). */
   parentId?: string;
   /** The parent's tool call this child answers when its turn ends. */

@@ -9,8 +9,8 @@ import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
 import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
+import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../engine/thread-rules.js';
 import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
-import { SESSION_RULES_KEY } from '../engine/tool-guards.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
 import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
@@ -180,6 +180,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       writeVariables();
       const store = this.store();
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
+      if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       for (const message of input.messages) {
         store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
       }

@@ -152,7 +152,7 @@ export class TurnDriver {
           scrub: variables.scrub,
           variables: variables.resolved.values,
           onProgress: () => this.armSafetyAlarm(),
-          createState: (execution) =>
+          createState: (execution, gate) =>
             createThreadState({
               store,
               files,
@@ -163,6 +163,7 @@ export class TurnDriver {
               notifyParent: (message) => host.notifyParent(message),
               messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
               execution,
+              gate,
             }),
         });
         host.sessionEnded(outcome);

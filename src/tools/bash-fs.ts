@@ -2,8 +2,13 @@
  * The thread filesystem as just-bash's filesystem (ATT-1), for the `bash` tool: `/` is the thread
  * root, reads come from the thread and writes land in it at once, so `read`, `write` and HTTP
  * downloads see what a command did. Directories exist while they hold files; device files are virtual.
+ *
+ * Every operation goes through the call's ThreadState, whose gate checks it against the permission
+ * rules in canonical form (PERM-1, PERM-4): whatever command reads, copies, deletes or writes a file,
+ * a refused path fails with EACCES, and the refusal is kept so the tool can tell the model why.
  */
 import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
+import { AccessDenied } from '../engine/access-gate.js';
 import type { ThreadState } from '../spec/thread-state.js';
 
 type EncodingOption = Parameters<IFileSystem['readFile']>[1] | Parameters<IFileSystem['writeFile']>[2];
@@ -86,8 +91,21 @@ export class ThreadShellFs implements IFileSystem {
   private readonly modes = new Map<string, number>();
   private readonly contents = new Map<string, Uint8Array>();
   private readonly seen = new Set<string>();
+  /** Why operations were refused by the permission rules, in order, without repeats. */
+  readonly refusals = new Set<string>();
 
   constructor(private readonly state: ThreadState) {}
+
+  /** Runs one operation on the thread; a refusal by the rules becomes EACCES, as on a real system. */
+  private async thread<T>(operation: string, path: string, act: () => Promise<T>): Promise<T> {
+    try {
+      return await act();
+    } catch (error) {
+      if (!(error instanceof AccessDenied)) throw error;
+      this.refusals.add(error.message);
+      throw fsError('EACCES', 'permission denied', operation, path);
+    }
+  }
 
   resolvePath(base: string, path: string): string {
     return normalize(path.startsWith('/') ? path : `${base}/${path}`);
@@ -104,14 +122,14 @@ export class ThreadShellFs implements IFileSystem {
   private async bytesOf(path: string): Promise<Uint8Array | null> {
     const cached = this.contents.get(path);
     if (cached) return cached;
-    const bytes = await this.state.readFile(path);
+    const bytes = await this.thread('open', path, () => this.state.readFile(path));
     if (bytes) this.contents.set(path, bytes);
     return bytes;
   }
 
   private async isDirectory(path: string): Promise<boolean> {
     if (path === '/' || path === '/dev' || this.directories.has(path)) return true;
-    return (await this.state.readdirFile(path)).length > 0;
+    return (await this.thread('scandir', path, () => this.state.readdirFile(path))).length > 0;
   }
 
   private async store(path: string, bytes: Uint8Array, operation: string): Promise<void> {
@@ -119,7 +137,7 @@ export class ThreadShellFs implements IFileSystem {
     if (path === '/' || (await this.isDirectory(path))) {
       throw fsError('EISDIR', 'illegal operation on a directory', operation, path);
     }
-    await this.state.writeFile(path, bytes);
+    await this.thread(operation, path, () => this.state.writeFile(path, bytes));
     this.contents.set(path, bytes);
     this.seen.add(path);
   }
@@ -167,7 +185,7 @@ export class ThreadShellFs implements IFileSystem {
     if (this.device(normalized) !== null) {
       return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o666, size: 0, mtime: new Date(0) };
     }
-    const file = normalized === '/' ? null : await this.state.statFile(normalized);
+    const file = normalized === '/' ? null : await this.thread('stat', path, () => this.state.statFile(normalized));
     if (file) {
       this.seen.add(normalized);
       const mode = this.modes.get(normalized) ?? FILE_MODE;
@@ -215,7 +233,7 @@ export class ThreadShellFs implements IFileSystem {
       return [...DEVICES].sort().map((name) => ({ name, isFile: true, isDirectory: false, isSymbolicLink: false }));
     }
     const byName = new Map<string, Dirent>();
-    for (const entry of await this.state.readdirFile(normalized)) {
+    for (const entry of await this.thread('scandir', path, () => this.state.readdirFile(normalized))) {
       const isDirectory = entry.kind === 'directory';
       byName.set(entry.name, { name: entry.name, isFile: !isDirectory, isDirectory, isSymbolicLink: false });
       this.seen.add(join(normalized, entry.name));
@@ -227,7 +245,7 @@ export class ThreadShellFs implements IFileSystem {
       }
     }
     if (byName.size === 0 && !(await this.isDirectory(normalized))) {
-      if (normalized !== '/' && (await this.state.statFile(normalized))) {
+      if (normalized !== '/' && (await this.thread('scandir', path, () => this.state.statFile(normalized)))) {
         throw fsError('ENOTDIR', 'not a directory', 'scandir', path);
       }
       throw fsError('ENOENT', 'no such file or directory', 'scandir', path);
@@ -245,7 +263,7 @@ export class ThreadShellFs implements IFileSystem {
     if (this.device(normalized) !== null || normalized === '/dev' || normalized === '/') {
       throw fsError('EPERM', 'operation not permitted', 'rm', path);
     }
-    if (await this.state.unlinkFile(normalized)) {
+    if (await this.thread('rm', path, () => this.state.unlinkFile(normalized))) {
       this.forget(normalized);
       return;
     }

@@ -9,10 +9,12 @@
  * stderr come back interleaved, as a terminal shows them; a non-zero exit is an error result carrying
  * the output. The runtime cuts output past 200 KB to a head plus a sidecar file (LOCK-6).
  */
-import type { BashExecResult, ScriptNode, TransformPlugin } from 'just-bash';
+import type { BashExecResult, CustomCommand, ScriptNode, TransformPlugin } from 'just-bash';
 import { z } from 'zod';
+import { AccessDenied } from '../engine/access-gate.js';
 import { defineTool } from '../spec/define-tool.js';
 import type { ShellRunRequirement } from '../spec/requirements.js';
+import type { ThreadState } from '../spec/thread-state.js';
 import { ThreadShellFs } from './bash-fs.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;
@@ -79,11 +81,13 @@ export const bash = defineTool({
   timeout: MAX_COMMAND_TIMEOUT_MS + 10_000,
   execute: async (state, input) => {
     const timeoutMs = Math.min(input.timeout_ms, MAX_COMMAND_TIMEOUT_MS);
-    const { Bash } = await import('just-bash');
+    const { Bash, defineCommand } = await import('just-bash');
+    const fs = new ThreadShellFs(state);
     const shell = new Bash({
-      fs: new ThreadShellFs(state),
+      fs,
       cwd: '/',
       commands: [...SHELL_COMMANDS],
+      customCommands: checkedCommands(state, fs.refusals, defineCommand),
       // The isolate is the sandbox on Workers; patching globals would reach other code in the isolate.
       defenseInDepth: false,
       executionLimits: { maxExecutionTimeMs: timeoutMs, maxOutputSize: MAX_SHELL_OUTPUT_BYTES },
@@ -116,8 +120,11 @@ export const bash = defineTool({
         const partial = result ? combinedOutput(result) : '';
         return { status: 'error', error: partial ? `${stopped}\n${partial}` : (stopped ?? 'Command stopped') };
       }
-      const output = combinedOutput(result);
-      if (result.exitCode !== 0) return { status: 'error', error: `Exit code ${result.exitCode}\n${output}` };
+      const output = [combinedOutput(result), refusalNote(fs.refusals)].filter((part) => part !== '').join('\n');
+      // A refused operation fails the call even when the command carried on (`rm -f` ignores errors).
+      if (result.exitCode !== 0 || fs.refusals.size > 0) {
+        return { status: 'error', error: `Exit code ${result.exitCode}\n${output}` };
+      }
       return { status: 'success', result: output === '' ? '(no output)' : output };
     } finally {
       clearTimeout(timer);
@@ -125,6 +132,37 @@ export const bash = defineTool({
     }
   },
 });
+
+/**
+ * Every command of the shell's set, checked as it really runs (PERM-4): with its arguments after
+ * expansion, wherever it comes from (`eval`, `xargs`, `find -exec`, `bash -c`, a sourced script), so
+ * a rule refuses it however the line spells it. A refused command exits 126 and runs nothing.
+ */
+function checkedCommands(
+  state: ThreadState,
+  refusals: Set<string>,
+  defineCommand: typeof import('just-bash').defineCommand,
+): CustomCommand[] {
+  return SHELL_COMMANDS.map((name) =>
+    defineCommand(name, async (argv, context) => {
+      try {
+        state.authorize({ argv: [name, ...argv] });
+      } catch (error) {
+        if (!(error instanceof AccessDenied)) throw error;
+        refusals.add(error.message);
+        return { stdout: '', stderr: `${name}: permission denied\n`, exitCode: 126 };
+      }
+      if (!context.origCommand) throw new Error(`${name}: the shell has no such command`);
+      return context.origCommand(argv);
+    }),
+  );
+}
+
+/** What the model is told about operations the permission rules refused during the command. */
+function refusalNote(refusals: ReadonlySet<string>): string {
+  if (refusals.size === 0) return '';
+  return `[Refused by this thread's permission rules:\n${[...refusals].map((reason) => `- ${reason}`).join('\n')}]`;
+}
 
 function abortMessage(reason: unknown): string {
   if (reason instanceof Error && reason.message) return reason.message;

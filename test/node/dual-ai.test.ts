@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { needsTurn } from '../../src/engine/loop.js';
 import type { AppDefinitions } from '../../src/engine/registry.js';
-import { createHarness, MemoryThreadStore } from '../support/memory-store.js';
+import { ALLOW_EVERYTHING, createHarness, MemoryThreadStore } from '../support/memory-store.js';
 
 const conclude = defineTool({
   description: 'End the debate with a verdict',
@@ -62,6 +62,7 @@ function debate(options: {
         sideB: { prompt: 'con', ...options.sideB },
       }),
     ],
+    permissions: ALLOW_EVERYTHING,
   };
 }
 

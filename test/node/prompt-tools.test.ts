@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AppDefinitions } from '../../src/engine/registry.js';
 import { MAX_PROMPT_DEPTH } from '../../src/engine/subprompt.js';
-import { createHarness, MemoryThreadStore } from '../support/memory-store.js';
+import { ALLOW_EVERYTHING, createHarness, MemoryThreadStore } from '../support/memory-store.js';
 
 const add = defineTool({
   description: 'Add two numbers',
@@ -79,6 +79,7 @@ function app(options: {
       }),
     ],
     agents: [defineAgent({ name: 'main', sideA: { prompt: 'main' } })],
+    permissions: ALLOW_EVERYTHING,
   };
 }
 
@@ -257,6 +258,7 @@ describe('SUB-1: prompt tools', () => {
         models: [defineModel({ name: 'm', provider: 'scripted', script: recursive })],
         prompts: [definePrompt({ name: 'recurse', prompt: '', model: 'm', tools: ['recurse'], exposeAsTool: true })],
         agents: [defineAgent({ name: 'main', sideA: { prompt: 'recurse' } })],
+        permissions: ALLOW_EVERYTHING,
       },
       agent: 'main',
     });

@@ -5,7 +5,7 @@
 import { defineAgent, defineModel, definePrompt, defineTool, type ScriptedRequest } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { SUBAGENT_INSTANCES_KEY } from '../../src/engine/subagent-instances.js';
-import { createHarness } from '../support/memory-store.js';
+import { ALLOW_EVERYTHING, createHarness } from '../support/memory-store.js';
 
 const show = defineTool({
   description: 'Show nothing',
@@ -26,6 +26,7 @@ function lead(tools: Parameters<typeof definePrompt>[0]['tools'], script: (reque
         defineAgent({ name: 'worker', sideA: { prompt: 'inner' } }),
         defineAgent({ name: 'writer', sideA: { prompt: 'inner' } }),
       ],
+      permissions: ALLOW_EVERYTHING,
     },
     agent: 'lead',
     variables: { values: { PROJECT: 'apollo', BRIEF: 'plan the launch', KEY: 'k-123' } },

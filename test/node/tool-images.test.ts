@@ -1,6 +1,6 @@
 import { defineAgent, defineModel, definePrompt, defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { createHarness } from '../support/memory-store.js';
+import { ALLOW_EVERYTHING, createHarness } from '../support/memory-store.js';
 
 const PIXEL = btoa('not really a png, but bytes all the same');
 
@@ -29,6 +29,7 @@ function harness(vision: boolean) {
       ],
       prompts: [definePrompt({ name: 'main', prompt: 'Look.', model: 'eyes', tools: ['draw'] })],
       agents: [defineAgent({ name: 'viewer', sideA: { prompt: 'main' } })],
+      permissions: ALLOW_EVERYTHING,
     },
     agent: 'viewer',
   });

@@ -38,7 +38,12 @@ export function invalidPaths(file: string): InvalidPathCase[] {
     // travels as "%2F.." (decoded "/..").
     { label: '..', path: '..', url: '%2F..', reason: PATH_REASON.dots },
     { label: 'a/../..', path: 'a/../..', reason: PATH_REASON.dots },
-    { label: 'a//..//..//', path: `a//..//..//${file}`, url: `a%2F%2F..%2F%2F..%2F%2F${file}`, reason: PATH_REASON.dots },
+    {
+      label: 'a//..//..//',
+      path: `a//..//..//${file}`,
+      url: `a%2F%2F..%2F%2F..%2F%2F${file}`,
+      reason: PATH_REASON.dots,
+    },
     { label: '/./../', path: `/./../${file}`, reason: PATH_REASON.dots },
     { label: 'dots then a sibling thread', path: `../../threads/x/${file}`, reason: PATH_REASON.dots },
     // In a URL these are decoded once by the server: %2e%2e%2f arrives as "../".
@@ -78,6 +83,126 @@ export function spellingsOf(dir: string, name: string): string[] {
 }
 
 // ---- shell command lines -----------------------------------------------------------------------
+
+/** Every spelling of "remove /docs, recursively and by force": a rule `rm -rf *` catches each. */
+export const RM_RECURSIVE_FORCE: string[][] = [
+  ['rm', '-rf', '/docs'],
+  ['rm', '-fr', '/docs'],
+  ['rm', '-r', '-f', '/docs'],
+  ['rm', '-f', '-r', '/docs'],
+  ['rm', '-Rf', '/docs'],
+  ['rm', '-rfv', '/docs'],
+  ['rm', '-v', '-r', '-f', '/docs'],
+  ['rm', '--recursive', '--force', '/docs'],
+  ['rm', '-r', '--force', '/docs'],
+  ['rm', '/docs', '-rf'],
+  ['rm', '-rf', '--', '/docs'],
+  ['/bin/rm', '-rf', '/docs'],
+  ['/usr/bin/rm', '-rf', '/docs'],
+];
+
+/**
+ * Command lines a model might send to remove `/docs` recursively: other spellings, other commands
+ * that run `rm`, and forms only known at run time. Under `(bash, rm -rf *, deny)` each is refused
+ * before it runs or where `rm` runs, and `/docs` keeps its files.
+ */
+export const RM_DOCS_LINES: string[] = [
+  'rm -rf /docs',
+  'rm -fr /docs',
+  'rm -r -f docs',
+  'rm --recursive --force //docs',
+  "'rm' -rf /docs",
+  '\\rm -rf /docs',
+  'command rm -rf /docs',
+  'env rm -rf /docs',
+  'timeout 5 rm -rf /docs',
+  'true && rm -rf /docs',
+  '(rm -rf /docs)',
+  '{ rm -rf /docs; }',
+  'echo $(rm -rf /docs)',
+  'cd / && rm -rf docs',
+  'eval "rm -rf /docs"',
+  "bash -c 'rm -rf /docs'",
+  'echo /docs | xargs rm -rf',
+  'find / -maxdepth 1 -name docs -exec rm -rf {} \\;',
+  // Known only at run time: the static check cannot see the options, the run-time check does.
+  'R=-rf; rm $R /docs',
+  'set -- -r -f; rm "$@" /docs',
+  "printf 'rm -rf /docs' > /run.sh; bash /run.sh",
+  "printf 'rm -rf /docs' > /run.sh; source /run.sh",
+];
+
+/**
+ * Command lines that read `/secret/key.txt` (or list `/secret`) through every kind of command: under
+ * `(fs.read, /secret/*, deny)` none shows the file's content or name, and nothing copies it.
+ */
+export const SECRET_READ_LINES: string[] = [
+  'cat /secret/key.txt',
+  'cat secret/key.txt',
+  'cat //secret/key.txt',
+  'cat /./secret/key.txt',
+  'cat /docs/../secret/key.txt',
+  'cd /secret && cat key.txt',
+  'cat < /secret/key.txt',
+  'cat /secret/*',
+  'cat /*/key.txt',
+  'head -c 100 /secret/key.txt',
+  'tail -n 5 /secret/key.txt',
+  'sed -n 1p /secret/key.txt',
+  'awk 1 /secret/key.txt',
+  'sort /secret/key.txt',
+  'grep -r . /secret',
+  'grep -r SECRET /',
+  'base64 /secret/key.txt',
+  'od -c /secret/key.txt',
+  'strings /secret/key.txt',
+  'while read line; do echo "$line"; done < /secret/key.txt',
+  'source /secret/key.txt',
+  'xargs cat <<< /secret/key.txt',
+  'find /secret -type f -exec cat {} \\;',
+  'find / -type f',
+  'ls /secret',
+  'ls -R /',
+  'tree /',
+  'cp /secret/key.txt /docs/copy.txt',
+  'tee /docs/copy.txt < /secret/key.txt',
+  'gzip -c /secret/key.txt > /docs/key.gz',
+  'tar -cf /docs/all.tar /secret',
+];
+
+/**
+ * Command lines that write under `/outside/` through every kind of command: under
+ * `(fs.write, /outside/*, deny)` each is refused and `/outside/existing.txt` stays as it was.
+ */
+export const OUTSIDE_WRITE_LINES: string[] = [
+  'echo hi > /outside/file',
+  'echo hi > outside/file',
+  'echo hi > //outside/file',
+  'echo hi > /./outside/file',
+  'echo hi >> /outside/existing.txt',
+  'cd /outside && echo hi > file',
+  'cp /docs/a.txt /outside/file',
+  'mv /docs/a.txt /outside/file',
+  'tee /outside/file < /docs/a.txt',
+  'touch /outside/file',
+  'mkdir -p /outside/deeper && echo hi > /outside/deeper/file',
+  'sed -i s/original/changed/ /outside/existing.txt',
+  'rm /outside/existing.txt',
+  'rm -rf /outside',
+  'cat > /outside/file <<EOF\nhi\nEOF',
+  'printf hi | tee -a /outside/existing.txt',
+  'find /docs -name a.txt -exec cp {} /outside/file \\;',
+  'echo /outside/file | xargs touch',
+  "sh -c 'echo hi > /outside/file'",
+  'gzip -c /docs/a.txt > /outside/file.gz',
+];
+
+/** Lines whose targets are known only at run time: refused before they run, whatever the rules allow. */
+export const UNCHECKABLE_LINES: string[] = [
+  'F=/outside/file; echo hi > $F',
+  'echo hi > "$(echo /outside/file)"',
+  'echo hi > ~/file',
+];
 
 // ---- network addresses -------------------------------------------------------------------------
 

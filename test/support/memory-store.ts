@@ -8,6 +8,7 @@
  * drains in arrival order; listings follow R2's prefix + delimiter semantics.
  */
 import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
+import type { AccessGate } from '../../src/engine/access-gate.js';
 import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/file-store.js';
 import type { Frame } from '../../src/engine/frames.js';
 import type { TurnDeps, TurnOutcome } from '../../src/engine/loop.js';
@@ -27,6 +28,7 @@ import type {
   FileStat,
   Message,
   ModelDefinition,
+  PermissionRule,
   Script,
   SideConfigInput,
   SpawnChildOptions,
@@ -305,6 +307,9 @@ export async function settle(rounds = 5): Promise<void> {
   for (let round = 0; round < rounds; round++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** Project rules for tests that are not about permissions: every call is allowed. */
+export const ALLOW_EVERYTHING: PermissionRule[] = [{ permission: '*', pattern: '*', action: 'allow' }];
+
 export interface HarnessOptions {
   /** Function tools by name; the default prompt offers all of them. */
   tools?: Record<string, AnyToolDefinition>;
@@ -314,6 +319,11 @@ export interface HarnessOptions {
   prompt?: Partial<DefinePromptOptions>;
   /** Overrides for side A of the agent `test_agent`. */
   side?: Partial<SideConfigInput>;
+  /**
+   * Project permission rules of the generated definitions (default: allow everything, so tests not
+   * about permissions need none).
+   */
+  permissions?: PermissionRule[];
   /** Replaces the generated definitions entirely; `agent` then names the agent to run. */
   definitions?: AppDefinitions;
   agent?: string;
@@ -361,7 +371,7 @@ export interface Harness {
   /** The user message followed by a turn. */
   send(content: string): Promise<TurnOutcome>;
   /** A ThreadState over this thread, as a tool would get it (`execution` null unless given). */
-  state(execution?: ExecutionState | null): ThreadState;
+  state(execution?: ExecutionState | null, gate?: AccessGate): ThreadState;
   /** Messages of a role, oldest first. */
   byRole(role: Message['role']): Message[];
   /** Frame types in order, without text deltas. */
@@ -384,6 +394,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       }),
     ],
     agents: [defineAgent({ name: 'test_agent', type: 'ai_human', sideA: { prompt: 'main', ...options.side } })],
+    permissions: options.permissions ?? ALLOW_EVERYTHING,
   };
   const registry = new Registry(definitions, options.builtinTools ?? {}, agentTool, subagentLifecycleTools);
   const agentName = options.agent ?? 'test_agent';
@@ -433,7 +444,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       harness.user(content);
       return harness.run();
     },
-    state(execution = null) {
+    state(execution = null, gate) {
       return createThreadState({
         store,
         files,
@@ -460,6 +471,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
           return { id: child.id };
         },
         execution,
+        gate,
       });
     },
     byRole: (role) => store.messages().filter((message) => message.role === role),
@@ -478,7 +490,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
     emit,
     signal: controller.signal,
-    createState: (execution) => harness.state(execution),
+    createState: (execution, gate) => harness.state(execution, gate),
     guards: options.guards,
     scrub: options.scrub,
     now,

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import {
+  type AgentDefinition,
   createRuntime,
   defineAgent,
   defineClientTool,
@@ -358,6 +359,16 @@ const ctxNoRounds = definePrompt({
   maxToolRounds: 0,
 });
 
+const ALLOW_EVERYTHING = { permission: '*', pattern: '*', action: 'allow' } as const;
+
+/**
+ * Test agents not about permissions are allowed everything by their manifest; an agent that declares
+ * rules of its own keeps exactly those (PERM-1: with no rule, a call asks).
+ */
+function allowedUnlessRuled(agents: AgentDefinition[]): AgentDefinition[] {
+  return agents.map((agent) => (agent.permissions.length > 0 ? agent : { ...agent, permissions: [ALLOW_EVERYTHING] }));
+}
+
 const runtime = createRuntime({
   tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools },
   models: [scripted, remote],
@@ -389,7 +400,7 @@ const runtime = createRuntime({
       body: 'SKILL-BODY: tag, build, publish, announce.',
     }),
   ],
-  agents: [
+  agents: allowedUnlessRuled([
     ...conformance.agents,
     ...subagents.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
@@ -433,7 +444,7 @@ const runtime = createRuntime({
     defineAgent({ name: 'fs_tools', sideA: { prompt: 'fs_tools' } }),
     defineAgent({ name: 'sec_remote', sideA: { prompt: 'sec_remote' } }),
     defineAgent({ name: 'sec_scripted', sideA: { prompt: 'sec_scripted' } }),
-  ],
+  ]),
 });
 
 export const Thread = runtime.Thread;
