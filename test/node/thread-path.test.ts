@@ -6,41 +6,11 @@ import { defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { ThreadFiles } from '../../src/engine/thread-files.js';
 import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, normalizeThreadPath, PathError } from '../../src/engine/thread-path.js';
+import { invalidPaths } from '../support/hostile-corpus.js';
 import { createHarness, MemoryFileStore } from '../support/memory-store.js';
 
-const longPath = `${'/abcdefghi'.repeat(Math.ceil((MAX_PATH_BYTES + 1) / 10))}`; // each segment is short
-
-const HOSTILE: Array<[string, string, RegExp]> = [
-  ['bare ..', '..', /"\.\." segments/],
-  ['leading ..', '../x', /"\.\." segments/],
-  ['absolute escape', '/../etc/passwd', /"\.\." segments/],
-  ['.. in the middle', 'a/../../b', /"\.\." segments/],
-  ['.. that would stay inside', 'a/b/../c', /"\.\." segments/],
-  ['trailing ..', 'a/b/..', /"\.\." segments/],
-  ['.. after empty segments', '//..//x', /"\.\." segments/],
-  ['encoded dots', '%2e%2e/x', /percent-encoded/],
-  ['encoded dots, upper case', '%2E%2E/x', /percent-encoded/],
-  ['half-encoded dots', '.%2e/x', /percent-encoded/],
-  ['double-encoded dots', '%252e%252e/x', /percent-encoded/],
-  ['encoded slash', '..%2fx', /percent-encoded/],
-  ['encoded backslash', '..%5cx', /percent-encoded/],
-  ['encoded NUL', 'a%00b', /percent-encoded/],
-  ['backslash traversal', '..\\x', /backslash/],
-  ['windows absolute', 'C:\\Windows\\system32', /backslash/],
-  ['NUL byte', 'a\u0000b.txt', /NUL/],
-  ['NUL byte after a valid name', 'notes.txt\u0000.png', /NUL/],
-  ['newline', 'a\nb', /control/],
-  ['carriage return', 'a\rb', /control/],
-  ['tab', 'a\tb', /control/],
-  ['escape', 'a\u001bb', /control/],
-  ['DEL', 'a\u007fb', /control/],
-  ['segment over 255 bytes', `dir/${'x'.repeat(MAX_SEGMENT_BYTES + 1)}`, /longer than 255 bytes/],
-  ['segment over 255 bytes in UTF-8', `dir/${'é'.repeat(128)}`, /longer than 255 bytes/],
-  ['path over 900 bytes', longPath, /longer than 900 bytes/],
-];
-
 describe('ATT-3: hostile paths are refused', () => {
-  for (const [label, input, reason] of HOSTILE) {
+  for (const { label, path: input, reason } of invalidPaths('x.txt')) {
     it(`ATT-3: ${label} (${JSON.stringify(input.slice(0, 40))}) throws a PathError`, () => {
       let caught: unknown;
       try {
@@ -103,7 +73,7 @@ describe('ATT-3: the thread filesystem refuses hostile paths', () => {
   it('ATT-3: ThreadFiles.write refuses every hostile path and stores nothing', async () => {
     const store = new MemoryFileStore();
     const files = new ThreadFiles(store);
-    for (const [, input] of HOSTILE) {
+    for (const { path: input } of invalidPaths('x.txt')) {
       await expect(files.write(input, 'pwned')).rejects.toBeInstanceOf(PathError);
     }
     expect(store.paths()).toEqual([]);

@@ -17,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
+import * as containment from './containment-app.js';
 import * as subagents from './subagents-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
@@ -370,7 +371,7 @@ function allowedUnlessRuled(agents: AgentDefinition[]): AgentDefinition[] {
 }
 
 const runtime = createRuntime({
-  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools },
+  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools, ...containment.tools },
   models: [scripted, remote],
   prompts: [
     general,
@@ -392,6 +393,7 @@ const runtime = createRuntime({
     ctxGeneral,
     ctxNoRounds,
     ...subagents.prompts,
+    ...containment.prompts,
   ],
   skills: [
     defineSkill({
@@ -403,6 +405,7 @@ const runtime = createRuntime({
   agents: allowedUnlessRuled([
     ...conformance.agents,
     ...subagents.agents,
+    ...containment.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

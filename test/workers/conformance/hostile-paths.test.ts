@@ -8,19 +8,13 @@ import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { api, createThread } from '../../support/api.js';
+import { invalidPaths, PATH_REASON } from '../../support/hostile-corpus.js';
 import { r2Keys, runScript } from './support.js';
 
 const AGENT = 'conf_lab';
 const PROBE = 'conf_file_probe';
 
-const REASON = {
-  dots: /\.\.["']?\s*(segments?|parts?)|traversal|parent director/i,
-  encoded: /percent-encoded|encoded/i,
-  backslash: /backslash/i,
-  nul: /\bNUL\b/,
-  longName: /name[^"]*(too long|longer than)/i,
-  longPath: /path[^"]*(too long|longer than)/i,
-};
+const REASON = PATH_REASON;
 
 interface Probe {
   label: string;
@@ -31,37 +25,9 @@ interface Probe {
   reason: RegExp;
 }
 
-/** The corpus, with a marker in every name so any escaped write can be found in the bucket. */
+/** The corpus (test/support/hostile-corpus.ts), with a marker in every name so an escaped write shows. */
 function corpus(marker: string): Probe[] {
-  const file = `escape-${marker}.txt`;
-  const longName = `${'n'.repeat(300 - file.length - 1)}-${file}`;
-  const longPath = `${`${'d'.repeat(99)}/`.repeat(9)}${'p'.repeat(100 - file.length)}${file}`;
-  expect(longName).toHaveLength(300);
-  expect(new TextEncoder().encode(longPath).byteLength).toBe(1000);
-  const probes: Array<Omit<Probe, 'url'> & { url?: string }> = [
-    { label: '../', path: `../${file}`, reason: REASON.dots },
-    { label: 'a/../../', path: `a/../../${file}`, reason: REASON.dots },
-    // A bare ".." (or "%2e%2e") segment is resolved by the URL parser before any request is sent,
-    // so over HTTP it travels as "%2F.." (decoded "/..").
-    { label: '..', path: '..', url: '%2F..', reason: REASON.dots },
-    { label: 'a/../..', path: 'a/../..', reason: REASON.dots },
-    { label: 'dots then a sibling thread', path: `../../threads/${marker}/${file}`, reason: REASON.dots },
-    // In a URL these are decoded once by the server: %2e%2e%2f arrives as "../".
-    { label: '%2e%2e%2f', path: `%2e%2e%2f${file}`, url: `%252e%252e%252f${file}`, reason: REASON.encoded },
-    {
-      label: '%252e%252e%252f',
-      path: `%252e%252e%252f${file}`,
-      url: `%25252e%25252e%25252f${file}`,
-      reason: REASON.encoded,
-    },
-    { label: '..\\', path: `..\\${file}`, reason: REASON.backslash },
-    { label: '%5c', path: `a%5c${file}`, url: `a%255c${file}`, reason: REASON.encoded },
-    { label: 'NUL', path: `${file}\u0000.png`, reason: REASON.nul },
-    { label: '%00', path: `${file}%00.png`, url: `${file}%2500.png`, reason: REASON.encoded },
-    { label: '300-character name', path: longName, reason: REASON.longName },
-    { label: '1000-byte path', path: longPath, reason: REASON.longPath },
-  ];
-  return probes.map((probe) => ({
+  return invalidPaths(`escape-${marker}.txt`).map((probe) => ({
     ...probe,
     url: probe.url ?? probe.path.split('/').map(encodeURIComponent).join('%2F'),
   }));

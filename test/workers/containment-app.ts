@@ -1,0 +1,84 @@
+/**
+ * Test agents for containment (issue findings through HTTP, PERM-1, PERM-2, PERM-4, SUB-2, EXE-6):
+ * the example `workspace` agent's own rules on a scripted model, an agent with denies, an agent with
+ * no rule about its tools, and a parent whose children are allowed everything by their own manifest.
+ */
+import { z } from 'zod';
+import workspaceExample from '../../agents/agents/workspace.js';
+import { defineAgent, definePrompt, defineTool } from '../../src/index.js';
+
+const ALLOW = { permission: '*', pattern: '*', action: 'allow' } as const;
+const FILE_TOOLS = ['read', 'write', 'edit', 'glob', 'grep', 'bash'];
+
+export const tools = {
+  late_writer: defineTool({
+    description: 'Write a file after the call has ended, ignoring the abort signal',
+    args: z.object({ report: z.string().describe('Where to report the outcome of the late write') }),
+    timeout: 30,
+    execute: async (state, args) => {
+      const callId = state.execution?.toolCallId;
+      // Wait until the timeout's result is stored: whatever this call does now comes too late.
+      for (;;) {
+        const log = await state.getMessages();
+        if (log.some((message) => message.role === 'tool' && message.tool_call_id === callId)) break;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      let outcome = 'written';
+      try {
+        await state.writeFile('/late.txt', 'late');
+      } catch (error) {
+        outcome = (error as Error).message;
+      }
+      await fetch(`${args.report}&outcome=${encodeURIComponent(outcome)}`);
+      return { status: 'success', result: outcome };
+    },
+  }),
+};
+
+export const prompts = [
+  definePrompt({ name: 'contained_ws', prompt: '', model: 'scripted', tools: [...FILE_TOOLS, 'task', 'late_writer'] }),
+  definePrompt({
+    name: 'strict_parent',
+    prompt: '',
+    model: 'scripted',
+    tools: [
+      ...FILE_TOOLS,
+      'task',
+      { name: 'free_child', blocking: true },
+      { name: 'free_worker', resumable: { receives_messages: 'side_a' } },
+    ],
+  }),
+  definePrompt({ name: 'free_files', prompt: '', model: 'scripted', tools: FILE_TOOLS }),
+];
+
+export const agents = [
+  // The example application's workspace agent, its rules exactly as it declares them.
+  defineAgent({
+    name: 'example_workspace',
+    sideA: { prompt: 'contained_ws' },
+    permissions: workspaceExample.permissions,
+  }),
+  defineAgent({
+    name: 'guarded',
+    sideA: { prompt: 'contained_ws' },
+    permissions: [
+      ALLOW,
+      { permission: 'fs.read', pattern: '/secret/*', action: 'deny' },
+      { permission: 'fs.write', pattern: '/outside/*', action: 'deny' },
+    ],
+  }),
+  // Its one rule is about a tool it does not use: nothing covers bash, so bash asks.
+  defineAgent({
+    name: 'bare',
+    sideA: { prompt: 'contained_ws' },
+    permissions: [{ permission: 'todo', action: 'allow' }],
+  }),
+  defineAgent({
+    name: 'strict_parent',
+    sideA: { prompt: 'strict_parent' },
+    permissions: [ALLOW, { permission: 'bash', pattern: 'rm -rf *', action: 'deny' }],
+  }),
+  // The children allow themselves everything: only what they inherit restricts them.
+  defineAgent({ name: 'free_child', exposeAsTool: true, sideA: { prompt: 'free_files' }, permissions: [ALLOW] }),
+  defineAgent({ name: 'free_worker', sideA: { prompt: 'free_files' }, permissions: [ALLOW] }),
+];
