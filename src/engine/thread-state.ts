@@ -1,6 +1,7 @@
 /**
  * The ThreadState a tool receives (THR-7), built per call over the thread's store and files. Its
  * tool context (KIND-6) is the running tool's, unvalidated: the loop binds it to the tool's schemas.
+ * Its `fetch` goes through the egress policy and the host check (outbound-fetch.ts, issue 11).
  */
 import type {
   ExecutionState,
@@ -10,7 +11,9 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../spec/index.js';
+import type { EgressPolicy } from './egress-policy.js';
 import type { FrameSink } from './frames.js';
+import { type FetchTransport, outboundFetch } from './outbound-fetch.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
 import { contextApi } from './tool-context.js';
@@ -36,6 +39,12 @@ export interface ThreadStateDeps {
   /** Sends a message to a resumable subagent instance; the thread layer provides it. */
   messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
   execution: ExecutionState | null;
+  /** What `state.fetch` may contact on the model's behalf (issue 11). */
+  egress: EgressPolicy;
+  /** Runs before each hop of `state.fetch`, after the egress policy; throws to refuse the URL. */
+  checkHost?(url: URL): void;
+  /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
+  transport?: FetchTransport;
 }
 
 const KV_PREFIX = 'user:';
@@ -109,6 +118,8 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     async setValue(key: string, value: unknown) {
       store.setValue(toolValueKey(key), value);
     },
+
+    fetch: (input, init) => outboundFetch(deps, input, init),
 
     emit(event: string, data: unknown) {
       emit({ type: 'event', event, data });
