@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { canonicalHost, checkEgress, type EgressPolicy, egressPolicy } from '../../src/engine/egress-policy.js';
 import { inNetwork, parseIPv4, parseIPv6, parseNetwork } from '../../src/engine/ip-address.js';
 import { classifyAddress } from '../../src/engine/special-addresses.js';
-import { loopbackSpellings, type RefusedUrlCase, refusedUrls } from '../support/hostile-corpus.js';
+import { ALLOW_HINT, expectRefusal } from '../support/egress-refusals.js';
+import { loopbackSpellings, refusedUrls } from '../support/hostile-corpus.js';
 
 const PORT = 8080;
-const HINT = ' (set EGRESS_ALLOW_HOSTS to allow a development host)';
 
 function refusal(policy: EgressPolicy, url: string): string {
   const decision = checkEgress(policy, url);
@@ -18,25 +18,9 @@ function refusal(policy: EgressPolicy, url: string): string {
   return decision.message;
 }
 
-/** The message must name the URL and host, give the corpus's reason, and offer the setting unless it cannot help. */
-function expectRefusedAsCase(message: string, item: RefusedUrlCase): void {
-  if (item.host === null) {
-    expect(message).toMatch(item.reason);
-    return;
-  }
-  const href = new URL(item.url).href;
-  const prefix = `${href} is refused: ${item.host} is `;
-  expect(message.startsWith(prefix), `${message} should start with ${prefix}`).toBe(true);
-  const rest = message.slice(prefix.length);
-  const hint = item.neverAllowed || /empty label/.test(rest) ? '' : HINT;
-  if (hint === '') expect(rest).not.toContain('EGRESS_ALLOW_HOSTS');
-  else expect(rest.endsWith(hint), `${rest} should end with the hint`).toBe(true);
-  expect(rest.slice(0, rest.length - hint.length)).toMatch(item.reason);
-}
-
 describe('egress policy: the hostile corpus', () => {
   it.each(refusedUrls(PORT, '/corpus'))('issue 11: $label ($url) is refused by default', (item) => {
-    expectRefusedAsCase(refusal(egressPolicy(), item.url), item);
+    expectRefusal(refusal(egressPolicy(), item.url), item);
   });
 
   it('issue 11: the URL parser gives every corpus host the canonical form the refusal names', () => {
@@ -49,19 +33,19 @@ describe('egress policy: the hostile corpus', () => {
   it('issue 11: the finding, message for message', () => {
     const policy = egressPolicy();
     expect(refusal(policy, 'http://127.0.0.1:8080/')).toBe(
-      `http://127.0.0.1:8080/ is refused: 127.0.0.1 is a loopback address${HINT}`,
+      `http://127.0.0.1:8080/ is refused: 127.0.0.1 is a loopback address${ALLOW_HINT}`,
     );
     expect(refusal(policy, 'http://2130706433:8080/')).toBe(
-      `http://127.0.0.1:8080/ is refused: 127.0.0.1 is a loopback address${HINT}`,
+      `http://127.0.0.1:8080/ is refused: 127.0.0.1 is a loopback address${ALLOW_HINT}`,
     );
     expect(refusal(policy, 'http://[::ffff:127.0.0.1]:8080/')).toBe(
-      `http://[::ffff:7f00:1]:8080/ is refused: [::ffff:7f00:1] is an IPv4-mapped address of 127.0.0.1, a loopback address${HINT}`,
+      `http://[::ffff:7f00:1]:8080/ is refused: [::ffff:7f00:1] is an IPv4-mapped address of 127.0.0.1, a loopback address${ALLOW_HINT}`,
     );
     expect(refusal(policy, 'http://localhost:8080/')).toBe(
-      `http://localhost:8080/ is refused: localhost is a loopback name${HINT}`,
+      `http://localhost:8080/ is refused: localhost is a loopback name${ALLOW_HINT}`,
     );
     expect(refusal(policy, 'http://0.0.0.0:8080/')).toBe(
-      `http://0.0.0.0:8080/ is refused: 0.0.0.0 is an unspecified address ("this network", 0.0.0.0/8)${HINT}`,
+      `http://0.0.0.0:8080/ is refused: 0.0.0.0 is an unspecified address ("this network", 0.0.0.0/8)${ALLOW_HINT}`,
     );
     expect(refusal(policy, 'http://169.254.169.254/latest/meta-data/')).toBe(
       'http://169.254.169.254/latest/meta-data/ is refused: 169.254.169.254 is a cloud metadata address',
@@ -130,7 +114,7 @@ describe('egress policy: EGRESS_ALLOW_HOSTS', () => {
     // Other hosts to the URL parser, although some lead to the same socket.
     for (const item of refusedUrls(PORT)) {
       if (item.host === '127.0.0.1') continue;
-      expectRefusedAsCase(refusal(policy, item.url), item);
+      expectRefusal(refusal(policy, item.url), item);
     }
   });
 
@@ -163,7 +147,7 @@ describe('egress policy: EGRESS_ALLOW_HOSTS', () => {
   it('issue 11: cloud metadata stays refused when listed', () => {
     const policy = egressPolicy('169.254.169.254,metadata.google.internal,metadata,[fd00:ec2::254]');
     for (const item of refusedUrls(PORT).filter((candidate) => candidate.neverAllowed)) {
-      expectRefusedAsCase(refusal(policy, item.url), item);
+      expectRefusal(refusal(policy, item.url), item);
     }
   });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { egressPolicy } from '../../src/engine/egress-policy.js';
 import { type FetchTransport, outboundFetch } from '../../src/engine/outbound-fetch.js';
 import { webFetch } from '../../src/tools/web-fetch.js';
+import { expectRefusal } from '../support/egress-refusals.js';
 import { refusedUrls } from '../support/hostile-corpus.js';
 import { createHarness } from '../support/memory-store.js';
 
@@ -56,7 +57,7 @@ describe('state.fetch', () => {
     const { sent, transport } = fakeNetwork();
     for (const item of refusedUrls(8080, '/x')) {
       const error = await refusedWith(outboundFetch({ egress: egressPolicy(), transport }, item.url));
-      expect(error.message).toMatch(item.host === null ? item.reason : ` is refused: ${item.host} is `);
+      expectRefusal(error.message, item);
     }
     expect(sent).toEqual([]);
   });
@@ -218,8 +219,7 @@ describe('web_fetch through the loop', () => {
     expect(results).toHaveLength(cases.length);
     for (const [index, item] of cases.entries()) {
       expect(results[index]?.tool_status, item.label).toBe('error');
-      expect(results[index]?.content, item.label).toMatch(/^Error: web_fetch: /);
-      if (item.host !== null) expect(results[index]?.content).toContain(` is refused: ${item.host} is `);
+      expectRefusal(results[index]?.content ?? '', item, 'Error: web_fetch: ');
     }
     expect(sent).toEqual([]);
   });
