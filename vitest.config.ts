@@ -29,6 +29,10 @@ export default defineConfig({
                 OPENAI_API_KEY: 'test-model-key',
                 MODEL: 'test-model',
                 SERVICES_URL: inject<string>('servicesUrl'),
+                INTRANET_URL: inject<string>('intranetUrl'),
+                // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a
+                // development host. The intranet server stays refused.
+                EGRESS_ALLOW_HOSTS: new URL(inject<string>('servicesUrl')).host,
               },
             },
           })),

@@ -7,7 +7,7 @@
  */
 import type { ToolAccess } from '../spec/index.js';
 import { type CanonicalCommand, canonicalCommand } from './command-match.js';
-import { canonicalHost } from './permission-rules.js';
+import { canonicalHostName } from './egress-policy.js';
 import { parseCommandLine, ShellSyntaxError } from './shell-commands.js';
 import { normalizeThreadPath, PathError } from './thread-path.js';
 import type { ValidatedCall } from './tool-call-validation.js';
@@ -51,7 +51,7 @@ async function compute(validated: ValidatedCall): Promise<CallAccess> {
   const access: CallAccess = {
     read: [],
     write: [],
-    hosts: (declared.hosts ?? []).map(canonicalHost),
+    hosts: (declared.hosts ?? []).map(canonicalHostName),
     commands: [...(declared.commands ?? [])],
     argv: [],
     canonical: [],

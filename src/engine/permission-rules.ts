@@ -17,6 +17,7 @@
  */
 import type { PermissionAction, PermissionRule } from '../spec/permissions.js';
 import { type CanonicalCommand, commandPatternMatches } from './command-match.js';
+import { canonicalHostName } from './egress-policy.js';
 
 export type RuleScope = 'manifest' | 'project' | 'inherited' | 'session';
 
@@ -83,11 +84,6 @@ export function canonicalPathPattern(pattern: string): string {
   return rooted.replace(/\/(?:\.?\/)+/g, '/').replace(/\/\.$/, '/') || '/';
 }
 
-/** A host as rules compare it: lower case, without the trailing dot of a fully qualified name. */
-export function canonicalHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '');
-}
-
 function patternMatches(pattern: string, check: PermissionCheck): boolean {
   switch (check.kind) {
     case 'command':
@@ -95,7 +91,7 @@ function patternMatches(pattern: string, check: PermissionCheck): boolean {
     case 'path':
       return globRegex(canonicalPathPattern(pattern), `path:${pattern}`, true).test(check.subject);
     case 'host':
-      return globRegex(canonicalHost(pattern), `host:${pattern}`).test(check.subject);
+      return globRegex(canonicalHostName(pattern), `host:${pattern}`).test(check.subject);
     default:
       return globRegex(pattern, `text:${pattern}`).test(check.subject);
   }

@@ -3,6 +3,7 @@
  * tool context (KIND-6) is the running tool's, unvalidated: the loop binds it to the tool's schemas.
  * A running call's state carries its access gate (access-gate.ts): every file operation, child
  * thread and `authorize` passes through it; listings and searches never show what it refuses.
+ * Its `fetch` goes through the egress policy and the host check (outbound-fetch.ts).
  */
 import type {
   ExecutionState,
@@ -13,7 +14,9 @@ import type {
   ThreadState,
 } from '../spec/index.js';
 import type { AccessGate } from './access-gate.js';
+import { canonicalHost, type EgressPolicy } from './egress-policy.js';
 import type { FrameSink } from './frames.js';
+import { type FetchTransport, outboundFetch } from './outbound-fetch.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
 import { contextApi } from './tool-context.js';
@@ -41,6 +44,12 @@ export interface ThreadStateDeps {
   execution: ExecutionState | null;
   /** The running call's gate; absent outside a call, where no rule applies. */
   gate?: AccessGate;
+  /** What `state.fetch` may contact on the model's behalf. */
+  egress: EgressPolicy;
+  /** Runs before each hop of `state.fetch`, after the egress policy; throws to refuse the URL. */
+  checkHost?(url: URL): void;
+  /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
+  transport?: FetchTransport;
 }
 
 const KV_PREFIX = 'user:';
@@ -123,6 +132,20 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     async setValue(key: string, value: unknown) {
       store.setValue(toolValueKey(key), value);
     },
+
+    // Each hop passes the egress policy, then the host check, then the call's net.fetch rules.
+    fetch: (input, init) =>
+      outboundFetch(
+        {
+          ...deps,
+          checkHost(url) {
+            deps.checkHost?.(url);
+            gate?.host(canonicalHost(url));
+          },
+        },
+        input,
+        init,
+      ),
 
     emit(event: string, data: unknown) {
       emit({ type: 'event', event, data });

@@ -1,7 +1,8 @@
 /**
  * Bearer-key authentication (THR-6). `API_KEYS` lists the accepted keys, comma-separated; each key is
  * one user, identified by a hash of the key so the key itself is never stored. Without API_KEYS
- * every request is refused: a deployment is never open by accident.
+ * every request is refused: a deployment is never open by accident. The key travels in the
+ * Authorization header, or as `?token=` on the WebSocket upgrade of `/api/threads/:id/stream` only.
  */
 import type { MiddlewareHandler } from 'hono';
 import type { RuntimeEnv } from '../thread/env.js';
@@ -34,6 +35,20 @@ function keyDigests(source: string): Promise<Set<string>> {
   return cachedKeys.digests;
 }
 
+/** The WebSocket route, exactly: `/api/threads/:id/stream`. */
+const STREAM_ROUTE = /^\/api\/threads\/[^/]+\/stream$/;
+
+/**
+ * Whether a request may carry its key as `?token=` (browsers cannot set headers on a WebSocket): only
+ * a GET asking for a WebSocket upgrade on the stream route itself, never another route whose path
+ * merely ends in `/stream` (a file named `stream`).
+ */
+function isStreamUpgrade(request: Request, path: string): boolean {
+  return (
+    request.method === 'GET' && STREAM_ROUTE.test(path) && request.headers.get('upgrade')?.toLowerCase() === 'websocket'
+  );
+}
+
 /** The key from `Authorization: Bearer <key>`, or from `?token=` where `allowQueryToken` (WebSockets). */
 function presentedKey(request: Request, allowQueryToken: boolean): string | null {
   const header = request.headers.get('authorization');
@@ -53,8 +68,7 @@ export function bearerAuth(): MiddlewareHandler<{ Bindings: RuntimeEnv; Variable
         message: 'API_KEYS is not set: configure at least one key (wrangler secret put API_KEYS)',
       });
     }
-    const isStream = c.req.path.endsWith('/stream');
-    const key = presentedKey(c.req.raw, isStream);
+    const key = presentedKey(c.req.raw, isStreamUpgrade(c.req.raw, c.req.path));
     if (!key) {
       return errorResponse(c, {
         status: 401,

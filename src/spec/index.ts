@@ -87,7 +87,7 @@ export type {
   ToolContext,
   WriteFileOptions,
 } from './thread-state.js';
-export { ContextValidationError } from './thread-state.js';
+export { ContextValidationError, EgressRefused } from './thread-state.js';
 export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
 export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {

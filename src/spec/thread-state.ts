@@ -83,6 +83,21 @@ export class ContextValidationError extends Error {
 }
 
 /**
+ * What `state.fetch` rejects with when the egress policy or a permission refuses a URL, or a chain of
+ * redirects grows too long. The message names the URL and the reason, for the model.
+ */
+export class EgressRefused extends Error {
+  constructor(
+    message: string,
+    /** The refused URL, when it could be parsed. */
+    readonly url: string | null,
+  ) {
+    super(message);
+    this.name = 'EgressRefused';
+  }
+}
+
+/**
  * A tool's view of the thread's tool context (KIND-6). Both parts are read from the thread's store
  * on every access, so they always show the latest values, including updates made earlier in the same
  * call; they are copies: change them with `setContext`, never by mutation.
@@ -148,6 +163,18 @@ export interface ThreadState<
 
   getValue<T = unknown>(key: string): Promise<T | undefined>;
   setValue(key: string, value: unknown): Promise<void>;
+
+  /**
+   * `fetch` on the model's behalf: use it, not the global `fetch`, for any URL a model chose
+   * or a variable configures. The URL must be http(s) without credentials, and its host must not be
+   * inside the machine or its networks (loopback, private, link-local, cloud metadata, ...; the
+   * Worker variable `EGRESS_ALLOW_HOSTS` admits named development hosts). Redirects are followed by
+   * hand, at most 5, and every hop is checked the same way; a hop to another origin carries only the
+   * `accept`, `accept-language`, `content-type` and `user-agent` headers. `redirect: 'manual'` returns
+   * the first answer as it is; `redirect: 'error'` rejects on a redirect. Rejects with an
+   * `EgressRefused` naming the URL and the reason before anything is sent to a refused host.
+   */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>;
 
   /** Sends a custom frame `{ type: 'event', event, data }` to the thread's stream. */
   emit(event: string, data: unknown): void;

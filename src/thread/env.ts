@@ -15,6 +15,11 @@ export interface RuntimeEnv extends ProviderEnv {
   API_KEYS?: string;
   /** Master key for secret variables (VAR-3). */
   SECRETS_KEY?: string;
+  /**
+   * Development hosts `state.fetch` may reach although the egress policy refuses them:
+   * comma-separated `host` or `host:port`, e.g. `127.0.0.1:8080,searxng.internal`. Unset in production.
+   */
+  EGRESS_ALLOW_HOSTS?: string;
   /** Upload size limit in bytes (ATT-5). */
   MAX_UPLOAD_BYTES?: string;
 }

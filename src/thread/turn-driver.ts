@@ -3,6 +3,8 @@
  * alarm handler; while it runs, a safety alarm stays armed ten seconds ahead, so an object evicted or
  * restarted mid-turn is woken again and the loop resumes from the last persisted step.
  */
+
+import { egressPolicy } from '../engine/egress-policy.js';
 import type { FrameSink } from '../engine/frames.js';
 import { needsTurn, type TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
@@ -137,6 +139,8 @@ export class TurnDriver {
       scrub = variables.scrub;
       host.useScrubber(scrub);
       const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id));
+      // Throws on a malformed entry: the turn fails with a message naming it.
+      const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
       do {
         // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
         const agent = registry.agent(store.info.agentId);
@@ -164,6 +168,7 @@ export class TurnDriver {
               messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
               execution,
               gate,
+              egress,
             }),
         });
         host.sessionEnded(outcome);

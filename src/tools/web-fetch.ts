@@ -1,16 +1,19 @@
 /**
  * `web_fetch` (LOCK-1, LOCK-3, LOCK-6): fetches an http(s) URL and returns its content as markdown or
- * plain text. Redirects are followed by hand (at most 5, each target checked like the first URL), the
+ * plain text. It fetches only through `state.fetch`, so the URL and every redirect hop (at most 5) pass
+ * the egress policy (no loopback, private or metadata hosts) before anything is sent; the
  * download stops at a size cap (default 5 MB), the call has a time limit (default 30 s), HTML is
  * converted (html-to-text.ts), text and JSON pass through, and binary content is refused. Output past
  * 200 KB is cut by the runtime to a head plus a sidecar file (`maxOutputBytes`).
  */
 import { z } from 'zod';
+import { AccessDenied } from '../engine/access-gate.js';
+import { canonicalHost } from '../engine/egress-policy.js';
 import { DEFAULT_MAX_OUTPUT_BYTES, defineTool } from '../spec/define-tool.js';
+import { EgressRefused } from '../spec/index.js';
 import { htmlToText } from './html-to-text.js';
 import { deadline, positiveIntVariable } from './search-providers/limits.js';
 
-export const MAX_REDIRECTS = 5;
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
 const MAX_FETCH_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 5 * 1024 * 1024;
@@ -18,23 +21,6 @@ const MAX_DOWNLOAD_BYTES = 25 * 1024 * 1024;
 const USER_AGENT = 'Mozilla/5.0 (compatible; StandardAgents-web_fetch/0.1)';
 const ACCEPT =
   'text/html, application/xhtml+xml;q=0.9, text/markdown;q=0.9, text/plain;q=0.8, application/json;q=0.8, */*;q=0.1';
-
-/** A URL `web_fetch` may request, or the reason it may not. */
-export function checkFetchUrl(raw: string, base?: URL): { url: URL } | { error: string } {
-  let url: URL;
-  try {
-    url = new URL(raw.trim(), base);
-  } catch {
-    return { error: `"${raw}" is not a valid URL` };
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return { error: `only http and https URLs can be fetched, not ${url.protocol.replace(/:$/, '')}:` };
-  }
-  if (url.username !== '' || url.password !== '') {
-    return { error: 'URLs with credentials (user:password@) are refused' };
-  }
-  return { url };
-}
 
 export type ContentKind = 'html' | 'text' | 'binary';
 
@@ -109,39 +95,19 @@ function decode(bytes: Uint8Array, contentType: string | null): string {
   }
 }
 
-/** A refusal worded for the model (too many redirects, a redirect to a refused URL). */
-class FetchRefused extends Error {}
-
-/** Follows redirects by hand so each hop is counted and checked. */
-async function fetchFollowing(start: URL, signal: AbortSignal): Promise<{ response: Response; url: URL }> {
-  let url = start;
-  for (let hop = 0; ; hop++) {
-    const response = await fetch(url, {
-      redirect: 'manual',
-      signal,
-      headers: { 'user-agent': USER_AGENT, accept: ACCEPT },
-    });
-    const location = response.headers.get('location');
-    if (response.status < 300 || response.status > 399 || location === null) return { response, url };
-    await response.body?.cancel();
-    if (hop >= MAX_REDIRECTS) throw new FetchRefused(`more than ${MAX_REDIRECTS} redirects, last to ${location}`);
-    const next = checkFetchUrl(location, url);
-    if ('error' in next) throw new FetchRefused(`redirected to a refused URL: ${next.error}`);
-    url = next.url;
-  }
-}
-
 const args = z.object({
   url: z.string().min(1).describe('The http or https URL to fetch'),
   format: z.enum(['markdown', 'text']).default('markdown').describe('How to render an HTML page'),
 });
 
-/** The host a URL names, for the capability and permission checks; none when it is not a URL. */
+/**
+ * The host a URL names, canonical as the egress policy reads it (lowercase, no trailing dot), for the
+ * capability and permission checks; none when it is not an http(s) URL (state.fetch refuses those).
+ */
 function hostOf(url: string): string[] {
   try {
     const parsed = new URL(url);
-    // Other schemes are refused by the tool itself, with a message about the scheme.
-    return /^https?:$/.test(parsed.protocol) && parsed.hostname ? [parsed.hostname] : [];
+    return /^https?:$/.test(parsed.protocol) && parsed.hostname ? [canonicalHost(parsed)] : [];
   } catch {
     return [];
   }
@@ -175,8 +141,6 @@ export const webFetch = defineTool({
     },
   ],
   execute: async (state, input) => {
-    const checked = checkFetchUrl(input.url);
-    if ('error' in checked) return { status: 'error', error: `web_fetch: ${checked.error}` };
     let timeoutMs: number;
     let maxBytes: number;
     try {
@@ -197,7 +161,12 @@ export const webFetch = defineTool({
     }
     const limit = deadline(timeoutMs, state.execution?.abortSignal);
     try {
-      const { response, url } = await fetchFollowing(checked.url, limit.signal);
+      // state.fetch checks the URL and every redirect hop against the egress policy.
+      const response = await state.fetch(input.url, {
+        signal: limit.signal,
+        headers: { 'user-agent': USER_AGENT, accept: ACCEPT },
+      });
+      const url = new URL(response.url || input.url);
       if (!response.ok) {
         await response.body?.cancel();
         return {
@@ -225,10 +194,12 @@ export const webFetch = defineTool({
         text += `\n\n[web_fetch: the download stopped at ${maxBytes} bytes; the rest of the page was not read]`;
       return { status: 'success', result: text };
     } catch (error) {
+      if (error instanceof EgressRefused || error instanceof AccessDenied) {
+        return { status: 'error', error: `web_fetch: ${error.message}` };
+      }
       if (limit.timedOut())
         return { status: 'error', error: `web_fetch: ${input.url} did not answer within ${timeoutMs} ms` };
       if (limit.signal.aborted) return { status: 'error', error: 'web_fetch: the call was stopped' };
-      if (error instanceof FetchRefused) return { status: 'error', error: `web_fetch: ${error.message}` };
       return { status: 'error', error: `web_fetch: could not fetch ${input.url}: ${(error as Error).message}` };
     } finally {
       limit.dispose();

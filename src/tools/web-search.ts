@@ -82,7 +82,11 @@ export const webSearch = defineTool({
 
     const limit = deadline(timeoutMs, state.execution?.abortSignal);
     try {
-      const results = await provider.search(input.query, input.max_results, limit.signal);
+      // Through state.fetch: a provider base URL from a variable passes the egress policy.
+      const results = await provider.search(input.query, input.max_results, {
+        fetch: (target, init) => state.fetch(target, init),
+        signal: limit.signal,
+      });
       return { status: 'success', result: JSON.stringify({ results }) };
     } catch (error) {
       if (limit.timedOut()) {

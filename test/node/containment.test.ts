@@ -17,6 +17,7 @@ import { glob } from '../../src/tools/glob.js';
 import { grep } from '../../src/tools/grep.js';
 import { read } from '../../src/tools/read.js';
 import { task } from '../../src/tools/task.js';
+import { webFetch } from '../../src/tools/web-fetch.js';
 import { write } from '../../src/tools/write.js';
 import {
   OUTSIDE_WRITE_LINES,
@@ -334,6 +335,33 @@ describe('SUB-2, LOCK-1: task starts only agents the prompt offers', () => {
     expect(result?.tool_status).toBe('error');
     expect(result?.content).toContain('"admin" is not an agent this prompt can start; it can start: test_agent');
     expect(h.spawned).toEqual([]);
+  });
+});
+
+describe('PERM-1: host rules hold on every redirect hop', () => {
+  it('PERM-1: web_fetch of an allowed host that redirects to a denied one is refused at the hop; nothing reaches it', async () => {
+    const sent: string[] = [];
+    const h = createHarness({
+      builtinTools: { web_fetch: webFetch },
+      prompt: { tools: ['web_fetch'] },
+      permissions: [ALLOW, { permission: 'net.fetch', pattern: '*.evil.example', action: 'deny' }],
+      transport: async (url) => {
+        sent.push(url.href);
+        if (url.hostname === 'docs.example') {
+          return new Response(null, { status: 302, headers: { location: 'https://API.Evil.Example./collect' } });
+        }
+        return new Response('collected', { headers: { 'content-type': 'text/plain' } });
+      },
+      script: [{ toolCalls: [{ name: 'web_fetch', arguments: { url: 'https://docs.example/page' } }] }, { text: 'ok' }],
+      info: { headless: true },
+    });
+    await h.send('go');
+    const [result] = h.byRole('tool');
+    expect(result?.tool_status).toBe('error');
+    expect(result?.content).toContain(
+      'Denied by the project rule (net.fetch, *.evil.example, deny) for net.fetch "api.evil.example"',
+    );
+    expect(sent).toEqual(['https://docs.example/page']);
   });
 });
 

@@ -2,7 +2,8 @@ import { defineAgent, defineModel, definePrompt, defineTool, type PermissionRule
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { commandCheck, hostCheck, pathCheck, subjectCheck } from '../../src/engine/access-checks.js';
-import { canonicalHost, decide, scoped } from '../../src/engine/permission-rules.js';
+import { canonicalHostName } from '../../src/engine/egress-policy.js';
+import { decide, scoped } from '../../src/engine/permission-rules.js';
 import { Registry } from '../../src/engine/registry.js';
 import { normalizeThreadPath } from '../../src/engine/thread-path.js';
 import { SESSION_RULES_KEY } from '../../src/engine/tool-guards.js';
@@ -142,7 +143,7 @@ describe('permission rules', () => {
   it('PERM-1: host rules are matched without case or the trailing dot of a fully qualified name', () => {
     const rules = scoped([rule('net.fetch', '*.Example.com.', 'deny')], 'manifest');
     for (const host of ['api.example.com', 'API.EXAMPLE.COM.', 'a.b.example.com']) {
-      expect(decide(rules, hostCheck('web_fetch', canonicalHost(host))).action, host).toBe('deny');
+      expect(decide(rules, hostCheck('web_fetch', canonicalHostName(host))).action, host).toBe('deny');
     }
     expect(decide(rules, hostCheck('web_fetch', 'example.com')).action).toBe('ask');
   });

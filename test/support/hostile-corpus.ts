@@ -221,4 +221,187 @@ export const UNCHECKABLE_LINES: string[] = [
 
 // ---- network addresses -------------------------------------------------------------------------
 
+/** A URL the egress policy must refuse: `web_fetch` and `state.fetch` send nothing to it. */
+export interface RefusedUrlCase {
+  label: string;
+  url: string;
+  /**
+   * The canonical host the refusal names (`<url> is refused: <host> is ...`); null when the URL is
+   * refused before its host is looked at (scheme, credentials, not a URL).
+   */
+  host: string | null;
+  /** The words of the reason, after "<host> is" (or the whole message when `host` is null). */
+  reason: RegExp;
+  /** Cloud metadata: refused even when EGRESS_ALLOW_HOSTS lists it, and the message offers no way out. */
+  neverAllowed?: true;
+}
+
+export const NETWORK_REASON = {
+  loopback: /^(?:a|the) loopback (?:address|name)$/,
+  mappedLoopback: /^an? [\w -]+ address(?: \(RFC 6145\))? of 127\.0\.0\.1, a loopback address$/,
+  unspecified: /unspecified address/,
+  private: /private address \(RFC 1918\)|carrier-grade NAT|unique local address \(RFC 4193\)|site-local/,
+  linkLocal: /link-local address/,
+  metadata: /cloud metadata (?:address|name)/,
+  privateName: /^a name under \.\w+(?:\.arpa)?, which only a private network resolves$/,
+  singleLabel: /^a single-label name, which only a local network resolves$/,
+  emptyLabel: /^a name with an empty label$/,
+  multicast: /multicast address/,
+  broadcast: /broadcast address/,
+  reserved: /reserved address|discard-only/,
+  documentation: /documentation address/,
+  benchmarking: /benchmarking address/,
+  scheme: /^only http and https URLs can be fetched, not \w+:$/,
+  credentials: /^URLs with credentials \(user:password@\) are refused$/,
+  invalid: /^".*" is not a valid URL$/,
+} as const;
+
+/**
+ * Every spelling the URL parser reads as `127.0.0.1`: one canonical address, so an allow-list entry
+ * `127.0.0.1:<port>` admits each of them on that port, and none of them on another.
+ */
+export function loopbackSpellings(port: number, path = '/'): { label: string; url: string }[] {
+  return [
+    ['dotted decimal', '127.0.0.1'],
+    ['decimal', '2130706433'],
+    ['octal', '0177.0.0.1'],
+    ['hex', '0x7f000001'],
+    ['hex short', '0x7f.1'],
+    ['short', '127.1'],
+    ['zero-padded', '127.000.000.001'],
+    ['trailing dot', '127.0.0.1.'],
+    ['percent-encoded dot', '127%2E0.0.1'],
+  ].map(([label, host]) => ({ label: label as string, url: `http://${host}:${port}${path}` }));
+}
+
+/**
+ * URLs the default policy refuses, reaching `port` where the URL names one, with `path` appended
+ * (a marker, so a test can search a server's request log for it). A case whose canonical host:port
+ * is an allowed development host stops being refused: filter those out when the policy lists one.
+ */
+export function refusedUrls(port: number, path = '/'): RefusedUrlCase[] {
+  const R = NETWORK_REASON;
+  const at = (host: string) => `http://${host}:${port}${path}`;
+  const loopback: RefusedUrlCase[] = loopbackSpellings(port, path).map(({ label, url }) => ({
+    label: `127.0.0.1, ${label}`,
+    url,
+    host: '127.0.0.1',
+    reason: R.loopback,
+  }));
+  return [
+    ...loopback,
+    { label: '127.0.0.2', url: at('127.0.0.2'), host: '127.0.0.2', reason: R.loopback },
+    { label: 'localhost', url: at('localhost'), host: 'localhost', reason: R.loopback },
+    { label: 'LOCALHOST. (uppercase, trailing dot)', url: at('LOCALHOST.'), host: 'localhost', reason: R.loopback },
+    { label: 'percent-encoded localhost', url: at('%6c%6fcalhost'), host: 'localhost', reason: R.loopback },
+    { label: 'a subdomain of localhost', url: at('app.localhost'), host: 'app.localhost', reason: R.loopback },
+    { label: 'localhost.. (two trailing dots)', url: at('localhost..'), host: 'localhost.', reason: R.emptyLabel },
+    { label: '[::1]', url: at('[::1]'), host: '[::1]', reason: R.loopback },
+    { label: '[::1] expanded', url: at('[0:0:0:0:0:0:0:1]'), host: '[::1]', reason: R.loopback },
+    { label: '[::1] uppercase zero-padded', url: at('[0000::0001]'), host: '[::1]', reason: R.loopback },
+    { label: '0.0.0.0', url: at('0.0.0.0'), host: '0.0.0.0', reason: R.unspecified },
+    { label: '0 (decimal)', url: at('0'), host: '0.0.0.0', reason: R.unspecified },
+    { label: '[::]', url: at('[::]'), host: '[::]', reason: R.unspecified },
+    {
+      label: 'IPv4-mapped [::ffff:127.0.0.1]',
+      url: at('[::ffff:127.0.0.1]'),
+      host: '[::ffff:7f00:1]',
+      reason: R.mappedLoopback,
+    },
+    { label: 'IPv4-mapped, hex', url: at('[::FFFF:7F00:1]'), host: '[::ffff:7f00:1]', reason: R.mappedLoopback },
+    {
+      label: 'IPv4-mapped, expanded',
+      url: at('[0:0:0:0:0:ffff:127.0.0.1]'),
+      host: '[::ffff:7f00:1]',
+      reason: R.mappedLoopback,
+    },
+    { label: 'IPv4-compatible', url: at('[::127.0.0.1]'), host: '[::7f00:1]', reason: R.mappedLoopback },
+    {
+      label: 'IPv4-translated (RFC 6145)',
+      url: at('[::ffff:0:127.0.0.1]'),
+      host: '[::ffff:0:7f00:1]',
+      reason: R.mappedLoopback,
+    },
+    { label: 'NAT64', url: at('[64:ff9b::127.0.0.1]'), host: '[64:ff9b::7f00:1]', reason: R.mappedLoopback },
+    { label: '6to4', url: at('[2002:7f00:1::]'), host: '[2002:7f00:1::]', reason: R.mappedLoopback },
+    { label: '10/8', url: at('10.0.0.1'), host: '10.0.0.1', reason: R.private },
+    { label: '172.16/12', url: at('172.31.255.255'), host: '172.31.255.255', reason: R.private },
+    { label: '192.168/16, decimal', url: at('3232235777'), host: '192.168.1.1', reason: R.private },
+    { label: '100.64/10 (CGNAT)', url: at('100.64.0.1'), host: '100.64.0.1', reason: R.private },
+    { label: 'fc00::/7', url: at('[fd12:3456::1]'), host: '[fd12:3456::1]', reason: R.private },
+    { label: 'fec0::/10', url: at('[fec0::1]'), host: '[fec0::1]', reason: R.private },
+    { label: 'IPv4-mapped 10/8', url: at('[::ffff:10.1.2.3]'), host: '[::ffff:a01:203]', reason: R.private },
+    { label: '169.254/16', url: at('169.254.1.1'), host: '169.254.1.1', reason: R.linkLocal },
+    { label: 'fe80::/10', url: at('[fe80::1]'), host: '[fe80::1]', reason: R.linkLocal },
+    { label: 'zone id', url: `http://[fe80::1%25eth0]:${port}${path}`, host: null, reason: R.invalid },
+    {
+      label: 'AWS metadata',
+      url: 'http://169.254.169.254/latest/meta-data/',
+      host: '169.254.169.254',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'AWS metadata, hex',
+      url: 'http://0xa9fea9fe/',
+      host: '169.254.169.254',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'AWS metadata, IPv4-mapped',
+      url: 'http://[::ffff:169.254.169.254]/',
+      host: '[::ffff:a9fe:a9fe]',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'AWS metadata, IPv6',
+      url: 'http://[fd00:ec2::254]/',
+      host: '[fd00:ec2::254]',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'GCP metadata name',
+      url: 'http://metadata.google.internal/computeMetadata/v1/',
+      host: 'metadata.google.internal',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'metadata',
+      url: 'http://metadata/computeMetadata/v1/',
+      host: 'metadata',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    {
+      label: 'Alibaba metadata',
+      url: 'http://100.100.100.200/latest/meta-data/',
+      host: '100.100.100.200',
+      reason: R.metadata,
+      neverAllowed: true,
+    },
+    { label: '*.internal', url: at('db.internal'), host: 'db.internal', reason: R.privateName },
+    { label: '*.local', url: at('printer.local'), host: 'printer.local', reason: R.privateName },
+    { label: '*.home.arpa', url: at('router.home.arpa'), host: 'router.home.arpa', reason: R.privateName },
+    { label: 'single label', url: at('intranet'), host: 'intranet', reason: R.singleLabel },
+    { label: 'multicast', url: at('224.0.0.1'), host: '224.0.0.1', reason: R.multicast },
+    { label: 'IPv6 multicast', url: at('[ff02::1]'), host: '[ff02::1]', reason: R.multicast },
+    { label: 'broadcast', url: at('255.255.255.255'), host: '255.255.255.255', reason: R.broadcast },
+    { label: '240/4', url: at('240.0.0.1'), host: '240.0.0.1', reason: R.reserved },
+    { label: 'TEST-NET-1', url: at('192.0.2.10'), host: '192.0.2.10', reason: R.documentation },
+    { label: '2001:db8::/32', url: at('[2001:db8::1]'), host: '[2001:db8::1]', reason: R.documentation },
+    { label: '198.18/15', url: at('198.19.0.1'), host: '198.19.0.1', reason: R.benchmarking },
+    { label: 'Teredo', url: at('[2001::1]'), host: '[2001::1]', reason: R.reserved },
+    { label: 'outside 2000::/3', url: at('[4000::1]'), host: '[4000::1]', reason: R.reserved },
+    { label: 'ftp', url: `ftp://127.0.0.1:${port}${path}`, host: null, reason: R.scheme },
+    { label: 'file', url: 'file:///etc/passwd', host: null, reason: R.scheme },
+    { label: 'gopher', url: `gopher://127.0.0.1:${port}${path}`, host: null, reason: R.scheme },
+    { label: 'user:password@', url: `http://user:pw@example.com:${port}${path}`, host: null, reason: R.credentials },
+    { label: 'user@', url: 'http://user@example.com/', host: null, reason: R.credentials },
+  ];
+}
+
 // ---- secrets -----------------------------------------------------------------------------------

@@ -9,9 +9,11 @@
  */
 import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
 import type { AccessGate } from '../../src/engine/access-gate.js';
+import { type EgressPolicy, egressPolicy } from '../../src/engine/egress-policy.js';
 import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/file-store.js';
 import type { Frame } from '../../src/engine/frames.js';
 import type { TurnDeps, TurnOutcome } from '../../src/engine/loop.js';
+import type { FetchTransport } from '../../src/engine/outbound-fetch.js';
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/provider.js';
 import { type AppDefinitions, Registry } from '../../src/engine/registry.js';
 import { runTurn } from '../../src/engine/session.js';
@@ -340,6 +342,10 @@ export interface HarnessOptions {
   guards?: TurnDeps['guards'];
   /** Replaces the scripted provider. */
   provider?(model: ModelDefinition): Provider;
+  /** What `state.fetch` may reach (default: the default policy, no development host). */
+  egress?: EgressPolicy;
+  /** The network under `state.fetch` (default: the global fetch). */
+  transport?: FetchTransport;
 }
 
 export interface Harness {
@@ -472,6 +478,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
         },
         execution,
         gate,
+        egress: options.egress ?? egressPolicy(),
+        transport: options.transport,
       });
     },
     byRole: (role) => store.messages().filter((message) => message.role === role),

@@ -41,4 +41,33 @@ describe('authentication and ownership', () => {
     accepted.webSocket?.accept();
     accepted.webSocket?.close();
   });
+
+  it('THR-6, ?token= is accepted only on the WebSocket upgrade of /api/threads/:id/stream', async () => {
+    const id = await createThread({ agent: 'general' });
+    const upload = await api(`/api/threads/${id}/files/stream`, { method: 'PUT', body: 'file named stream' });
+    expect(upload.status).toBe(201);
+    const websocket = { upgrade: 'websocket' };
+    const refused: [string, HeadersInit][] = [
+      [`/api/threads/${id}/files/stream?token=${ALICE}`, {}],
+      [`/api/threads/${id}/files/stream?token=${ALICE}`, websocket],
+      [`/api/threads/${id}/messages?token=${ALICE}`, {}],
+      [`/api/threads/${id}/messages?token=${ALICE}`, websocket],
+      [`/api/threads/${id}/stream/x?token=${ALICE}`, websocket],
+      [`/api/threads/${id}/x/stream?token=${ALICE}`, websocket],
+      [`/api/threads/stream?token=${ALICE}`, websocket],
+      [`/api/threads/${id}/stream?token=${ALICE}`, {}],
+      [`/api/agents?token=${ALICE}`, {}],
+    ];
+    for (const [path, headers] of refused) {
+      const response = await api(path, { key: null, headers });
+      expect(response.status, path).toBe(401);
+      expect(await response.json()).toEqual({
+        error: { code: 'unauthorized', message: 'missing API key: send "Authorization: Bearer <key>"' },
+      });
+    }
+    const accepted = await api(`/api/threads/${id}/stream?token=${ALICE}`, { key: null, headers: websocket });
+    expect(accepted.status).toBe(101);
+    accepted.webSocket?.accept();
+    accepted.webSocket?.close();
+  });
 });

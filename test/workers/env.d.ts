@@ -6,6 +6,8 @@ declare global {
     interface Env extends RuntimeEnv {
       /** The local outside-API service of global-setup.ts. */
       SERVICES_URL: string;
+      /** A local server no test allows: the tools must never reach it. */
+      INTRANET_URL: string;
     }
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Local services for the workerd tests, started once in Node: an OpenAI-compatible model server
  * (test/support/openai-server.mjs) that plays the directive script in each thread's own user
- * message, and a small HTTP service for tools that call outside APIs and for inspecting what the
- * model server received.
+ * message, a small HTTP service for tools that call outside APIs and for inspecting what the model
+ * server received, and an "intranet" server that the egress policy must keep the tools away from.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ScriptedRequest } from '@standardagents/spec';
@@ -14,6 +14,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     modelBaseUrl: string;
     servicesUrl: string;
+    intranetUrl: string;
   }
 }
 
@@ -187,6 +188,9 @@ async function webService(req: IncomingMessage, res: ServerResponse, url: URL): 
     return send(302, '', undefined, { location: left > 1 ? `/web/redirect/${left - 1}` : '/web/page.html' });
   }
   if (path === '/web/redirect-ftp') return send(302, '', undefined, { location: 'ftp://files.example/secret.txt' });
+  // GET /web/redirect-to?location=<url>: a redirect to anywhere, for the egress tests.
+  if (path === '/web/redirect-to')
+    return send(302, '', undefined, { location: url.searchParams.get('location') ?? '/' });
   if (path === '/web/plain.txt') return send(200, 'plain text body\n  kept   as is', 'text/plain');
   if (path === '/web/data.json') return send(200, '{"answer":42}', 'application/json');
   if (path === '/web/image.png') {
@@ -194,6 +198,24 @@ async function webService(req: IncomingMessage, res: ServerResponse, url: URL): 
   }
   if (path === '/web/untyped') return send(200, new Uint8Array([0x50, 0x4b, 3, 4, 0, 0, 0, 0, 0]));
   return json(404, { error: 'no such page' });
+}
+
+/**
+ * A second local server standing for a host inside the network: no test allows it, so nothing may
+ * ever reach it through the tools. What it receives goes to the same request log.
+ */
+function intranetService(req: IncomingMessage, res: ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://local');
+  webRequests.push({
+    method: req.method ?? 'GET',
+    path: `/intranet${url.pathname}`,
+    query: Object.fromEntries(url.searchParams),
+    headers: req.headers,
+    body: '',
+    closed: false,
+  });
+  res.writeHead(200, { 'content-type': 'text/plain' });
+  res.end('intranet secret');
 }
 
 export default async function setup(project: TestProject) {
@@ -221,10 +243,13 @@ export default async function setup(project: TestProject) {
   });
   project.provide('modelBaseUrl', model.baseURL);
   project.provide('servicesUrl', await listen(services));
+  const intranet = createServer(intranetService);
+  project.provide('intranetUrl', await listen(intranet));
   return async () => {
     await model.close();
     // Requests to /web/hang/ may still be open.
     services.closeAllConnections();
     await new Promise((resolve) => services.close(resolve));
+    await new Promise((resolve) => intranet.close(resolve));
   };
 }

@@ -18,6 +18,7 @@ import {
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
+import * as egress from './egress-app.js';
 import * as subagents from './subagents-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
@@ -371,7 +372,15 @@ function allowedUnlessRuled(agents: AgentDefinition[]): AgentDefinition[] {
 }
 
 const runtime = createRuntime({
-  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools, ...containment.tools },
+  tools: {
+    ...tools,
+    ...secTools,
+    ...conformance.tools,
+    ...ctxTools,
+    ...subagents.tools,
+    ...containment.tools,
+    ...egress.tools,
+  },
   models: [scripted, remote],
   prompts: [
     general,
@@ -394,6 +403,7 @@ const runtime = createRuntime({
     ctxNoRounds,
     ...subagents.prompts,
     ...containment.prompts,
+    ...egress.prompts,
   ],
   skills: [
     defineSkill({
@@ -406,6 +416,7 @@ const runtime = createRuntime({
     ...conformance.agents,
     ...subagents.agents,
     ...containment.agents,
+    ...egress.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

@@ -34,14 +34,15 @@ export const brave: ProviderAdapter = {
     const base = baseUrl(variables, 'BRAVE_SEARCH_BASE_URL', DEFAULT_BASE_URL);
     return {
       name: 'brave',
-      async search(query, maxResults, signal) {
+      async search(query, maxResults, call) {
         const url = new URL(`${base}/res/v1/web/search`);
         url.searchParams.set('q', query);
         url.searchParams.set('count', String(Math.min(maxResults, MAX_COUNT)));
         const body = await requestJson({
           provider: 'Brave Search',
           url,
-          init: { headers: { accept: 'application/json', 'x-subscription-token': key }, signal },
+          init: { headers: { accept: 'application/json', 'x-subscription-token': key } },
+          call,
           authHint: 'check the BRAVE_SEARCH_API_KEY variable',
         });
         // A query without web results has no `web` section at all.

@@ -1,10 +1,11 @@
 /**
- * HTTP plumbing shared by the search adapters: one JSON request whose failures become clear
+ * HTTP plumbing shared by the search adapters: one JSON request, made through the thread's
+ * egress-checked `state.fetch`, whose failures become clear
  * SearchProviderErrors (the status and what to check, never the response body, which may echo a key),
  * and result mapping that strips the markup some APIs put in titles and snippets.
  */
 import { decodeEntities } from '../html-parser.js';
-import { SearchProviderError, type SearchResult } from './types.js';
+import { type SearchCall, SearchProviderError, type SearchResult } from './types.js';
 
 const MAX_SNIPPET_CHARS = 1000;
 
@@ -12,18 +13,21 @@ export interface JsonRequest {
   /** The provider as the model should read it, e.g. "Brave Search". */
   provider: string;
   url: URL;
-  init: RequestInit & { signal: AbortSignal };
+  init: RequestInit;
+  /** The thread's egress-checked fetch and the call's deadline. */
+  call: SearchCall;
   /** What to check when the provider refuses the credentials (401/403). */
   authHint: string;
 }
 
-export async function requestJson({ provider, url, init, authHint }: JsonRequest): Promise<unknown> {
+export async function requestJson({ provider, url, init, call, authHint }: JsonRequest): Promise<unknown> {
   let response: Response;
   try {
-    response = await fetch(url, init);
+    response = await call.fetch(url, { ...init, signal: call.signal });
   } catch (error) {
     // An abort (timeout or stop) is the caller's to report.
-    if (init.signal.aborted) throw error;
+    if (call.signal.aborted) throw error;
+    // A base URL the egress policy refuses, e.g. SEARXNG_URL=http://127.0.0.1/.
     throw new SearchProviderError(`${provider} could not be reached: ${(error as Error).message}`);
   }
   if (!response.ok) {
@@ -33,7 +37,7 @@ export async function requestJson({ provider, url, init, authHint }: JsonRequest
   try {
     return await response.json();
   } catch (error) {
-    if (init.signal.aborted) throw error;
+    if (call.signal.aborted) throw error;
     throw new SearchProviderError(`${provider} answered with something other than JSON`);
   }
 }

@@ -25,14 +25,15 @@ export const searxng: ProviderAdapter = {
     const base = baseUrl(variables, 'SEARXNG_URL', '');
     return {
       name: 'searxng',
-      async search(query, maxResults, signal) {
+      async search(query, maxResults, call) {
         const url = new URL(`${base}/search`);
         url.searchParams.set('q', query);
         url.searchParams.set('format', 'json');
         const body = await requestJson({
           provider: 'SearXNG',
           url,
-          init: { headers: { accept: 'application/json' }, signal },
+          init: { headers: { accept: 'application/json' } },
+          call,
           authHint: 'the instance must allow the json format (search.formats in its settings.yml)',
         });
         return mapResults(field(body, 'SearXNG', 'results'), 'content', maxResults);

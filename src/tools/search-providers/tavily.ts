@@ -33,7 +33,7 @@ export const tavily: ProviderAdapter = {
     const base = baseUrl(variables, 'TAVILY_BASE_URL', DEFAULT_BASE_URL);
     return {
       name: 'tavily',
-      async search(query, maxResults, signal) {
+      async search(query, maxResults, call) {
         const body = await requestJson({
           provider: 'Tavily',
           url: new URL(`${base}/search`),
@@ -48,8 +48,8 @@ export const tavily: ProviderAdapter = {
               include_images: false,
               include_raw_content: false,
             }),
-            signal,
           },
+          call,
           authHint: 'check the TAVILY_API_KEY variable',
         });
         return mapResults(field(body, 'Tavily', 'results'), 'content', maxResults);

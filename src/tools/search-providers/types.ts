@@ -2,7 +2,7 @@
  * The `web_search` provider seam (LOCK-3, seed 003 "Web search"): a provider turns a query into at most
  * `maxResults` results; an adapter builds a provider from the thread's variables when they configure it.
  */
-import type { VariableDefinition } from '../../spec/index.js';
+import type { ThreadState, VariableDefinition } from '../../spec/index.js';
 
 /** One result, in the shape `web_search` publishes. */
 export interface SearchResult {
@@ -11,9 +11,18 @@ export interface SearchResult {
   snippet: string;
 }
 
+/**
+ * How a provider reaches its API: through the thread's `state.fetch`, so a base URL taken from a
+ * variable passes the egress policy, and within the call's deadline.
+ */
+export interface SearchCall {
+  fetch: ThreadState['fetch'];
+  signal: AbortSignal;
+}
+
 export interface SearchProvider {
   readonly name: string;
-  search(query: string, maxResults: number, signal: AbortSignal): Promise<SearchResult[]>;
+  search(query: string, maxResults: number, call: SearchCall): Promise<SearchResult[]>;
 }
 
 export interface ProviderAdapter {
