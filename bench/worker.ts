@@ -30,6 +30,8 @@ const runtime = createRuntime({
     defineAgent({ name: 'bench', sideA: { prompt: 'bench', maxSteps: 100 } }),
     defineAgent({ name: 'bench-turn', sideA: { prompt: 'bench-turn', maxSteps: 100 } }),
   ],
+  // Each round passes the permission check like any call.
+  permissions: [{ permission: 'noop', action: 'allow' }],
 });
 
 const serveRuntime = runtime.worker.fetch;
