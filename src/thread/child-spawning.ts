@@ -22,7 +22,7 @@ import type { ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
 
 /** What starting children needs of the thread: the answer desk serves. */
-export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'driver'>;
+export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'variables'>;
 
 export async function startChild(
   host: SpawnHost,
@@ -31,7 +31,7 @@ export async function startChild(
 ): Promise<RpcResult<ThreadDetails>> {
   const refused = input.instance ? instanceRefusal(host.store, input.agent, input.instance) : null;
   if (refused) return fail({ status: 409, code: 'instance_refused', message: refused });
-  const parent = { id: record.id, userId: record.userId ?? '', variables: await host.driver.variables() };
+  const parent = { id: record.id, userId: record.userId ?? '', variables: await host.variables.open() };
   const created = await createChildThread(host.env, host.registry, parent, input);
   if (!created.ok) return created;
   host.store.addChild(created.value.id);
@@ -125,13 +125,16 @@ export function viewDeferredChild(store: SqliteThreadStore, requestId: string): 
   return deferred ? ok(viewOf(deferred)) : fail(unknownRequest(requestId));
 }
 
-/** Runs `act` on every child (SUB-7 stop and delete); one child failing does not keep the others from it. */
+/**
+ * Runs `act` on every child (SUB-7 stop and delete); one child failing does not keep the others from
+ * it. Failures go to the thread's scrubbed log (EXE-8).
+ */
 export async function forEachChild(
-  store: SqliteThreadStore,
+  host: Pick<SpawnHost, 'store' | 'variables'>,
   act: (childId: string) => Promise<unknown>,
 ): Promise<void> {
-  const results = await Promise.allSettled(store.children().map(act));
+  const results = await Promise.allSettled(host.store.children().map(act));
   for (const result of results) {
-    if (result.status === 'rejected') console.error(`a child thread could not be reached: ${result.reason}`);
+    if (result.status === 'rejected') host.variables.logError(`a child thread could not be reached: ${result.reason}`);
   }
 }
