@@ -16,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
+import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
@@ -359,7 +360,7 @@ const ctxNoRounds = definePrompt({
 });
 
 const runtime = createRuntime({
-  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools },
+  tools: { ...tools, ...secTools, ...conformance.tools, ...ctxTools, ...subagents.tools, ...secretsApp.tools },
   models: [scripted, remote],
   prompts: [
     general,
@@ -381,6 +382,7 @@ const runtime = createRuntime({
     ctxGeneral,
     ctxNoRounds,
     ...subagents.prompts,
+    ...secretsApp.prompts,
   ],
   skills: [
     defineSkill({
@@ -392,6 +394,7 @@ const runtime = createRuntime({
   agents: [
     ...conformance.agents,
     ...subagents.agents,
+    ...secretsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
