@@ -14,7 +14,7 @@ import type { SqliteThreadStore } from './sqlite-store.js';
 import type { ApiError } from './thread-api.js';
 import type { ThreadVariables } from './thread-variables.js';
 import type { TurnDriver } from './turn-driver.js';
-import { SecretsKeyMissing, SecretTooShort, storeSecretVariable } from './variables.js';
+import { storeRefusal, storeSecretVariable } from './variables.js';
 
 export interface AnswerDesk {
   ctx: DurableObjectState;
@@ -78,9 +78,9 @@ export async function storeSecretAnswer(
   try {
     write = await storeSecretVariable(desk.ctx.storage.sql, threadId, name, value, desk.env.SECRETS_KEY);
   } catch (error) {
-    if (error instanceof SecretTooShort) return { status: 400, code: error.code, message: error.message };
-    if (!(error instanceof SecretsKeyMissing)) throw error;
-    return { status: 500, code: 'secrets_key_missing', message: error.message };
+    const refused = storeRefusal(error);
+    if (!refused) throw error;
+    return refused;
   }
   const answer: SecretAnswer = { stored: true };
   // Sealing yielded: the write goes with the answer, so a wait answered or ended meanwhile stays so.

@@ -50,7 +50,7 @@ import { threadStub } from './thread-stub.js';
 import { ThreadVariables } from './thread-variables.js';
 import { TurnDriver } from './turn-driver.js';
 import { outcomeEffect } from './turn-outcome.js';
-import { SecretsKeyMissing, SecretTooShort, type StoredVariables, storeVariables } from './variables.js';
+import { type StoredVariables, storeRefusal, storeVariables } from './variables.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
@@ -172,10 +172,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         input.secretNames,
       );
     } catch (error) {
-      if (error instanceof SecretsKeyMissing)
-        return fail({ status: 500, code: 'secrets_key_missing', message: error.message });
-      // VAR-3: a secret too short to be scrubbed is refused; nothing was written.
-      if (error instanceof SecretTooShort) return fail({ status: 400, code: error.code, message: error.message });
+      // VAR-3: a secret too short to be scrubbed, or no key to seal it: refused, nothing written.
+      const refused = storeRefusal(error);
+      if (refused) return fail(refused);
       throw error;
     }
     const record = recordFor(input);

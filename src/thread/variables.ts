@@ -9,6 +9,7 @@ import type { ResolvedVariables } from '../engine/thread-state.js';
 import type { VariableDefinition } from '../spec/index.js';
 import { resolveVariableValues, secretValueProblem } from '../spec/variables.js';
 import { SecretBox } from './secret-box.js';
+import type { ApiError } from './thread-api.js';
 
 export class SecretsKeyMissing extends Error {
   constructor() {
@@ -27,6 +28,13 @@ export class SecretTooShort extends Error {
     super(message);
     this.name = 'SecretTooShort';
   }
+}
+
+/** The answer to a refused store (VAR-3), or null when `error` is not a refusal. */
+export function storeRefusal(error: unknown): ApiError | null {
+  if (error instanceof SecretTooShort) return { status: 400, code: error.code, message: error.message };
+  if (error instanceof SecretsKeyMissing) return { status: 500, code: 'secrets_key_missing', message: error.message };
+  return null;
 }
 
 export interface LoadedVariables {
