@@ -20,7 +20,7 @@ import {
 } from '../spec/index.js';
 import type { SubagentToolConfig } from '../spec/subagent-tool-config.js';
 import type { SubpromptConfig } from '../spec/subprompt-config.js';
-import { mergeVariableDefinitions } from '../spec/variables.js';
+import { mergeVariableDefinitions, secretDefaultProblem } from '../spec/variables.js';
 import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from './capabilities.js';
 import type { ImmediateStart } from './immediate-subagents.js';
 import { subpromptTool } from './subprompt-tool.js';
@@ -139,7 +139,12 @@ export class Registry {
     this.skills = definitions.skills ?? [];
     this.checkReferences();
     this.offerSecretTool();
-    for (const agent of this.agents.values()) this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
+    for (const agent of this.agents.values()) {
+      // VAR-3: a default merged onto a secret from another level must be long enough to be one.
+      const problem = secretDefaultProblem(this.variablesFor(agent));
+      if (problem) throw new DefinitionError(`agent "${agent.name}": ${problem}`);
+      this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
+    }
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
   }
 

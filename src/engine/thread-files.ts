@@ -1,11 +1,16 @@
 /**
  * A thread's filesystem as tools see it (THR-7 files, ATT-1, ATT-3): confined paths over a FileStore,
  * plus the searches (grep, glob) built on listing and reading.
+ *
+ * Every file the runtime or a tool writes passes through `write` (state.writeFile, the bash tool,
+ * attachments, truncation sidecars): text content is scrubbed of the thread's secrets before it is
+ * stored (EXE-8); bytes that are not UTF-8 text pass as they are. Client uploads do not come here.
  */
 import picomatch from 'picomatch';
 import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../spec/index.js';
 import type { FileStore } from './file-store.js';
 import { mimeTypeFor } from './mime.js';
+import { NO_SECRETS, type SecretScrubber } from './secret-scrubber.js';
 import { baseName, directoryPrefix, normalizeThreadPath } from './thread-path.js';
 
 /** Files larger than this are skipped by grep: searching them would stall the thread. */
@@ -40,6 +45,21 @@ function toBytes(data: string | ArrayBuffer | Uint8Array): Uint8Array {
   return data instanceof Uint8Array ? data : new Uint8Array(data);
 }
 
+/** The content with secrets replaced when it is UTF-8 text; binary content as it is (EXE-8). */
+function scrubbedBytes(data: string | ArrayBuffer | Uint8Array, scrubber: SecretScrubber): Uint8Array {
+  if (!scrubber.active) return toBytes(data);
+  if (typeof data === 'string') return encoder.encode(scrubber.text(data));
+  const bytes = toBytes(data);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return bytes;
+  }
+  const clean = scrubber.text(text);
+  return clean === text ? bytes : encoder.encode(clean);
+}
+
 export function attachmentRefFor(stat: FileStat, id: string): AttachmentRef {
   return {
     id,
@@ -54,12 +74,15 @@ export function attachmentRefFor(stat: FileStat, id: string): AttachmentRef {
 }
 
 export class ThreadFiles {
-  constructor(private readonly store: FileStore) {}
+  constructor(
+    private readonly store: FileStore,
+    private readonly scrubber: SecretScrubber = NO_SECRETS,
+  ) {}
 
   async write(path: string, data: string | ArrayBuffer | Uint8Array, options: WriteFileOptions = {}) {
     const normalized = normalizeThreadPath(path);
     if (normalized === '/') throw new Error('cannot write to the root directory');
-    const stat = await this.store.put(normalized, toBytes(data), {
+    const stat = await this.store.put(normalized, scrubbedBytes(data, this.scrubber), {
       mimeType: options.mimeType ?? mimeTypeFor(normalized),
       width: options.width,
       height: options.height,

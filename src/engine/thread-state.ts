@@ -19,7 +19,7 @@ import type { FrameSink } from './frames.js';
 import { type FetchTransport, outboundFetch } from './outbound-fetch.js';
 import type { ThreadFiles } from './thread-files.js';
 import type { ThreadStore } from './thread-store.js';
-import { contextApi } from './tool-context.js';
+import { contextApi, isContextKey } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
 export interface ResolvedVariables {
@@ -57,6 +57,14 @@ const KV_PREFIX = 'user:';
 /** The store key of a value tools set with `state.setValue(key)`: tools' keys never meet the runtime's. */
 export function toolValueKey(key: string): string {
   return KV_PREFIX + key;
+}
+
+/**
+ * Whether a store key holds what tools wrote (`state.setValue` values, tool contexts): scrubbed of
+ * secrets when stored (EXE-8). The runtime's own keys hold structured state and are kept as they are.
+ */
+export function isToolWrittenKey(key: string): boolean {
+  return key.startsWith(KV_PREFIX) || isContextKey(key);
 }
 
 export function createThreadState(deps: ThreadStateDeps): ThreadState {

@@ -21,6 +21,11 @@ import type { ThreadStore } from './thread-store.js';
 const LOCAL_PREFIX = 'context:local:';
 export const SHARED_CONTEXT_KEY = 'context:shared';
 
+/** Whether a store key holds a tool context, local or shared: values tools wrote. */
+export function isContextKey(key: string): boolean {
+  return key.startsWith(LOCAL_PREFIX) || key === SHARED_CONTEXT_KEY;
+}
+
 /** The store key of a tool's local context. */
 export function localContextKey(toolName: string): string {
   return LOCAL_PREFIX + toolName;

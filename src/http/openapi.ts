@@ -84,7 +84,9 @@ export function openApiDocument(serverUrl: string) {
           requestBody: jsonBody(CreateThreadBody),
           responses: {
             201: json('The new thread'),
-            400: error('Invalid body, unknown agent or missing_variables (details.missing lists the names)'),
+            400: error(
+              'Invalid body, unknown agent, missing_variables (details.missing lists the names), or secret_too_short (a secret value under 8 characters; nothing is created)',
+            ),
           },
         },
         get: {
@@ -167,7 +169,7 @@ export function openApiDocument(serverUrl: string) {
           requestBody: jsonBody(SecretsBody),
           responses: {
             200: json('The thread, resumed; the call is answered with { stored: true }'),
-            400: error('Invalid body'),
+            400: error('Invalid body, or secret_too_short: the value is under 8 characters (the call keeps waiting)'),
             409: error('The call does not wait for a secret, or was answered already'),
             500: error('secrets_key_missing: the SECRETS_KEY Worker secret is not set'),
           },
@@ -197,7 +199,7 @@ export function openApiDocument(serverUrl: string) {
           requestBody: jsonBody(DeferredVariablesBody),
           responses: {
             200: json('{ child_id }'),
-            400: error('Required variables are still missing (details.missing)'),
+            400: error('Required variables are still missing (details.missing), or secret_too_short'),
             404: error('No such request'),
           },
         },

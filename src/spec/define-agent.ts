@@ -10,7 +10,7 @@ import { DefinitionError } from './define-tool.js';
 import type { PermissionRule, Watchdog } from './permissions.js';
 import type { RequirementSet } from './requirements.js';
 import type { VariableDefinition } from './types.js';
-import { variablesFromTenvs } from './variables.js';
+import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 export interface SideConfig {
   /** Name of a prompt from definePrompt. */
@@ -93,6 +93,8 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
   if (type === 'dual_ai' && !options.sideB) {
     throw new DefinitionError(`defineAgent "${options.name}": a dual_ai agent needs sideB`);
   }
+  const secretDefault = secretDefaultProblem(options.variables ?? []);
+  if (secretDefault) throw new DefinitionError(`defineAgent "${options.name}": ${secretDefault}`);
   const turns = options.maxSessionTurns;
   if (turns !== undefined && !(Number.isInteger(turns) && turns > 0)) {
     throw new DefinitionError(`defineAgent "${options.name}": maxSessionTurns must be a positive integer`);

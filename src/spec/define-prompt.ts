@@ -7,7 +7,7 @@ import { DefinitionError } from './define-tool.js';
 import { checkSubagentToolConfig, SUBAGENT_ONLY_KEYS, type SubagentToolConfig } from './subagent-tool-config.js';
 import { checkSubpromptConfig, SUBPROMPT_ONLY_KEYS, type SubpromptConfig } from './subprompt-config.js';
 import type { VariableDefinition } from './types.js';
-import { variablesFromTenvs } from './variables.js';
+import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 /** A call the model asked for, as `maxToolRounds` sees it. */
 export interface TurnToolCall {
@@ -115,6 +115,8 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
   if (!options.model?.trim()) {
     throw new DefinitionError(`definePrompt "${options.name}": model must name a defineModel model`);
   }
+  const secretDefault = secretDefaultProblem(options.variables ?? []);
+  if (secretDefault) throw new DefinitionError(`definePrompt "${options.name}": ${secretDefault}`);
   const rounds = options.maxToolRounds;
   if (rounds !== undefined && typeof rounds !== 'function' && !(Number.isInteger(rounds) && rounds >= 0)) {
     throw new DefinitionError(

@@ -9,7 +9,7 @@ import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './require
 import { assertAllowedSchema } from './schema.js';
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult, VariableDefinition } from './types.js';
-import { variablesFromTenvs } from './variables.js';
+import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 /**
  * The hard ceiling for any tool's timeout (EXE-6): a turn runs inside a Durable Object alarm, which
@@ -196,6 +196,8 @@ export function defineTool<
       throw new DefinitionError(`defineTool: ${field} must be a Zod object schema (z.object({...}))`);
     }
   }
+  const secretDefault = secretDefaultProblem(options.variables ?? []);
+  if (secretDefault) throw new DefinitionError(`defineTool: ${secretDefault}`);
   if (options.acpKind !== undefined && !ACP_TOOL_KINDS.includes(options.acpKind)) {
     throw new DefinitionError(`defineTool: acpKind must be one of ${ACP_TOOL_KINDS.join(', ')}`);
   }

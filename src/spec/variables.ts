@@ -6,6 +6,31 @@ import type { z } from 'zod';
 import type { VariableDefinition } from './types.js';
 
 /**
+ * The shortest value a secret may have (VAR-3, EXE-8). A shorter one is refused wherever it enters
+ * (thread creation, `store_secret`, a deferred child's values, a declared default): the scrubber
+ * could not hide it without destroying ordinary text, so it is never accepted at all.
+ */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Why a secret value is refused, naming the variable; null when it is long enough. */
+export function secretValueProblem(name: string, value: string): string | null {
+  return value.length >= MIN_SECRET_LENGTH
+    ? null
+    : `the secret variable "${name}" has a value shorter than ${MIN_SECRET_LENGTH} characters; secrets must be at least ${MIN_SECRET_LENGTH} characters long`;
+}
+
+/** Why a declaration list is refused: a secret variable whose default is too short to be a secret. */
+export function secretDefaultProblem(variables: readonly VariableDefinition[]): string | null {
+  for (const variable of variables) {
+    if (variable.type !== 'secret' || variable.default === undefined) continue;
+    if (variable.default.length < MIN_SECRET_LENGTH) {
+      return `the secret variable "${variable.name}" declares a default shorter than ${MIN_SECRET_LENGTH} characters; secrets must be at least ${MIN_SECRET_LENGTH} characters long`;
+    }
+  }
+  return null;
+}
+
+/**
  * Fields of a tenvs object become text variables: `.optional()` fields are not required, and a
  * `.default(value)` becomes the variable's default.
  */

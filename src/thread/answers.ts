@@ -12,8 +12,9 @@ import type { RuntimeEnv } from './env.js';
 import type { ChildOutcome } from './parent-reports.js';
 import type { SqliteThreadStore } from './sqlite-store.js';
 import type { ApiError } from './thread-api.js';
+import type { ThreadVariables } from './thread-variables.js';
 import type { TurnDriver } from './turn-driver.js';
-import { SecretsKeyMissing, storeSecretVariable } from './variables.js';
+import { storeRefusal, storeSecretVariable } from './variables.js';
 
 export interface AnswerDesk {
   ctx: DurableObjectState;
@@ -22,6 +23,7 @@ export interface AnswerDesk {
   store: SqliteThreadStore;
   emit: FrameSink;
   driver: TurnDriver;
+  variables: ThreadVariables;
 }
 
 function notWaiting(toolCallId: string, answered: boolean, what: string): ApiError {
@@ -59,7 +61,8 @@ export async function answerWait(
 /**
  * The value is sealed into the thread's variables as a secret, replacing an older one, and the
  * variables are reopened, so the retried tool reads it and the scrubber knows it. The call's stored
- * answer is `{ stored: true }`: the value exists only in the sealed row.
+ * answer is `{ stored: true }`: the value exists only in the sealed row. A value too short to be a
+ * secret is refused (400) and the call keeps waiting.
  */
 export async function storeSecretAnswer(
   desk: AnswerDesk,
@@ -75,8 +78,9 @@ export async function storeSecretAnswer(
   try {
     write = await storeSecretVariable(desk.ctx.storage.sql, threadId, name, value, desk.env.SECRETS_KEY);
   } catch (error) {
-    if (!(error instanceof SecretsKeyMissing)) throw error;
-    return { status: 500, code: 'secrets_key_missing', message: error.message };
+    const refused = storeRefusal(error);
+    if (!refused) throw error;
+    return refused;
   }
   const answer: SecretAnswer = { stored: true };
   // Sealing yielded: the write goes with the answer, so a wait answered or ended meanwhile stays so.
@@ -86,7 +90,7 @@ export async function storeSecretAnswer(
     return true;
   });
   if (!stored) return notWaiting(toolCallId, secretWait() !== undefined, 'a secret');
-  await desk.driver.refreshVariables();
+  await desk.variables.refresh();
   desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'secret' });
   await desk.driver.wake();
   return null;

@@ -10,20 +10,46 @@ import { createChildThread } from './child-threads.js';
 import {
   type DeferredChild,
   type DeferredChildView,
+  type DeferredSecrecy,
   deferChild,
   deferredChild,
+  deferredValues,
   envRequiredMessage,
   forgetDeferredChild,
   unknownRequest,
   viewOf,
 } from './deferred-children.js';
+import { SecretBox } from './secret-box.js';
 import type { SqliteThreadStore } from './sqlite-store.js';
 import { fail, ok, type RpcResult, type SpawnChildInput, type ThreadDetails } from './thread-api.js';
 import type { ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
+import { SecretsKeyMissing } from './variables.js';
 
 /** What starting children needs of the thread: the answer desk serves. */
-export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'driver'>;
+export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'variables'>;
+
+/**
+ * VAR-3: a deferred child's value is a secret when the parent holds that name as a secret, the child
+ * declares it secret, or it contains one of the parent's secrets; it is sealed with the parent's box.
+ */
+async function deferredSecrecy(host: SpawnHost, record: ThreadRecord, agentName: string): Promise<DeferredSecrecy> {
+  const parent = await host.variables.open();
+  const agent = host.registry.agent(agentName);
+  const declared = agent ? host.registry.variablesFor(agent) : [];
+  const childSecrets = new Set(declared.filter((v) => v.type === 'secret').map((v) => v.name));
+  let box: Promise<SecretBox> | null = null;
+  return {
+    isSecret: (name, value) =>
+      parent.secretNames.has(name) || childSecrets.has(name) || parent.scrubber.text(value) !== value,
+    box: () => {
+      const masterKey = host.env.SECRETS_KEY;
+      if (!masterKey) return Promise.reject(new SecretsKeyMissing());
+      box ??= SecretBox.forThread(masterKey, record.id);
+      return box;
+    },
+  };
+}
 
 export async function startChild(
   host: SpawnHost,
@@ -35,7 +61,7 @@ export async function startChild(
   const parent = {
     id: record.id,
     userId: record.userId ?? '',
-    variables: await host.driver.variables(),
+    variables: await host.variables.open(),
     rules: rulesForChild(host.store, host.registry.agent(record.agentId)),
   };
   const created = await createChildThread(host.env, host.registry, parent, input);
@@ -107,7 +133,8 @@ export async function spawnForTool(
   if (created.ok) return { id: created.value.id };
   const missing = (created.error.details as { missing?: string[] } | undefined)?.missing;
   if (!missing) throw new Error(created.error.message);
-  throw new Error(envRequiredMessage(record.id, deferChild(host.store, input, missing)));
+  const deferred = await deferChild(host.store, input, missing, await deferredSecrecy(host, record, input.agent));
+  throw new Error(envRequiredMessage(record.id, deferred));
 }
 
 /** Boots a deferred child with the values a human gave; 400 while required values are still missing. */
@@ -119,7 +146,8 @@ export async function bootDeferredChild(
 ): Promise<RpcResult<{ child_id: string }>> {
   const deferred: DeferredChild | null = deferredChild(host.store, requestId);
   if (!deferred) return fail(unknownRequest(requestId));
-  const input = { ...deferred.input, variables: { ...deferred.input.variables, ...values } };
+  const kept = await deferredValues(deferred, await deferredSecrecy(host, record, deferred.agent));
+  const input = { ...deferred.input, variables: { ...kept, ...values } };
   const created = await startChild(host, record, input);
   if (!created.ok) return fail(created.error);
   forgetDeferredChild(host.store, requestId);
@@ -131,13 +159,16 @@ export function viewDeferredChild(store: SqliteThreadStore, requestId: string): 
   return deferred ? ok(viewOf(deferred)) : fail(unknownRequest(requestId));
 }
 
-/** Runs `act` on every child (SUB-7 stop and delete); one child failing does not keep the others from it. */
+/**
+ * Runs `act` on every child (SUB-7 stop and delete); one child failing does not keep the others from
+ * it. Failures go to the thread's scrubbed log (EXE-8).
+ */
 export async function forEachChild(
-  store: SqliteThreadStore,
+  host: Pick<SpawnHost, 'store' | 'variables'>,
   act: (childId: string) => Promise<unknown>,
 ): Promise<void> {
-  const results = await Promise.allSettled(store.children().map(act));
+  const results = await Promise.allSettled(host.store.children().map(act));
   for (const result of results) {
-    if (result.status === 'rejected') console.error(`a child thread could not be reached: ${result.reason}`);
+    if (result.status === 'rejected') host.variables.logError(`a child thread could not be reached: ${result.reason}`);
   }
 }

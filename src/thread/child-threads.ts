@@ -65,7 +65,12 @@ export async function createChildThread(
     reportTo: input.reportTo,
     notifyParent: !input.reportTo && input.notify === true,
     resumable: input.instance !== undefined,
-    secretNames: [...parent.variables.secretNames].filter((name) => name in variables),
+    // VAR-3: what the parent holds as a secret stays one in the child, under its name or another.
+    secretNames: Object.entries(variables)
+      .filter(
+        ([name, value]) => parent.variables.secretNames.has(name) || parent.variables.scrubber.text(value) !== value,
+      )
+      .map(([name]) => name),
     inheritedPermissions: parent.rules,
   });
 }

@@ -70,6 +70,7 @@ export async function reportToParent(
   outcome: TurnOutcome,
   log: readonly Message[],
   attempts = 1,
+  logError: (line: string) => void = console.error,
 ): Promise<boolean> {
   if (!record.parentId || !(record.reportTo || record.notifyParent)) return false;
   // A resumable instance reports the end of every session (marked by the log's length then); any
@@ -96,7 +97,7 @@ export async function reportToParent(
     const retry = attempts < REPORT_ATTEMPTS;
     if (retry) meta.set('pending_report', { outcome, length: log.length, attempts } satisfies PendingReport);
     const next = retry ? `; trying again in ${REPORT_RETRY_MS / 1000} s` : `; gave up after ${attempts} attempts`;
-    console.error(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}${next}`);
+    logError(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}${next}`);
     return retry;
   }
 }
@@ -107,11 +108,13 @@ export async function retryReport(
   meta: ThreadMeta,
   record: ThreadRecord,
   log: readonly Message[],
+  logError: (line: string) => void = console.error,
 ): Promise<boolean> {
   const pending = meta.get<PendingReport>('pending_report');
   if (!pending) return false;
   meta.set('pending_report', null);
-  return reportToParent(env, meta, record, pending.outcome, log.slice(0, pending.length), pending.attempts + 1);
+  const sent = log.slice(0, pending.length);
+  return reportToParent(env, meta, record, pending.outcome, sent, pending.attempts + 1, logError);
 }
 
 /** How a non-blocking child's outcome reads as a message to its parent (SUB-3). */
@@ -130,17 +133,19 @@ export class ParentReporter {
     private readonly ctx: DurableObjectState,
     private readonly env: RuntimeEnv,
     private readonly meta: ThreadMeta,
+    /** The thread's scrubbed log (EXE-8). */
+    private readonly logError: (line: string) => void,
   ) {}
 
   /** Reports a session's end, off the turn's critical path. */
   report(record: ThreadRecord, outcome: TurnOutcome, log: readonly Message[]): void {
-    const reported = reportToParent(this.env, this.meta, record, outcome, log);
+    const reported = reportToParent(this.env, this.meta, record, outcome, log, 1, this.logError);
     this.ctx.waitUntil(reported.then((retry) => this.schedule(retry)));
   }
 
   /** From the alarm: tries again to deliver a report the parent did not receive. */
   async retry(record: ThreadRecord, log: readonly Message[]): Promise<void> {
-    await this.schedule(await retryReport(this.env, this.meta, record, log));
+    await this.schedule(await retryReport(this.env, this.meta, record, log, this.logError));
   }
 
   private async schedule(retry: boolean): Promise<void> {

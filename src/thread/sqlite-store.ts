@@ -2,7 +2,14 @@
  * The ThreadStore over the Durable Object's SQLite. The message log is appended one row per message
  * and mirrored in memory after the first read, so a step never re-reads the history (the cost of a
  * step does not grow with the length of the log).
+ *
+ * It is also the boundary every stored message crosses (EXE-8): whoever appends or queues one (the
+ * loop, a tool's injected or queued message, a user, a parent, a child's report), its text is
+ * scrubbed of the thread's secrets on the way in, as are interaction payloads and answers and the
+ * values tools store. Nothing in these tables holds a secret in plain text.
  */
+import { type SecretScrubber, scrubMessage } from '../engine/secret-scrubber.js';
+import { isToolWrittenKey } from '../engine/thread-state.js';
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../engine/thread-store.js';
 import type { Message } from '../spec/index.js';
 import type { Interaction, InteractionKind } from '../spec/interaction.js';
@@ -52,9 +59,11 @@ function interactionFromRow(row: Row): Interaction {
 export class SqliteThreadStore implements ThreadStore {
   private log: Message[] | null = null;
 
+  /** `scrubber` is read at each write: it changes when a secret is stored mid-thread (VAR-5). */
   constructor(
     private readonly sql: SqlStorage,
     readonly info: ThreadInfo,
+    private readonly scrubber: () => SecretScrubber,
   ) {}
 
   messages(): readonly Message[] {
@@ -64,7 +73,8 @@ export class SqliteThreadStore implements ThreadStore {
     return this.log;
   }
 
-  append(input: NewMessage): Message {
+  append(raw: NewMessage): Message {
+    const input = scrubMessage(this.scrubber(), raw);
     const log = this.messages() as Message[];
     const message: Omit<Message, 'seq'> = {
       id: input.id ?? crypto.randomUUID(),
@@ -126,21 +136,28 @@ export class SqliteThreadStore implements ThreadStore {
     return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n;
   }
 
+  /** A tool's key is scrubbed like its value, on reads too, so the tool finds what it stored. */
+  private kvKey(key: string): string {
+    return isToolWrittenKey(key) ? this.scrubber().text(key) : key;
+  }
+
   getValue(key: string): unknown {
-    const row = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0];
+    const row = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', this.kvKey(key)).toArray()[0];
     return row ? JSON.parse(row.value) : undefined;
   }
 
   setValue(key: string, value: unknown): void {
+    const stored = this.kvKey(key);
     if (value === undefined) {
-      this.sql.exec('DELETE FROM kv WHERE key = ?', key);
+      this.sql.exec('DELETE FROM kv WHERE key = ?', stored);
       return;
     }
-    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+    const clean = isToolWrittenKey(key) ? this.scrubber().value(value) : value;
+    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', stored, JSON.stringify(clean));
   }
 
   enqueue(message: QueuedMessage): void {
-    this.sql.exec('INSERT INTO queue (body) VALUES (?)', JSON.stringify(message));
+    this.sql.exec('INSERT INTO queue (body) VALUES (?)', JSON.stringify(scrubMessage(this.scrubber(), message)));
   }
 
   drainQueue(): QueuedMessage[] {
@@ -181,7 +198,7 @@ export class SqliteThreadStore implements ThreadStore {
       input.toolCallId,
       input.toolName,
       input.kind,
-      JSON.stringify(input.payload ?? null),
+      JSON.stringify(this.scrubber().value(input.payload ?? null)),
       createdAt,
     );
     return this.interactions(input.toolCallId).find((i) => i.kind === input.kind) as Interaction;
@@ -197,7 +214,7 @@ export class SqliteThreadStore implements ThreadStore {
         toolCallId,
         kind,
         Date.now(),
-        JSON.stringify(answer ?? null),
+        JSON.stringify(this.scrubber().value(answer ?? null)),
       )
       .toArray();
     return written.length > 0;
@@ -208,7 +225,7 @@ export class SqliteThreadStore implements ThreadStore {
       .exec(
         `UPDATE interactions SET answered = 1, answer = ?
          WHERE tool_call_id = ? AND kind = ? AND answered = 0 RETURNING tool_call_id`,
-        JSON.stringify(answer ?? null),
+        JSON.stringify(this.scrubber().value(answer ?? null)),
         toolCallId,
         kind,
       )

@@ -47,9 +47,10 @@ import { threadDetails, withChildStatuses } from './thread-details.js';
 import { ThreadIndex } from './thread-index.js';
 import { indexRowFor, recordFor, ThreadMeta, type ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
+import { ThreadVariables } from './thread-variables.js';
 import { TurnDriver } from './turn-driver.js';
 import { outcomeEffect } from './turn-outcome.js';
-import { SecretsKeyMissing, storeVariables } from './variables.js';
+import { type StoredVariables, storeRefusal, storeVariables } from './variables.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
@@ -68,16 +69,15 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
     this.metaTable = new ThreadMeta(ctx.storage.sql);
-    this.reporter = new ParentReporter(ctx, env, this.metaTable);
+    this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
+    this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.driver = new TurnDriver({
       ctx,
       env,
       registry,
       store: () => this.store(),
       emit: this.emit,
-      useScrubber: (scrub) => {
-        this.scrub = scrub;
-      },
+      variables: this.variables,
       turnStarted: () => this.setStatus('running'),
       sessionEnded: (outcome) => this.reportOutcome(outcome),
       turnEnded: (outcome) => this.recordOutcome(outcome),
@@ -86,7 +86,11 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       messageChild: (nameOrId, message) =>
         messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
     });
-    ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
+    ctx.blockConcurrencyWhile(async () => {
+      migrate(ctx.storage.sql);
+      // EXE-8: the secrets are known before any request or alarm can append anything.
+      await this.variables.openAtWake();
+    });
     // Heartbeats answered without waking a hibernating object (THR-2).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
   }
@@ -95,6 +99,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   private readonly metaTable: ThreadMeta;
   private readonly reporter: ParentReporter;
+  /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
+  private readonly variables: ThreadVariables;
 
   private record(): ThreadRecord | null {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
@@ -110,16 +116,13 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     if (!this.storeCache) {
       const record = this.metaTable.record();
       if (!record) throw new Error('thread has not been created');
-      this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record);
+      this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record, () => this.variables.scrubber);
     }
     return this.storeCache;
   }
 
-  /** Set once the thread's secrets are loaded; frames pass through it (EXE-8). */
-  private scrub: (text: string) => string = (text) => text;
-
   private emit = (frame: Frame): void => {
-    this.frames.append(frame, this.scrub);
+    this.frames.append(frame, this.variables.scrubber.text);
   };
 
   private setStatus(status: ThreadStatus, reason?: string): void {
@@ -130,7 +133,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     // Index writes stay off the turn's critical path but are applied in order.
     this.indexWrites = this.indexWrites
       .then(() => index.setStatus(id, status, agentId))
-      .catch((error) => console.error(`thread index update failed for ${id}: ${(error as Error).message}`));
+      .catch((error) => this.variables.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.indexWrites);
   }
 
@@ -142,7 +145,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
 
   private recordOutcome(outcome: TurnOutcome): void {
     const effect = outcomeEffect(outcome, this.store().openInteractions());
-    this.metaTable.set('last_error', effect.error?.message ?? null);
+    this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
   }
@@ -158,9 +161,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
     const agent = this.registry.agent(input.agent);
     if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
-    let writeVariables: () => void;
+    let variables: StoredVariables;
     try {
-      writeVariables = await storeVariables(
+      variables = await storeVariables(
         this.ctx.storage.sql,
         input.id,
         input.variables,
@@ -169,15 +172,18 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
         input.secretNames,
       );
     } catch (error) {
-      if (error instanceof SecretsKeyMissing)
-        return fail({ status: 500, code: 'secrets_key_missing', message: error.message });
+      // VAR-3: a secret too short to be scrubbed, or no key to seal it: refused, nothing written.
+      const refused = storeRefusal(error);
+      if (refused) return fail(refused);
       throw error;
     }
     const record = recordFor(input);
+    // EXE-8: the scrubber is built from the plaintext at hand before the first message is stored.
+    this.variables.use(variables.opened);
     this.ctx.storage.transactionSync(() => {
       this.metaTable.set('thread', record);
       this.metaTable.set('status', 'idle');
-      writeVariables();
+      variables.write();
       const store = this.store();
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
@@ -302,6 +308,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
       store: this.store(),
       emit: this.emit,
       driver: this.driver,
+      variables: this.variables,
     };
   }
 
@@ -322,7 +329,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     if (!record) return fail(notFound(id));
     await this.driver.abort('stopped');
     // SUB-7: stopping a parent stops its running children.
-    await forEachChild(this.store(), (child) => threadStub(this.env, child).stop(userId, child));
+    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).stop(userId, child));
     if (this.store().openInteractions().length > 0) {
       // A paused step is ended too: its waiting calls are answered as stopped, never run.
       cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
@@ -337,7 +344,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     const record = this.owned(userId);
     if (!record) return fail(notFound(id));
     await this.driver.abort('deleted');
-    await forEachChild(this.store(), (child) => threadStub(this.env, child).destroy(userId, child));
+    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).destroy(userId, child));
     await this.indexWrites;
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await new ThreadIndex(this.env.DB).remove(record.id);
@@ -352,7 +359,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage.sql);
     this.storeCache = null;
-    this.driver.reset();
+    this.variables.reset();
     this.frames = new FrameLog(this.ctx);
   }
 

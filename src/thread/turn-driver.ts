@@ -16,7 +16,7 @@ import type { SpawnChildOptions } from '../spec/index.js';
 import type { RuntimeEnv } from './env.js';
 import { R2FileStore } from './r2-file-store.js';
 import type { SqliteThreadStore } from './sqlite-store.js';
-import { type LoadedVariables, loadVariables } from './variables.js';
+import type { ThreadVariables } from './thread-variables.js';
 
 /**
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
@@ -30,8 +30,8 @@ export interface TurnDriverHost {
   readonly registry: Registry;
   store(): SqliteThreadStore;
   emit: FrameSink;
-  /** Frames pass through this once the thread's secrets are known (EXE-8). */
-  useScrubber(scrub: (text: string) => string): void;
+  /** The thread's variables and the scrubber of its secrets (EXE-8). */
+  readonly variables: ThreadVariables;
   turnStarted(): void;
   /** After each runTurn: a child reports each session's end to its parent (SUB-4 implicit). */
   sessionEnded(outcome: TurnOutcome): void;
@@ -49,7 +49,6 @@ interface RunningTurn {
 export class TurnDriver {
   private turn: RunningTurn | null = null;
   private safetyAlarmAt = 0;
-  private variablesCache: Promise<LoadedVariables> | null = null;
 
   constructor(private readonly host: TurnDriverHost) {}
 
@@ -80,20 +79,6 @@ export class TurnDriver {
     await turn.done;
   }
 
-  /** Forgets what was loaded from storage (after the thread's storage was erased). */
-  reset(): void {
-    this.variablesCache = null;
-  }
-
-  /**
-   * Reopens the variables after a value was stored mid-thread (VAR-5): the next turn's tools see it,
-   * and frames are scrubbed of it from now on (EXE-8).
-   */
-  async refreshVariables(): Promise<void> {
-    this.variablesCache = null;
-    this.host.useScrubber((await this.variables()).scrub);
-  }
-
   private hasWork(): boolean {
     const store = this.host.store();
     return needsTurn(store.messages()) || store.hasQueued();
@@ -106,23 +91,6 @@ export class TurnDriver {
     void this.host.ctx.storage.setAlarm(this.safetyAlarmAt);
   }
 
-  /** The thread's variables, opened once per object lifetime. */
-  variables(): Promise<LoadedVariables> {
-    const { registry, ctx, env } = this.host;
-    const info = this.host.store().info;
-    const agent = registry.agent(info.agentId);
-    this.variablesCache ??= loadVariables(
-      ctx.storage.sql,
-      info.id,
-      agent ? registry.variablesFor(agent) : [],
-      env.SECRETS_KEY,
-    ).catch((error) => {
-      this.variablesCache = null;
-      throw error;
-    });
-    return this.variablesCache;
-  }
-
   private async run(): Promise<void> {
     const { host } = this;
     const { registry, env } = host;
@@ -131,14 +99,12 @@ export class TurnDriver {
     this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
     const store = host.store();
     let outcome: TurnOutcome = { kind: 'stopped' };
-    let scrub = (text: string) => text;
     host.turnStarted();
     this.armSafetyAlarm();
     try {
-      const variables = await this.variables();
-      scrub = variables.scrub;
-      host.useScrubber(scrub);
-      const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id));
+      const variables = await host.variables.open();
+      // EXE-8: what tools write to files is scrubbed like everything else the thread keeps.
+      const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id), variables.scrubber);
       // Throws on a malformed entry: the turn fails with a message naming it.
       const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
       do {
@@ -153,7 +119,7 @@ export class TurnDriver {
           provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
           emit: host.emit,
           signal: controller.signal,
-          scrub: variables.scrub,
+          scrub: variables.scrubber.text,
           variables: variables.resolved.values,
           onProgress: () => this.armSafetyAlarm(),
           createState: (execution, gate) =>
@@ -179,9 +145,8 @@ export class TurnDriver {
       );
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
-      outcome = { kind: 'failed', message: scrub(`internal error: ${failure.message}`) };
-      // Logs are an output like any other: no secret value in them (EXE-8).
-      console.error(scrub(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`));
+      outcome = { kind: 'failed', message: host.variables.scrubber.text(`internal error: ${failure.message}`) };
+      host.variables.logError(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`);
       host.sessionEnded(outcome);
     }
     // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.

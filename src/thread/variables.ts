@@ -1,15 +1,15 @@
 /**
  * A thread's variable values (VAR-2, VAR-3): stored per thread, secrets sealed with the thread's
- * SecretBox; opened once per object lifetime and turned into the scrubber that keeps them out of
- * everything the runtime emits (EXE-8).
+ * SecretBox, and opened into the values tools read plus the scrubber that keeps the secrets out of
+ * everything the runtime stores or emits (EXE-8). Every stored secret passes through
+ * `storeVariables`, which refuses one shorter than MIN_SECRET_LENGTH.
  */
+import { createScrubber, type SecretScrubber } from '../engine/secret-scrubber.js';
 import type { ResolvedVariables } from '../engine/thread-state.js';
 import type { VariableDefinition } from '../spec/index.js';
-import { resolveVariableValues } from '../spec/variables.js';
+import { resolveVariableValues, secretValueProblem } from '../spec/variables.js';
 import { SecretBox } from './secret-box.js';
-
-/** Values shorter than this are not scrubbed: replacing every "a" would destroy all text. */
-const MIN_SCRUBBED_LENGTH = 4;
+import type { ApiError } from './thread-api.js';
 
 export class SecretsKeyMissing extends Error {
   constructor() {
@@ -18,10 +18,60 @@ export class SecretsKeyMissing extends Error {
   }
 }
 
+/** A secret value too short to be scrubbed safely: refused, never stored (VAR-3, EXE-8). */
+export class SecretTooShort extends Error {
+  readonly code = 'secret_too_short';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SecretTooShort';
+  }
+}
+
+/** The answer to a refused store (VAR-3), or null when `error` is not a refusal. */
+export function storeRefusal(error: unknown): ApiError | null {
+  if (error instanceof SecretTooShort) return { status: 400, code: error.code, message: error.message };
+  if (error instanceof SecretsKeyMissing) return { status: 500, code: 'secrets_key_missing', message: error.message };
+  return null;
+}
+
+export interface LoadedVariables {
+  resolved: ResolvedVariables;
+  /** Names whose values are secrets. */
+  secretNames: ReadonlySet<string>;
+  scrubber: SecretScrubber;
+}
+
+/** The values a thread sees (VAR-2 defaults applied) and the scrubber of its secret ones. */
+function openedVariables(
+  declared: readonly VariableDefinition[],
+  stored: Readonly<Record<string, string>>,
+  secretNames: ReadonlySet<string>,
+): LoadedVariables {
+  const values = resolveVariableValues(declared, stored);
+  const secrets = [...secretNames].flatMap((name) => (values[name] === undefined ? [] : [values[name]]));
+  return {
+    resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values },
+    secretNames,
+    scrubber: createScrubber(secrets),
+  };
+}
+
+export interface StoredVariables {
+  /** Writes every row; the caller runs it in the same transaction as the rest of its writes. */
+  write(): void;
+  /** The variables as `loadVariables` will open them, built from the plaintext at hand. */
+  opened: LoadedVariables;
+}
+
 /**
- * Seals the secret values and returns a thunk that writes every row, so the caller can write them
- * in the same transaction as the thread. Secrets are the names declared secret, plus `alsoSecret`
- * (values a parent thread held as secrets stay secret in its child).
+ * Seals the secret values and returns the thunk that writes every row, with the variables opened
+ * from the plaintext (so the scrubber is in place before anything is appended). Secrets are the
+ * names declared secret, plus `alsoSecret` (values a parent thread held as secrets stay secret in
+ * its child). A secret shorter than MIN_SECRET_LENGTH is refused with SecretTooShort, before
+ * anything is sealed or written.
  */
 export async function storeVariables(
   sql: SqlStorage,
@@ -30,8 +80,13 @@ export async function storeVariables(
   declared: readonly VariableDefinition[],
   masterKey: string | undefined,
   alsoSecret: readonly string[] = [],
-): Promise<() => void> {
-  const secretNames = new Set([...declared.filter((v) => v.type === 'secret').map((v) => v.name), ...alsoSecret]);
+): Promise<StoredVariables> {
+  const declaredSecrets = declared.filter((v) => v.type === 'secret').map((v) => v.name);
+  const secretNames = new Set([...declaredSecrets, ...alsoSecret.filter((name) => name in values)]);
+  for (const [name, value] of Object.entries(values)) {
+    const problem = secretNames.has(name) ? secretValueProblem(name, value) : null;
+    if (problem) throw new SecretTooShort(name, problem);
+  }
   const rows: [string, number, string][] = [];
   let box: SecretBox | null = null;
   for (const [name, value] of Object.entries(values)) {
@@ -43,8 +98,13 @@ export async function storeVariables(
       rows.push([name, 0, value]);
     }
   }
-  return () => {
-    for (const row of rows) sql.exec('INSERT OR REPLACE INTO variables (name, secret, value) VALUES (?, ?, ?)', ...row);
+  return {
+    write: () => {
+      for (const row of rows) {
+        sql.exec('INSERT OR REPLACE INTO variables (name, secret, value) VALUES (?, ?, ?)', ...row);
+      }
+    },
+    opened: openedVariables(declared, values, secretNames),
   };
 }
 
@@ -52,21 +112,14 @@ export async function storeVariables(
  * Seals one value as a secret (VAR-5: a credential a human entered for `store_secret`) and returns
  * the thunk that writes it, replacing an older value of the same name.
  */
-export function storeSecretVariable(
+export async function storeSecretVariable(
   sql: SqlStorage,
   threadId: string,
   name: string,
   value: string,
   masterKey: string | undefined,
 ): Promise<() => void> {
-  return storeVariables(sql, threadId, { [name]: value }, [], masterKey, [name]);
-}
-
-export interface LoadedVariables {
-  resolved: ResolvedVariables;
-  /** Names whose values are secrets. */
-  secretNames: ReadonlySet<string>;
-  scrub(text: string): string;
+  return (await storeVariables(sql, threadId, { [name]: value }, [], masterKey, [name])).write;
 }
 
 export async function loadVariables(
@@ -88,16 +141,5 @@ export async function loadVariables(
       stored[row.name] = row.value;
     }
   }
-  const values = resolveVariableValues(declared, stored);
-  // Each secret is also matched as it appears inside JSON text (quotes and backslashes escaped).
-  const scrubbed = [...secretNames]
-    .map((name) => values[name])
-    .filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SCRUBBED_LENGTH)
-    .flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)])
-    .sort((a, b) => b.length - a.length);
-  return {
-    resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values },
-    secretNames,
-    scrub: (text) => scrubbed.reduce((out, secret) => out.split(secret).join('[secret]'), text),
-  };
+  return openedVariables(declared, stored, secretNames);
 }

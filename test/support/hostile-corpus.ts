@@ -405,3 +405,86 @@ export function refusedUrls(port: number, path = '/'): RefusedUrlCase[] {
 }
 
 // ---- secrets -----------------------------------------------------------------------------------
+
+/** A spelling of a secret inside other text that must never leave the runtime (EXE-8). */
+export interface SecretForm {
+  label: 'raw' | 'JSON-escaped' | 'percent-encoded' | 'base64';
+  encode(secret: string): string;
+}
+
+function utf8Base64(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+export const SECRET_FORMS: readonly SecretForm[] = [
+  { label: 'raw', encode: (secret) => secret },
+  { label: 'JSON-escaped', encode: (secret) => JSON.stringify(secret).slice(1, -1) },
+  { label: 'percent-encoded', encode: (secret) => encodeURIComponent(secret) },
+  { label: 'base64', encode: utf8Base64 },
+];
+
+/**
+ * A canary secret whose forms all differ from each other: quotes and a backslash change its JSON
+ * form, reserved characters its percent-encoded form, a non-ASCII letter its UTF-8 base64. `core`
+ * is a fragment unique to it: found anywhere, part of the secret leaked.
+ */
+export function secretCanary(): { secret: string; core: string } {
+  const core = `canary-${crypto.randomUUID()}`;
+  return { secret: `${core}-"q"\\ /+&=?é`, core };
+}
+
+/** Text carrying the secret in every form, one per line: what the canary tools push out. */
+export function secretPayload(secret: string): string {
+  return SECRET_FORMS.map((form) => `${form.label}: ${form.encode(secret)}`).join('\n');
+}
+
+/** Which forms of `secret` (or its unique `core`) occur in `text`. */
+export function secretLeaks(text: string, secret: string, core: string): string[] {
+  const found = SECRET_FORMS.filter((form) => text.includes(form.encode(secret))).map((form) => form.label);
+  return text.includes(core) ? [...found, 'core fragment'] : found;
+}
+
+/** A way a value made by a tool (or sent to a thread) could leave the runtime's keeping (EXE-8, VAR-3). */
+export interface SecretChannelCase {
+  channel: SecretChannel;
+  label: string;
+}
+
+export type SecretChannel =
+  | 'tool_result'
+  | 'tool_error'
+  | 'thrown_error'
+  | 'inject_message'
+  | 'queue_message'
+  | 'emit'
+  | 'progress'
+  | 'write_file'
+  | 'write_bytes'
+  | 'bash_file'
+  | 'set_value'
+  | 'set_context'
+  | 'notify_parent'
+  | 'escaped_error';
+
+/** What a canary tool does with the secret, channel by channel; every one must come out scrubbed. */
+export const SECRET_CHANNELS: readonly SecretChannelCase[] = [
+  { channel: 'tool_result', label: 'a tool result' },
+  { channel: 'tool_error', label: 'a tool error and its stack' },
+  { channel: 'thrown_error', label: 'an error the tool throws, with its stack' },
+  { channel: 'inject_message', label: 'state.injectMessage (content and metadata)' },
+  { channel: 'queue_message', label: 'state.queueMessage (content and metadata)' },
+  { channel: 'emit', label: 'state.emit (a stream frame; the secret as a value and as a key)' },
+  { channel: 'progress', label: 'a generator tool progress event (frame and stored envelope)' },
+  { channel: 'write_file', label: 'state.writeFile of text' },
+  { channel: 'write_bytes', label: 'state.writeFile of UTF-8 bytes' },
+  { channel: 'bash_file', label: 'the bash tool echoing it into a file' },
+  { channel: 'set_value', label: 'state.setValue (the secret as a value and as a key)' },
+  { channel: 'set_context', label: 'state.setContext (tool context)' },
+  { channel: 'notify_parent', label: "state.notifyParent from a child (the parent's queue)" },
+  {
+    channel: 'escaped_error',
+    label: "an error escaping the tool runner (the runtime's log line, last_error and error frame)",
+  },
+];

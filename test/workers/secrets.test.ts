@@ -103,4 +103,21 @@ describe('secret variables', () => {
     expect(logged.join('\n')).not.toContain(canary);
     stream.close();
   });
+
+  it('VAR-3: a secret value under 8 characters is refused when the thread is created: 400, nothing created', async () => {
+    const tag = `short-${crypto.randomUUID()}`;
+    const refused = await api('/api/threads', {
+      method: 'POST',
+      json: { agent: 'with_secrets', variables: { API_TOKEN: 'seven77', region: 'eu' }, tags: [tag] },
+    });
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('secret_too_short');
+    expect(body.error.message).toContain('"API_TOKEN"');
+    expect(body.error.message).toContain('8 characters');
+    const listed = (await (await api(`/api/threads?tag=${tag}`)).json()) as { threads: unknown[] };
+    expect(listed.threads).toEqual([]);
+    // Eight characters is enough; a short text variable is no concern.
+    await createThread({ agent: 'with_secrets', variables: { API_TOKEN: 'eight888', region: 'eu' }, tags: [tag] });
+  });
 });

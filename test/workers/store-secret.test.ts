@@ -207,6 +207,14 @@ describe('store_secret (VAR-5)', () => {
     expect(asAnswers.status).toBe(409);
     const empty = await postSecret(id, secret.tool_call_id, '');
     expect(empty.status).toBe(400);
+    // VAR-3: a value under 8 characters is refused, and the call keeps waiting for a usable one.
+    const short = await postSecret(id, secret.tool_call_id, 'sec-val');
+    expect(short.status).toBe(400);
+    expect(await short.json()).toMatchObject({
+      error: { code: 'secret_too_short', message: expect.stringContaining('"SEC_API_KEY"') },
+    });
+    expect((await waitingFor(id, 'secret')).tool_call_id).toBe(secret.tool_call_id);
+    expect((await storedRows(id)).variables).toEqual([]);
     expect((await postSecret(id, secret.tool_call_id, 'sec-valid-once')).status).toBe(200);
     expect((await postSecret(id, secret.tool_call_id, 'sec-valid-twice')).status).toBe(409);
     expect((await settled(id)).at(-1)?.content).toBe('stored');

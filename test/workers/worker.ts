@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
+import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
@@ -380,6 +381,7 @@ const runtime = createRuntime({
     ...subagents.tools,
     ...containment.tools,
     ...egress.tools,
+    ...secretsApp.tools,
   },
   models: [scripted, remote],
   prompts: [
@@ -404,6 +406,7 @@ const runtime = createRuntime({
     ...subagents.prompts,
     ...containment.prompts,
     ...egress.prompts,
+    ...secretsApp.prompts,
   ],
   skills: [
     defineSkill({
@@ -417,6 +420,7 @@ const runtime = createRuntime({
     ...subagents.agents,
     ...containment.agents,
     ...egress.agents,
+    ...secretsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
