@@ -51,8 +51,10 @@ async function storeAttachments(
   const stored: AttachmentRef[] = [];
   for (const attachment of list) {
     if (isReference(attachment)) {
-      // A reference must name a file inside this thread (ATT-3); it passes through unstored (ATT-2).
-      stored.push({ ...attachment, path: normalizeThreadPath(attachment.path) });
+      // A reference must name a file of this thread (ATT-3) that exists; it passes through unstored (ATT-2).
+      const path = normalizeThreadPath(attachment.path);
+      if (!(await files.stat(path))) throw new Error(`the attachment ${path} is not a file of this thread`);
+      stored.push({ ...attachment, path });
       continue;
     }
     const name = baseName(attachment.name.replace(/\\/g, '/')) || 'attachment';

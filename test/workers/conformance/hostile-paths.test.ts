@@ -230,4 +230,27 @@ describe('ATT-3: hostile paths in tool attachments', () => {
     expect(result?.tool_status).toBe('error');
     expect(result?.content).toMatch(REASON.dots);
   });
+
+  it('ATT-2: an AttachmentRef naming a file that does not exist is an error, not a success', async () => {
+    const ghost = {
+      id: 'ref-ghost',
+      type: 'file',
+      path: '/attachments/never-written.png',
+      name: 'never-written.png',
+      mimeType: 'image/png',
+      size: 4,
+    };
+    const { tools } = await runScript(AGENT, [
+      {
+        toolCalls: [
+          { name: 'conf_return_result', arguments: { status: 'success', result: 'made', attachments: [ghost] } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const [result] = tools;
+    expect(result?.tool_status).toBe('error');
+    expect(result?.content).toContain('the attachment /attachments/never-written.png is not a file of this thread');
+    expect(result?.attachments ?? []).toEqual([]);
+  });
 });
