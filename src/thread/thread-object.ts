@@ -9,7 +9,6 @@ import { cancelPendingCalls } from '../engine/cancel-pending.js';
 import type { Frame } from '../engine/frames.js';
 import type { TurnOutcome } from '../engine/loop.js';
 import type { Registry } from '../engine/registry.js';
-import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../engine/thread-rules.js';
 import { STOPPED_MESSAGE } from '../engine/tool-call-error.js';
 import type { ThreadStatus } from '../spec/index.js';
 import type { InteractionKind } from '../spec/interaction.js';
@@ -43,14 +42,14 @@ import {
   type SpawnChildInput,
   type ThreadDetails,
 } from './thread-api.js';
+import { writeNewThread } from './thread-creation.js';
 import { threadDetails, withChildStatuses } from './thread-details.js';
 import { ThreadIndex } from './thread-index.js';
-import { indexRowFor, recordFor, ThreadMeta, type ThreadRecord } from './thread-meta.js';
+import { ThreadMeta, type ThreadRecord } from './thread-meta.js';
 import { threadStub } from './thread-stub.js';
 import { ThreadVariables } from './thread-variables.js';
 import { TurnDriver } from './turn-driver.js';
 import { outcomeEffect } from './turn-outcome.js';
-import { type StoredVariables, storeRefusal, storeVariables } from './variables.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
@@ -157,54 +156,22 @@ export class ThreadObject extends DurableObject<RuntimeEnv> {
   // ---- RPC ----------------------------------------------------------------------------------
 
   async create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>> {
-    if (this.metaTable.get('thread'))
-      return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
-    const agent = this.registry.agent(input.agent);
-    if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
-    let variables: StoredVariables;
-    try {
-      variables = await storeVariables(
-        this.ctx.storage.sql,
-        input.id,
-        input.variables,
-        this.registry.variablesFor(agent),
-        this.env.SECRETS_KEY,
-        input.secretNames,
-      );
-    } catch (error) {
-      // VAR-3: a secret too short to be scrubbed, or no key to seal it: refused, nothing written.
-      const refused = storeRefusal(error);
-      if (refused) return fail(refused);
-      throw error;
-    }
-    const record = recordFor(input);
-    // EXE-8: the scrubber is built from the plaintext at hand before the first message is stored.
-    this.variables.use(variables.opened);
-    this.ctx.storage.transactionSync(() => {
-      this.metaTable.set('thread', record);
-      this.metaTable.set('status', 'idle');
-      variables.write();
-      const store = this.store();
-      if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
-      if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
-      for (const message of input.messages) {
-        store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
-      }
-    });
-    try {
-      await new ThreadIndex(this.env.DB).insert(indexRowFor(record));
-    } catch (error) {
-      // No half-written thread: without its index row the thread is removed again.
-      await this.erase();
-      return fail({
-        status: 503,
-        code: 'index_unavailable',
-        message: `thread index write failed: ${(error as Error).message}`,
-      });
-    }
+    const created = await writeNewThread(
+      {
+        ctx: this.ctx,
+        env: this.env,
+        registry: this.registry,
+        meta: this.metaTable,
+        variables: this.variables,
+        store: () => this.store(),
+        erase: () => this.erase(),
+      },
+      input,
+    );
+    if (!created.ok) return created;
     for (const message of this.store().messages()) this.emit({ type: 'message', message });
     await this.driver.wake();
-    return ok(this.details(record));
+    return ok(this.details(created.value));
   }
 
   /**
