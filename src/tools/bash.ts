@@ -114,8 +114,9 @@ export const bash = defineTool({
     try {
       // A command that ignores the signal is abandoned rather than waited for.
       const result = await Promise.race([shell.exec(input.command, { signal: controller.signal }), abandoned]);
-      // A busy command can reach the shell's own deadline (exit 124) before the timer gets to run.
-      if (stopped === null && result?.exitCode === 124 && Date.now() - started >= timeoutMs) stopped = timedOut;
+      // On a busy machine the shell's own deadline (the same timeoutMs) can end the command before the
+      // timer gets to run: a failure once the deadline has passed is the deadline.
+      if (stopped === null && result && result.exitCode !== 0 && Date.now() - started >= timeoutMs) stopped = timedOut;
       if (stopped !== null || result === null) {
         const partial = result ? combinedOutput(result) : '';
         return { status: 'error', error: partial ? `${stopped}\n${partial}` : (stopped ?? 'Command stopped') };
