@@ -1,8 +1,8 @@
 /**
- * The agent loop (DESIGN.md section 2). One call runs a turn from whatever the log says is next:
- * pending tool calls are executed, queued messages delivered, the model called, until the side's
- * stop condition, a stop request or a step limit. Everything it decides comes from the persisted
- * log, so a restarted thread picks up exactly where it stopped (THR-3).
+ * The agent loop (docs/architecture.md, "How a turn flows"). One call runs a turn from whatever the
+ * log says is next: pending tool calls are executed, queued messages delivered, the model called,
+ * until the side's stop condition, a stop request or a step limit. Everything it decides comes from
+ * the persisted log, so a restarted thread picks up exactly where it stopped (THR-3).
  *
  * Round limit (KIND-7): before a model step's calls are stored, the prompt's `maxToolRounds` decides
  * whether they may run. Refused calls are stored marked `metadata.round_limit` and the turn ends

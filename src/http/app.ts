@@ -1,6 +1,6 @@
 /**
- * The Worker's HTTP surface (DESIGN.md section 3): a Hono app with bearer auth on every /api route,
- * JSON errors, and the OpenAPI document.
+ * The Worker's HTTP surface (THR-5; the routes are listed in the README): a Hono app with bearer
+ * auth on every /api route, JSON errors, and the OpenAPI document.
  */
 import { Hono } from 'hono';
 import type { Registry } from '../engine/registry.js';

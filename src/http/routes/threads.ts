@@ -1,5 +1,6 @@
 /**
- * Thread routes (DESIGN.md section 3): create, list, inspect, delete, post and read messages, stop.
+ * Thread routes (THR-5; the routes are listed in the README): create, list, inspect, delete, post
+ * and read messages, stop.
  */
 import { Hono } from 'hono';
 import type { Registry } from '../../engine/registry.js';
