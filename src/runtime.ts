@@ -7,14 +7,14 @@
  *   export default runtime.worker;
  */
 
-import type { SearchableTool } from './engine/deferred-tools.js';
-import { type AppDefinitions, Registry } from './engine/registry.js';
+import type { SearchableTool } from './engine/registry/deferred-tools.js';
+import { type AppDefinitions, Registry } from './engine/registry/registry.js';
 import { createApp } from './http/app.js';
-import type { RuntimeEnv } from './thread/env.js';
-import { createThreadClass } from './thread/thread-object.js';
-import { agentTool } from './tools/agent-tool.js';
+import type { RuntimeEnv } from './thread/bindings/env.js';
+import { createThreadClass } from './thread/object/thread-object.js';
 import { lockedTools } from './tools/index.js';
-import { subagentLifecycleTools } from './tools/subagent-lifecycle.js';
+import { agentTool } from './tools/subagents/agent-tool.js';
+import { subagentLifecycleTools } from './tools/subagents/subagent-lifecycle.js';
 
 export interface Runtime {
   registry: Registry;

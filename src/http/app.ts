@@ -3,8 +3,8 @@
  * auth on every /api route, JSON errors, and the OpenAPI document.
  */
 import { Hono } from 'hono';
-import type { Registry } from '../engine/registry.js';
-import type { RuntimeEnv } from '../thread/env.js';
+import type { Registry } from '../engine/registry/registry.js';
+import type { RuntimeEnv } from '../thread/bindings/env.js';
 import { type AuthVariables, bearerAuth } from './auth.js';
 import { errorResponse, HttpError } from './errors.js';
 import { openApiDocument } from './openapi.js';

@@ -5,7 +5,7 @@
  * Authorization header, or as `?token=` on the WebSocket upgrade of `/api/threads/:id/stream` only.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { RuntimeEnv } from '../thread/env.js';
+import type { RuntimeEnv } from '../thread/bindings/env.js';
 import { errorResponse } from './errors.js';
 
 export type AuthVariables = { userId: string };

@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { describeIssues, issueLines } from '../spec/zod-issues.js';
-import type { ApiError, RpcResult } from '../thread/thread-api.js';
+import type { ApiError, RpcResult } from '../thread/bindings/thread-api.js';
 
 export function errorResponse(c: Context, error: ApiError): Response {
   const body = {

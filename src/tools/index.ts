@@ -3,23 +3,23 @@
  * prompt offers one by listing its id in `tools`, exactly like an application tool; an application
  * tool may not reuse an id.
  */
-import type { SearchableTool } from '../engine/deferred-tools.js';
+import type { SearchableTool } from '../engine/registry/deferred-tools.js';
 import type { SkillDefinition } from '../spec/define-skill.js';
 import type { AnyToolDefinition } from '../spec/index.js';
-import { bash } from './bash.js';
-import { edit } from './edit.js';
-import { glob } from './glob.js';
-import { grep } from './grep.js';
-import { question } from './question.js';
-import { read } from './read.js';
-import { skillTool } from './skill.js';
-import { STORE_SECRET_TOOL, storeSecret } from './store-secret.js';
-import { task } from './task.js';
-import { todo } from './todo.js';
-import { toolSearchTool } from './tool-search.js';
-import { webFetch } from './web-fetch.js';
-import { webSearch } from './web-search.js';
-import { write } from './write.js';
+import { bash } from './bash/bash.js';
+import { edit } from './files/edit.js';
+import { glob } from './files/glob.js';
+import { grep } from './files/grep.js';
+import { read } from './files/read.js';
+import { write } from './files/write.js';
+import { question } from './session/question.js';
+import { skillTool } from './session/skill.js';
+import { STORE_SECRET_TOOL, storeSecret } from './session/store-secret.js';
+import { todo } from './session/todo.js';
+import { toolSearchTool } from './session/tool-search.js';
+import { task } from './subagents/task.js';
+import { webFetch } from './web-fetch/web-fetch.js';
+import { webSearch } from './web-search/web-search.js';
 
 /** The tools that need no application data. */
 export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {

@@ -5,7 +5,7 @@
  */
 import type { Message } from '@standardagents/spec';
 import WebSocket from 'ws';
-import type { NumberedFrame } from '../../src/engine/frames.js';
+import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 
 export interface ThreadView {
   id: string;

@@ -5,7 +5,7 @@
  */
 import { defineTool, type ExecutionState, type ToolResult } from '@standardagents/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ModelResponse, Provider } from '../../src/engine/provider.js';
+import type { ModelResponse, Provider } from '../../src/engine/ports/provider.js';
 import { createHarness, deferred, settle } from '../support/memory-store.js';
 
 afterEach(() => {

@@ -7,7 +7,7 @@ import type { Message, ScriptedReply } from '@standardagents/spec';
 import { getCommandNames } from 'just-bash';
 import { describe, expect, it } from 'vitest';
 import { lintTools } from '../../src/spec/tool-lint.js';
-import { bash, SHELL_COMMANDS } from '../../src/tools/bash.js';
+import { bash, SHELL_COMMANDS } from '../../src/tools/bash/bash.js';
 import { createHarness, type Harness } from '../support/memory-store.js';
 
 const decoder = new TextDecoder();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { lintTools } from '../../src/spec/tool-lint.js';
 import { lockedTools } from '../../src/tools/index.js';
 import { LOCKED_TOOL_IDS } from '../../src/tools/locked-ids.js';
-import { subagentLifecycleTools } from '../../src/tools/subagent-lifecycle.js';
+import { subagentLifecycleTools } from '../../src/tools/subagents/subagent-lifecycle.js';
 
 describe('built-in tools', () => {
   const tools = lockedTools([], () => []);

@@ -11,14 +11,14 @@ import type { Message, PermissionRule, ScriptedReply } from '@standardagents/spe
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../src/spec/index.js';
-import { bash } from '../../src/tools/bash.js';
-import { edit } from '../../src/tools/edit.js';
-import { glob } from '../../src/tools/glob.js';
-import { grep } from '../../src/tools/grep.js';
-import { read } from '../../src/tools/read.js';
-import { task } from '../../src/tools/task.js';
-import { webFetch } from '../../src/tools/web-fetch.js';
-import { write } from '../../src/tools/write.js';
+import { bash } from '../../src/tools/bash/bash.js';
+import { edit } from '../../src/tools/files/edit.js';
+import { glob } from '../../src/tools/files/glob.js';
+import { grep } from '../../src/tools/files/grep.js';
+import { read } from '../../src/tools/files/read.js';
+import { write } from '../../src/tools/files/write.js';
+import { task } from '../../src/tools/subagents/task.js';
+import { webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import {
   OUTSIDE_WRITE_LINES,
   RM_DOCS_LINES,
@@ -267,7 +267,7 @@ describe('PERM-1, PERM-2: no rule means ask, and ask means deny on a headless th
 
   it('PERM-1: the session-internal tools need no rule', async () => {
     const h = createHarness({
-      builtinTools: { todo: (await import('../../src/tools/todo.js')).todo },
+      builtinTools: { todo: (await import('../../src/tools/session/todo.js')).todo },
       prompt: { tools: ['todo'] },
       permissions: [],
       script: [{ toolCalls: [{ name: 'todo', arguments: { todos: [] } }] }, { text: 'ok' }],

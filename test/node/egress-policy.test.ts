@@ -4,9 +4,9 @@
  * hosts pass; EGRESS_ALLOW_HOSTS admits a development host by its canonical address and nothing else.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalHost, checkEgress, type EgressPolicy, egressPolicy } from '../../src/engine/egress-policy.js';
-import { inNetwork, parseIPv4, parseIPv6, parseNetwork } from '../../src/engine/ip-address.js';
-import { classifyAddress } from '../../src/engine/special-addresses.js';
+import { canonicalHost, checkEgress, type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
+import { inNetwork, parseIPv4, parseIPv6, parseNetwork } from '../../src/engine/egress/ip-address.js';
+import { classifyAddress } from '../../src/engine/egress/special-addresses.js';
 import { ALLOW_HINT, expectRefusal } from '../support/egress-refusals.js';
 import { loopbackSpellings, refusedUrls } from '../support/hostile-corpus.js';
 

@@ -1,6 +1,6 @@
 import { DefinitionError, defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTACHMENT_BYTES } from '../../src/engine/result-shaping.js';
+import { MAX_ATTACHMENT_BYTES } from '../../src/engine/execute/result-shaping.js';
 import { MAX_TOOL_TIMEOUT_MS } from '../../src/spec/define-tool.js';
 import { createHarness } from '../support/memory-store.js';
 

@@ -4,11 +4,11 @@
  */
 import type { Message, ScriptedReply } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import type { StoredFileMeta } from '../../src/engine/file-store.js';
-import type { Frame } from '../../src/engine/frames.js';
+import type { StoredFileMeta } from '../../src/engine/ports/file-store.js';
+import type { Frame } from '../../src/engine/ports/frames.js';
+import { READ_MAX_FILE_BYTES, READ_MAX_OUTPUT_BYTES, READ_MAX_ROW_BYTES } from '../../src/tools/files/read.js';
 import { builtinTools } from '../../src/tools/index.js';
-import { READ_MAX_FILE_BYTES, READ_MAX_OUTPUT_BYTES, READ_MAX_ROW_BYTES } from '../../src/tools/read.js';
-import { TODO_KEY } from '../../src/tools/todo.js';
+import { TODO_KEY } from '../../src/tools/session/todo.js';
 import { createHarness, type Harness, MemoryFileStore } from '../support/memory-store.js';
 
 /** A tool message, whose content is always text. */

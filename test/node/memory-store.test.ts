@@ -4,7 +4,7 @@
  * FileStore as the SQLite and R2 implementations fulfil it, and ThreadFiles / ThreadState on top.
  */
 import { describe, expect, it } from 'vitest';
-import { ThreadFiles } from '../../src/engine/thread-files.js';
+import { ThreadFiles } from '../../src/engine/files/thread-files.js';
 import { createHarness, MemoryFileStore, MemoryThreadStore } from '../support/memory-store.js';
 
 const text = (bytes: Uint8Array | null) => (bytes ? new TextDecoder().decode(bytes) : null);

@@ -5,7 +5,7 @@
  * no test depends on timing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ModelRequest, ProviderError } from '../../src/engine/provider.js';
+import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
 import { sleep as realSleep, type Sleep } from '../../src/providers/retry.js';
 import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } from '../support/openai-server.mjs';

@@ -6,9 +6,9 @@
  */
 import { EgressRefused, type Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { egressPolicy } from '../../src/engine/egress-policy.js';
-import { type FetchTransport, outboundFetch } from '../../src/engine/outbound-fetch.js';
-import { webFetch } from '../../src/tools/web-fetch.js';
+import { egressPolicy } from '../../src/engine/egress/egress-policy.js';
+import { type FetchTransport, outboundFetch } from '../../src/engine/egress/outbound-fetch.js';
+import { webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import { expectRefusal } from '../support/egress-refusals.js';
 import { refusedUrls } from '../support/hostile-corpus.js';
 import { createHarness } from '../support/memory-store.js';

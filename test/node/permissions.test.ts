@@ -1,12 +1,12 @@
 import { defineAgent, defineModel, definePrompt, defineTool, type PermissionRule } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { commandCheck, hostCheck, pathCheck, subjectCheck } from '../../src/engine/access-checks.js';
-import { canonicalHostName } from '../../src/engine/egress-policy.js';
-import { decide, scoped } from '../../src/engine/permission-rules.js';
-import { Registry } from '../../src/engine/registry.js';
-import { normalizeThreadPath } from '../../src/engine/thread-path.js';
-import { SESSION_RULES_KEY } from '../../src/engine/tool-guards.js';
+import { canonicalHostName } from '../../src/engine/egress/egress-policy.js';
+import { normalizeThreadPath } from '../../src/engine/files/thread-path.js';
+import { SESSION_RULES_KEY } from '../../src/engine/guards/tool-guards.js';
+import { commandCheck, hostCheck, pathCheck, subjectCheck } from '../../src/engine/permissions/access-checks.js';
+import { decide, scoped } from '../../src/engine/permissions/permission-rules.js';
+import { Registry } from '../../src/engine/registry/registry.js';
 import { RM_RECURSIVE_FORCE, spellingsOf } from '../support/hostile-corpus.js';
 import { createHarness } from '../support/memory-store.js';
 

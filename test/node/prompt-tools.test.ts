@@ -14,8 +14,8 @@ import {
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AppDefinitions } from '../../src/engine/registry.js';
-import { MAX_PROMPT_DEPTH } from '../../src/engine/subprompt.js';
+import type { AppDefinitions } from '../../src/engine/registry/registry.js';
+import { MAX_PROMPT_DEPTH } from '../../src/engine/subagents/subprompt.js';
 import { ALLOW_EVERYTHING, createHarness, MemoryThreadStore } from '../support/memory-store.js';
 
 const add = defineTool({

@@ -4,15 +4,15 @@
  */
 import { defineAgent, defineModel, definePrompt, defineTool, type VariableDefinition } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { Registry } from '../../src/engine/registry.js';
+import { ThreadFiles } from '../../src/engine/files/thread-files.js';
+import { Registry } from '../../src/engine/registry/registry.js';
 import {
   createScrubber,
   NO_SECRETS,
   SECRET_PLACEHOLDER,
   scrubMessage,
   secretForms,
-} from '../../src/engine/secret-scrubber.js';
-import { ThreadFiles } from '../../src/engine/thread-files.js';
+} from '../../src/engine/secrets/secret-scrubber.js';
 import { DefinitionError } from '../../src/spec/define-tool.js';
 import { MIN_SECRET_LENGTH } from '../../src/spec/variables.js';
 import { SECRET_FORMS, secretCanary, secretLeaks, secretPayload } from '../support/hostile-corpus.js';

@@ -4,8 +4,8 @@
  * the `bash` tool executes.
  */
 import { describe, expect, it } from 'vitest';
-import type { GuardDecision } from '../../src/engine/executor.js';
-import { parseCommandLine, ShellSyntaxError } from '../../src/engine/shell-commands.js';
+import type { GuardDecision } from '../../src/engine/execute/executor.js';
+import { parseCommandLine, ShellSyntaxError } from '../../src/engine/shell/shell-commands.js';
 
 const argvs = async (line: string) => (await parseCommandLine(line)).commands.map((command) => command.argv);
 const _allow: GuardDecision = { action: 'allow' };

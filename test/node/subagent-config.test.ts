@@ -1,7 +1,7 @@
 import { DefinitionError, defineAgent, defineModel, definePrompt } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { Registry } from '../../src/engine/registry.js';
-import { agentTool } from '../../src/tools/agent-tool.js';
+import { Registry } from '../../src/engine/registry/registry.js';
+import { agentTool } from '../../src/tools/subagents/agent-tool.js';
 
 const model = defineModel({ name: 'm', provider: 'scripted' });
 const helper = (exposeAsTool: boolean) => defineAgent({ name: 'helper', exposeAsTool, sideA: { prompt: 'inner' } });

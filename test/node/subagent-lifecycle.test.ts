@@ -4,7 +4,7 @@
  */
 import { defineAgent, defineModel, definePrompt, defineTool, type ScriptedRequest } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { SUBAGENT_INSTANCES_KEY } from '../../src/engine/subagent-instances.js';
+import { SUBAGENT_INSTANCES_KEY } from '../../src/engine/subagents/subagent-instances.js';
 import { ALLOW_EVERYTHING, createHarness } from '../support/memory-store.js';
 
 const show = defineTool({

@@ -4,8 +4,13 @@
  */
 import { defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { ThreadFiles } from '../../src/engine/thread-files.js';
-import { MAX_PATH_BYTES, MAX_SEGMENT_BYTES, normalizeThreadPath, PathError } from '../../src/engine/thread-path.js';
+import { ThreadFiles } from '../../src/engine/files/thread-files.js';
+import {
+  MAX_PATH_BYTES,
+  MAX_SEGMENT_BYTES,
+  normalizeThreadPath,
+  PathError,
+} from '../../src/engine/files/thread-path.js';
 import { invalidPaths } from '../support/hostile-corpus.js';
 import { createHarness, MemoryFileStore } from '../support/memory-store.js';
 

@@ -5,7 +5,7 @@
 import { ContextValidationError, defineTool, type ToolResult } from '@standardagents/spec';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { localContextKey, SHARED_CONTEXT_KEY } from '../../src/engine/tool-context.js';
+import { localContextKey, SHARED_CONTEXT_KEY } from '../../src/engine/execute/tool-context.js';
 import { createHarness, MemoryFileStore, MemoryThreadStore } from '../support/memory-store.js';
 
 const ok = (result: unknown): ToolResult => ({ status: 'success', result: JSON.stringify(result) });

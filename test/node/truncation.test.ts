@@ -6,7 +6,6 @@ import type { Message, ScriptedReply } from '@standardagents/spec';
 import { defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { StoredFileMeta } from '../../src/engine/file-store.js';
 import {
   sidecarPath,
   truncationLimits,
@@ -14,9 +13,10 @@ import {
   utf8CutIndex,
   utf8Head,
   withEntryLimit,
-} from '../../src/engine/truncation.js';
+} from '../../src/engine/files/truncation.js';
+import type { StoredFileMeta } from '../../src/engine/ports/file-store.js';
+import { READ_MAX_OUTPUT_BYTES } from '../../src/tools/files/read.js';
 import { builtinTools } from '../../src/tools/index.js';
-import { READ_MAX_OUTPUT_BYTES } from '../../src/tools/read.js';
 import { createHarness, MemoryFileStore } from '../support/memory-store.js';
 
 /** A tool message, whose content is always text. */

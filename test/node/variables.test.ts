@@ -5,7 +5,7 @@
 import { defineAgent, defineModel, definePrompt, defineTool, type VariableDefinition } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Registry } from '../../src/engine/registry.js';
+import { Registry } from '../../src/engine/registry/registry.js';
 import { mergeVariableDefinitions, missingVariables, variablesFromTenvs } from '../../src/spec/variables.js';
 import { createHarness } from '../support/memory-store.js';
 

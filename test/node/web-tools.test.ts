@@ -4,19 +4,19 @@
  * fetch, URL and content-type checks, and the tools' declarations.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { egressPolicy } from '../../src/engine/egress-policy.js';
-import { outboundFetch } from '../../src/engine/outbound-fetch.js';
+import { egressPolicy } from '../../src/engine/egress/egress-policy.js';
+import { outboundFetch } from '../../src/engine/egress/outbound-fetch.js';
 import { lintTools } from '../../src/spec/tool-lint.js';
-import { htmlToText } from '../../src/tools/html-to-text.js';
+import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
+import { classifyContentType, webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import {
   SEARCH_ADAPTERS,
   SearchProviderError,
   selectProvider,
   stableIndex,
-} from '../../src/tools/search-providers/index.js';
-import { positiveIntVariable } from '../../src/tools/search-providers/limits.js';
-import { classifyContentType, webFetch } from '../../src/tools/web-fetch.js';
-import { webSearch } from '../../src/tools/web-search.js';
+} from '../../src/tools/web-search/providers/index.js';
+import { positiveIntVariable } from '../../src/tools/web-search/providers/limits.js';
+import { webSearch } from '../../src/tools/web-search/web-search.js';
 
 const md = (html: string, baseUrl = 'https://site.example/docs/page.html') =>
   htmlToText(html, { format: 'markdown', baseUrl });

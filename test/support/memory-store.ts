@@ -8,19 +8,19 @@
  * drains in arrival order; listings follow R2's prefix + delimiter semantics.
  */
 import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
-import type { AccessGate } from '../../src/engine/access-gate.js';
-import { type EgressPolicy, egressPolicy } from '../../src/engine/egress-policy.js';
-import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/file-store.js';
-import type { Frame } from '../../src/engine/frames.js';
-import type { TurnDeps, TurnOutcome } from '../../src/engine/loop.js';
-import type { FetchTransport } from '../../src/engine/outbound-fetch.js';
-import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/provider.js';
-import { type AppDefinitions, Registry } from '../../src/engine/registry.js';
-import { runTurn } from '../../src/engine/session.js';
-import { ThreadFiles } from '../../src/engine/thread-files.js';
-import { baseName } from '../../src/engine/thread-path.js';
-import { createThreadState, type ResolvedVariables } from '../../src/engine/thread-state.js';
-import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/thread-store.js';
+import { type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
+import type { FetchTransport } from '../../src/engine/egress/outbound-fetch.js';
+import { createThreadState, type ResolvedVariables } from '../../src/engine/execute/thread-state.js';
+import { ThreadFiles } from '../../src/engine/files/thread-files.js';
+import { baseName } from '../../src/engine/files/thread-path.js';
+import type { AccessGate } from '../../src/engine/permissions/access-gate.js';
+import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/ports/file-store.js';
+import type { Frame } from '../../src/engine/ports/frames.js';
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/ports/provider.js';
+import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/ports/thread-store.js';
+import { type AppDefinitions, Registry } from '../../src/engine/registry/registry.js';
+import type { TurnDeps, TurnOutcome } from '../../src/engine/turn/loop.js';
+import { runTurn } from '../../src/engine/turn/session.js';
 import { ScriptedProvider } from '../../src/providers/scripted.js';
 import type {
   AgentDefinition,
@@ -37,8 +37,8 @@ import type {
   ThreadState,
 } from '../../src/spec/index.js';
 import type { Interaction, InteractionKind } from '../../src/spec/interaction.js';
-import { agentTool } from '../../src/tools/agent-tool.js';
-import { subagentLifecycleTools } from '../../src/tools/subagent-lifecycle.js';
+import { agentTool } from '../../src/tools/subagents/agent-tool.js';
+import { subagentLifecycleTools } from '../../src/tools/subagents/subagent-lifecycle.js';
 
 function jsonCopy<T>(value: T | null | undefined): T | null {
   return value === null || value === undefined ? null : (JSON.parse(JSON.stringify(value)) as T);

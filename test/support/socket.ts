@@ -2,7 +2,7 @@
  * A WebSocket client for tests in workerd: opens a thread's stream through the Worker and collects
  * its frames.
  */
-import type { NumberedFrame } from '../../src/engine/frames.js';
+import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 import { ALICE, api, until } from './api.js';
 
 export interface FrameCollector {

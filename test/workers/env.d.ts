@@ -1,5 +1,5 @@
 // The bindings tests reach through `import { env } from 'cloudflare:workers'`.
-import type { RuntimeEnv } from '../../src/thread/env.js';
+import type { RuntimeEnv } from '../../src/thread/bindings/env.js';
 
 declare global {
   namespace Cloudflare {

@@ -6,9 +6,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it, vi } from 'vitest';
-import type { RuntimeEnv } from '../../src/thread/env.js';
-import { reportToParent, retryReport } from '../../src/thread/parent-reports.js';
-import { ThreadMeta, type ThreadRecord } from '../../src/thread/thread-meta.js';
+import type { RuntimeEnv } from '../../src/thread/bindings/env.js';
+import { reportToParent, retryReport } from '../../src/thread/children/parent-reports.js';
+import { ThreadMeta, type ThreadRecord } from '../../src/thread/storage/thread-meta.js';
 import { createThread } from '../support/api.js';
 
 const answer: Message = {

@@ -11,7 +11,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { afterEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import type { NumberedFrame } from '../../src/engine/frames.js';
+import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineAgent, definePrompt, defineTool, type ThreadState, type ToolResult } from '../../src/index.js';
-import { bash } from '../../src/tools/bash.js';
+import { bash } from '../../src/tools/bash/bash.js';
 import { directive } from '../support/directive-script.js';
 import { SECRET_CHANNELS, type SecretChannel, secretPayload } from '../support/hostile-corpus.js';
 

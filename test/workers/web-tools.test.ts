@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { selectProvider } from '../../src/tools/search-providers/index.js';
+import { selectProvider } from '../../src/tools/web-search/providers/index.js';
 import { createThread, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 

@@ -3,8 +3,8 @@
  * lacks; `POST` with the values boots it (404 unknown request, 400 still missing).
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/env.js';
-import { threadStub } from '../../thread/thread-stub.js';
+import type { RuntimeEnv } from '../../thread/bindings/env.js';
+import { threadStub } from '../../thread/bindings/thread-stub.js';
 import type { AuthVariables } from '../auth.js';
 import { unwrap } from '../errors.js';
 import { readJson } from '../request-body.js';

@@ -3,12 +3,12 @@
  * held in memory whole. A folder path lists its entries.
  */
 import { Hono } from 'hono';
-import { mimeTypeFor } from '../../engine/mime.js';
-import { attachmentRefFor, ThreadFiles } from '../../engine/thread-files.js';
-import { normalizeThreadPath, PathError } from '../../engine/thread-path.js';
-import type { RuntimeEnv } from '../../thread/env.js';
-import { R2FileStore } from '../../thread/r2-file-store.js';
-import { threadStub } from '../../thread/thread-stub.js';
+import { mimeTypeFor } from '../../engine/files/mime.js';
+import { attachmentRefFor, ThreadFiles } from '../../engine/files/thread-files.js';
+import { normalizeThreadPath, PathError } from '../../engine/files/thread-path.js';
+import type { RuntimeEnv } from '../../thread/bindings/env.js';
+import { R2FileStore } from '../../thread/bindings/r2-file-store.js';
+import { threadStub } from '../../thread/bindings/thread-stub.js';
 import type { AuthVariables } from '../auth.js';
 import { HttpError, unwrap } from '../errors.js';
 import { threadId } from './threads.js';

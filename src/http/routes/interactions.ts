@@ -6,8 +6,8 @@
  * is a 409.
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/env.js';
-import { threadStub } from '../../thread/thread-stub.js';
+import type { RuntimeEnv } from '../../thread/bindings/env.js';
+import { threadStub } from '../../thread/bindings/thread-stub.js';
 import type { AuthVariables } from '../auth.js';
 import { unwrap } from '../errors.js';
 import { readJson } from '../request-body.js';

@@ -3,9 +3,9 @@
  * which replays frames after `?after=` and then streams live ones.
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/env.js';
-import { USER_HEADER } from '../../thread/thread-object.js';
-import { threadStub } from '../../thread/thread-stub.js';
+import type { RuntimeEnv } from '../../thread/bindings/env.js';
+import { threadStub } from '../../thread/bindings/thread-stub.js';
+import { USER_HEADER } from '../../thread/object/thread-object.js';
 import type { AuthVariables } from '../auth.js';
 import { errorResponse } from '../errors.js';
 import { readQuery } from '../request-body.js';

@@ -3,11 +3,11 @@
  * and read messages, stop.
  */
 import { Hono } from 'hono';
-import type { Registry } from '../../engine/registry.js';
+import type { Registry } from '../../engine/registry/registry.js';
 import { missingVariables } from '../../spec/variables.js';
-import type { RuntimeEnv } from '../../thread/env.js';
-import { ThreadIndex } from '../../thread/thread-index.js';
-import { threadStub } from '../../thread/thread-stub.js';
+import type { RuntimeEnv } from '../../thread/bindings/env.js';
+import { ThreadIndex } from '../../thread/bindings/thread-index.js';
+import { threadStub } from '../../thread/bindings/thread-stub.js';
 import type { AuthVariables } from '../auth.js';
 import { HttpError, unwrap } from '../errors.js';
 import { readJson, readQuery } from '../request-body.js';

@@ -1,0 +1,41 @@
+/**
+ * Which tools a step offers the model: those whose `optional` flag is on (SUB-3), deferred ones only
+ * once tool_search has loaded them (KIND-8), lifecycle tools when they apply (SUB-4), in the
+ * request's function-tool shape.
+ */
+
+import { toolValueKey } from '../execute/thread-state.js';
+import type { ModelTool } from '../ports/provider.js';
+import type { ThreadStore } from '../ports/thread-store.js';
+import { LOADED_TOOLS_KEY } from '../registry/deferred-tools.js';
+import type { ResolvedTool } from '../registry/registry.js';
+import { subagentInstances } from '../subagents/subagent-instances.js';
+
+/** An `optional` flag variable is on when it says true, 1 or yes, in any case (SUB-3). */
+export function flagOn(variables: Readonly<Record<string, string>> | undefined, flag: string | undefined): boolean {
+  return flag === undefined || /^(true|1|yes)$/i.test((variables?.[flag] ?? '').trim());
+}
+
+/** Whether the tools offered can change from one step to the next. */
+export function offerChanges(tools: readonly ResolvedTool[]): boolean {
+  return tools.some((tool) => tool.definition.deferred || tool.needsInstances);
+}
+
+/**
+ * The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8),
+ * `subagent_message` only once there is an instance to message (SUB-4).
+ */
+export function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore): ResolvedTool[] {
+  const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
+  const anyInstance = Object.keys(subagentInstances(store)).length > 0;
+  return tools.filter(
+    (tool) => (!tool.definition.deferred || loaded.has(tool.name)) && (!tool.needsInstances || anyInstance),
+  );
+}
+
+export function modelTools(tools: readonly ResolvedTool[]): ModelTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.definition.description, parameters: tool.parameters },
+  }));
+}

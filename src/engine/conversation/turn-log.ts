@@ -1,0 +1,98 @@
+/**
+ * What the persisted log says about the turn (THR-3): the calls still waiting for results, whether
+ * a round limit holds them (KIND-7), whether the thread has work, how many steps and rounds the turn
+ * has taken. The loop decides everything from these, never from memory, so a restarted thread picks
+ * up exactly where it stopped.
+ */
+import type { Message, ToolCall } from '../../spec/index.js';
+import { lastUserIndex } from './context.js';
+import { turnEndOf, unmarkedAnswer } from './sides.js';
+
+/** The calls of the newest assistant message at `depth` (the main conversation by default) without a tool message yet. */
+export function pendingToolCalls(log: readonly Message[], depth = 0): ToolCall[] {
+  const answered = new Set<string>();
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (message.role === 'tool' && message.tool_call_id) answered.add(message.tool_call_id);
+    if (message.role === 'assistant' && message.depth === depth) {
+      return (message.tool_calls ?? []).filter((call) => !answered.has(call.id));
+    }
+  }
+  return [];
+}
+
+/** The newest assistant step of the main conversation. */
+export function newestStep(log: readonly Message[]): Message | undefined {
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (message.role === 'assistant' && message.depth === 0) return message;
+  }
+  return undefined;
+}
+
+/** KIND-7: the newest step's calls were refused by the round limit. */
+export function heldByRoundLimit(log: readonly Message[]): Message | undefined {
+  const step = newestStep(log);
+  return step?.metadata?.round_limit === true ? step : undefined;
+}
+
+/** Whether a user message (one the model sees) came after `step`. */
+export function userAfter(log: readonly Message[], step: Message): boolean {
+  return log.some(
+    (message) => message.seq > step.seq && message.role === 'user' && !message.silent && message.depth === 0,
+  );
+}
+
+/** Whether the newest step's calls are held by the round limit: new messages then go through the queue. */
+export function hasHeldCalls(log: readonly Message[]): boolean {
+  return pendingToolCalls(log).length > 0 && heldByRoundLimit(log) !== undefined;
+}
+
+/**
+ * Whether the log asks for a turn: calls without results, or a user or tool message unanswered.
+ * Calls held by the round limit wait for a user message (KIND-7).
+ */
+export function needsTurn(log: readonly Message[]): boolean {
+  if (pendingToolCalls(log).length > 0 && !heldByRoundLimit(log)) return true;
+  const last = lastVisible(log, true);
+  if (!last) return false;
+  const end = turnEndOf(last);
+  // DEF-6: a turn marker names the side that goes next, or none once the session is over.
+  if (end) return end.next !== null;
+  // A dual_ai side's answer not yet followed by its marker: the session goes on.
+  if (unmarkedAnswer(log)) return true;
+  return last.role === 'user' || last.role === 'tool';
+}
+
+/** Model steps since the last user message. */
+export function stepsThisTurn(log: readonly Message[]): number {
+  let steps = 0;
+  const turnStart = lastUserIndex(log);
+  for (let index = log.length - 1; index > turnStart; index--) {
+    const message = log[index] as Message;
+    if (message.role === 'assistant' && message.depth === 0) steps++;
+  }
+  return steps;
+}
+
+/** Tool rounds run since the last user message: steps with calls the round limit did not hold. */
+export function roundsThisTurn(log: readonly Message[]): number {
+  let rounds = 0;
+  const turnStart = lastUserIndex(log);
+  for (let index = log.length - 1; index > turnStart; index--) {
+    const message = log[index] as Message;
+    if (message.role !== 'assistant' || message.depth !== 0 || !message.tool_calls?.length) continue;
+    if (message.metadata?.round_limit !== true) rounds++;
+  }
+  return rounds;
+}
+
+/** The newest message of the main conversation a model sees; with `markers`, turn markers count too. */
+export function lastVisible(log: readonly Message[], markers = false): Message | undefined {
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index] as Message;
+    if (message.depth !== 0) continue;
+    if (!message.silent || (markers && turnEndOf(message))) return message;
+  }
+  return undefined;
+}

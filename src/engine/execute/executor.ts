@@ -1,0 +1,252 @@
+/**
+ * The tool executor (EXE-1 to EXE-5). Each call of a model step passes through one pipeline,
+ *
+ *   validate → stop / restart checks → guards (capability, permission, watchdog, approval)
+ *   → run under timeout and abort, or wait for an interaction → shape → persist
+ *
+ * and calls run one after another in the order the model returned them (EXE-2). Every call ends as
+ * a tool message persisted before the next call starts (EXE-3), unless it waits for a human or a
+ * client: then the step pauses there, its wait stored, until the answer resumes it (KIND-7).
+ */
+import type { ExecutionState, Message, ThreadState, ToolCall, ToolResult } from '../../spec/index.js';
+import {
+  type ApprovalAnswer,
+  HUMAN_INTERACTIONS,
+  type Interaction,
+  type InteractionKind,
+  type InteractionRequest,
+  isInteractionRequest,
+} from '../../spec/interaction.js';
+import type { ThreadFiles } from '../files/thread-files.js';
+import { truncationLimits } from '../files/truncation.js';
+import type { FrameSink } from '../ports/frames.js';
+import type { ThreadStore } from '../ports/thread-store.js';
+import type { ResolvedTool } from '../registry/registry.js';
+import { shapeResult } from './result-shaping.js';
+import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
+import { type ValidatedCall, validateCall } from './tool-call-validation.js';
+import { type RunContext, runToolCode } from './tool-runner.js';
+
+export type { ValidatedCall } from './tool-call-validation.js';
+export { DEFAULT_TOOL_TIMEOUT_MS } from './tool-runner.js';
+
+/** `ask` pauses an interactive thread for an approval and denies at once on a headless one (PERM-2). */
+export type GuardDecision =
+  | { action: 'allow' }
+  | { action: 'deny'; reason: string }
+  | { action: 'ask'; reason: string };
+
+/** A pre-execute check (capabilities, permissions, the watchdog, approvals). */
+export type ToolGuard = (call: ValidatedCall) => GuardDecision | Promise<GuardDecision>;
+
+export interface ExecutorDeps extends RunContext {
+  tools: ReadonlyMap<string, ResolvedTool>;
+  store: ThreadStore;
+  files: ThreadFiles;
+  emit: FrameSink;
+  guards: readonly ToolGuard[];
+  createState(execution: ExecutionState): ThreadState;
+  /** Replaces secret values in anything that leaves the tool (EXE-8). */
+  scrub(text: string): string;
+  now(): number;
+  /** A human allowed a call "always" (PERM-2): the permission layer remembers it for the thread. */
+  onAlwaysAllowed?(call: ValidatedCall): void | Promise<void>;
+}
+
+type Outcome = { type: 'result'; result: ToolResult } | { type: 'wait' };
+
+const fails = (error: string): Outcome => ({ type: 'result', result: { status: 'error', error } });
+
+/** Stores a new wait and tells clients what the call waits for; returns it, answered if the answer came first. */
+function wait(validated: ValidatedCall, request: InteractionRequest, deps: ExecutorDeps): Interaction {
+  const { call, tool } = validated;
+  const stored = deps.store.openInteraction({ toolCallId: call.id, toolName: tool.name, ...request });
+  deps.emit({ type: 'waiting', tool_call_id: call.id, name: tool.name, kind: request.kind, payload: request.payload });
+  return stored;
+}
+
+function find(waits: readonly Interaction[], kind: (kind: InteractionKind) => boolean): Interaction | undefined {
+  return waits.find((interaction) => kind(interaction.kind));
+}
+
+/** Runs the guards; null when the call may proceed. An approval answers every `ask` of its call. */
+async function authorize(validated: ValidatedCall, waits: readonly Interaction[], deps: ExecutorDeps) {
+  const approval = find(waits, (kind) => kind === 'approval');
+  for (const guard of deps.guards) {
+    const decision = await guard(validated);
+    if (decision.action === 'allow') continue;
+    if (decision.action === 'deny') return fails(decision.reason);
+    if (deps.store.info.headless) return fails(headlessMessage('approval', decision.reason));
+    if (!approval) {
+      wait(
+        validated,
+        { kind: 'approval', payload: { reason: decision.reason, arguments: validated.args ?? {} } },
+        deps,
+      );
+      return { type: 'wait' } as const;
+    }
+    if (!approval.answered) return { type: 'wait' } as const;
+    const answer = approval.answer as ApprovalAnswer;
+    if (!answer.approved) return fails(rejectedMessage(validated.tool.name, answer.reason));
+    if (answer.always) await deps.onAlwaysAllowed?.(validated);
+  }
+  return null;
+}
+
+function started(validated: ValidatedCall, deps: ExecutorDeps): void {
+  deps.store.markToolStarted(validated.call.id);
+  deps.emit({
+    type: 'tool_started',
+    tool_call_id: validated.call.id,
+    name: validated.tool.name,
+    kind: validated.tool.definition.acpKind,
+    arguments: validated.args ?? {},
+  });
+}
+
+/** Runs the tool: its body, or the begin / complete halves of an interactive tool. */
+async function execute(validated: ValidatedCall, waits: readonly Interaction[], deps: ExecutorDeps) {
+  const { definition } = validated.tool;
+  const args = validated.args;
+  const hooks = definition.interaction;
+  const answered = find(waits, (kind) => kind !== 'approval');
+  if (hooks && answered) {
+    if (!answered.answered) return { type: 'wait' } as const;
+    const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, answered.answer));
+    return { type: 'result', result } as const;
+  }
+  if (deps.store.toolStarted(validated.call.id) && !definition.idempotent) {
+    // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
+    return fails(interruptedMessage(validated.tool.name));
+  }
+  started(validated, deps);
+  if (!hooks) {
+    const body = definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
+    const result = await runToolCode(validated, deps, (state) =>
+      args === undefined ? body(state) : body(state, args),
+    );
+    return { type: 'result', result } as const;
+  }
+  const begun = await runToolCode(validated, deps, (state) => hooks.begin(state, args), isRequest);
+  if (!isRequest(begun)) return { type: 'result', result: begun } as const;
+  // LOCK-1, PERM-2: nobody can answer on a headless thread, so the call fails at once.
+  if (deps.store.info.headless && HUMAN_INTERACTIONS.includes(begun.kind)) return fails(headlessMessage(begun.kind));
+  const stored = wait(validated, begun, deps);
+  if (!stored.answered) return { type: 'wait' } as const;
+  const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, stored.answer));
+  return { type: 'result', result } as const;
+}
+
+function isRequest(value: unknown): value is InteractionRequest {
+  return typeof value === 'object' && value !== null && isInteractionRequest(value as InteractionRequest);
+}
+
+/** The pipeline up to a ToolResult or a wait: every early exit is an error result, never an exception. */
+type Prepared = Outcome | { type: 'run'; validated: ValidatedCall; waits: readonly Interaction[] };
+
+/** Everything before the tool's code: every early exit is an error result or a wait, never an exception. */
+async function prepare(call: ToolCall, deps: ExecutorDeps): Promise<Prepared> {
+  const validation = validateCall(call, deps.tools);
+  if (!validation.ok) return fails(validation.error);
+  // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
+  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  const waits = deps.store.interactions(call.id);
+  const denied = await authorize(validation.value, waits, deps);
+  if (denied) return denied;
+  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  return { type: 'run', validated: validation.value, waits };
+}
+
+/** Adjacent calls that may run together (EXE-2): the next call alone, or a run of concurrent tools. */
+function nextGroup(calls: readonly ToolCall[], from: number, deps: ExecutorDeps): readonly ToolCall[] {
+  const parallel = (call: ToolCall | undefined) => {
+    const definition = call ? deps.tools.get(call.function.name)?.definition : undefined;
+    return definition?.concurrent === true && definition.interaction === undefined;
+  };
+  let end = from + 1;
+  if (parallel(calls[from])) while (end < calls.length && parallel(calls[end])) end++;
+  return calls.slice(from, end);
+}
+
+async function persist(
+  call: ToolCall,
+  result: ToolResult,
+  startedAt: number,
+  progress: readonly unknown[],
+  deps: ExecutorDeps,
+): Promise<Message> {
+  const shaped = await shapeResult(result, {
+    files: deps.files,
+    scrub: deps.scrub,
+    durationMs: deps.now() - startedAt,
+    truncation: {
+      toolName: call.function.name,
+      toolCallId: call.id,
+      limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
+    },
+  });
+  // KIND-2: the stored result keeps the progress events that preceded it.
+  if (progress.length > 0) shaped.envelope.metadata.progress = JSON.parse(deps.scrub(JSON.stringify(progress)));
+  const message = deps.store.append({
+    role: 'tool',
+    content: shaped.content,
+    name: call.function.name,
+    tool_call_id: call.id,
+    tool_status: shaped.status,
+    attachments: shaped.attachments.length > 0 ? shaped.attachments : null,
+    envelope: shaped.envelope,
+    metadata: shaped.stack ? { stack: shaped.stack } : null,
+  });
+  deps.emit({
+    type: 'tool_result',
+    tool_call_id: call.id,
+    name: call.function.name,
+    kind: deps.tools.get(call.function.name)?.definition.acpKind ?? 'other',
+    status: shaped.status,
+    envelope: shaped.envelope,
+  });
+  deps.emit({ type: 'message', message });
+  return message;
+}
+
+export interface ExecutedStep {
+  messages: Message[];
+  /** A call waits for an interaction; it and the calls after it stay pending. */
+  waiting: boolean;
+}
+
+/**
+ * Executes a step's calls in model order, each persisted before the next begins. Adjacent calls of
+ * tools declared `concurrent` are checked one by one, then run together, and persisted in call order.
+ */
+export async function executeToolCalls(calls: readonly ToolCall[], deps: ExecutorDeps): Promise<ExecutedStep> {
+  const messages: Message[] = [];
+  const progress = new Map<string, unknown[]>();
+  const running: ExecutorDeps = {
+    ...deps,
+    onProgress(validated, event) {
+      progress.set(validated.call.id, [...(progress.get(validated.call.id) ?? []), event]);
+      deps.emit({ type: 'tool_progress', tool_call_id: validated.call.id, name: validated.tool.name, event });
+    },
+  };
+  for (let index = 0; index < calls.length; ) {
+    const group = nextGroup(calls, index, running);
+    const startedAt = deps.now();
+    const prepared: Prepared[] = [];
+    for (const call of group) {
+      const step = await prepare(call, running);
+      prepared.push(step);
+      if (step.type === 'wait') break;
+    }
+    const outcomes = await Promise.all(
+      prepared.map((step) => (step.type === 'run' ? execute(step.validated, step.waits, running) : step)),
+    );
+    for (const [offset, outcome] of outcomes.entries()) {
+      if (outcome.type === 'wait') return { messages, waiting: true };
+      const call = group[offset] as ToolCall;
+      messages.push(await persist(call, outcome.result, startedAt, progress.get(call.id) ?? [], running));
+    }
+    index += group.length;
+  }
+  return { messages, waiting: false };
+}

@@ -1,0 +1,180 @@
+/**
+ * The ThreadState a tool receives (THR-7), built per call over the thread's store and files. Its
+ * tool context (KIND-6) is the running tool's, unvalidated: the loop binds it to the tool's schemas.
+ * A running call's state carries its access gate (access-gate.ts): every file operation, child
+ * thread and `authorize` passes through it; listings and searches never show what it refuses.
+ * Its `fetch` goes through the egress policy and the host check (outbound-fetch.ts).
+ */
+import type {
+  ExecutionState,
+  GetMessagesOptions,
+  Message,
+  NewMessageInput,
+  SpawnChildOptions,
+  ThreadState,
+} from '../../spec/index.js';
+import { canonicalHost, type EgressPolicy } from '../egress/egress-policy.js';
+import { type FetchTransport, outboundFetch } from '../egress/outbound-fetch.js';
+import type { ThreadFiles } from '../files/thread-files.js';
+import type { AccessGate } from '../permissions/access-gate.js';
+import type { FrameSink } from '../ports/frames.js';
+import type { ThreadStore } from '../ports/thread-store.js';
+import { contextApi, isContextKey } from './tool-context.js';
+
+/** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
+export interface ResolvedVariables {
+  /** Names some definition declares. */
+  declared: ReadonlySet<string>;
+  values: Readonly<Record<string, string>>;
+}
+
+export interface ThreadStateDeps {
+  store: ThreadStore;
+  files: ThreadFiles;
+  variables: ResolvedVariables;
+  emit: FrameSink;
+  /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
+  wake(): void;
+  /** Starts child threads; the thread layer provides it (child threads are Durable Objects). */
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+  /** Queues a message on the parent thread; the thread layer provides it. */
+  notifyParent(message: string): Promise<void>;
+  /** Sends a message to a resumable subagent instance; the thread layer provides it. */
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+  execution: ExecutionState | null;
+  /** The running call's gate; absent outside a call, where no rule applies. */
+  gate?: AccessGate;
+  /** What `state.fetch` may contact on the model's behalf. */
+  egress: EgressPolicy;
+  /** Runs before each hop of `state.fetch`, after the egress policy; throws to refuse the URL. */
+  checkHost?(url: URL): void;
+  /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
+  transport?: FetchTransport;
+}
+
+const KV_PREFIX = 'user:';
+
+/** The store key of a value tools set with `state.setValue(key)`: tools' keys never meet the runtime's. */
+export function toolValueKey(key: string): string {
+  return KV_PREFIX + key;
+}
+
+/**
+ * Whether a store key holds what tools wrote (`state.setValue` values, tool contexts): scrubbed of
+ * secrets when stored (EXE-8). The runtime's own keys hold structured state and are kept as they are.
+ */
+export function isToolWrittenKey(key: string): boolean {
+  return key.startsWith(KV_PREFIX) || isContextKey(key);
+}
+
+export function createThreadState(deps: ThreadStateDeps): ThreadState {
+  const { store, files, variables, emit, gate } = deps;
+  const visible = (path: string) => !gate || gate.visible(path);
+  const info = store.info;
+  const contextual = contextApi(store, {
+    toolName: deps.execution?.toolName ?? null,
+    contextSchema: null,
+    sharedContextSchema: null,
+  });
+  return {
+    threadId: info.id,
+    agentId: info.agentId,
+    userId: info.userId,
+    createdAt: info.createdAt,
+    get children() {
+      return store.children();
+    },
+    execution: deps.execution,
+    tenvs: variables.values,
+    context: contextual.context,
+    setContext: contextual.setContext,
+
+    async env(name: string) {
+      const value = variables.values[name];
+      if (value !== undefined) return value;
+      if (!variables.declared.has(name)) {
+        throw new Error(`unknown variable "${name}": no tool, prompt or agent of this thread declares it`);
+      }
+      throw new Error(`variable "${name}" has no value in this thread`);
+    },
+
+    async getMessages(options: GetMessagesOptions = {}) {
+      const after = options.after ?? 0;
+      const list = store.messages().filter((message) => message.seq > after);
+      return options.limit === undefined ? list : list.slice(0, options.limit);
+    },
+    async injectMessage(input: NewMessageInput): Promise<Message> {
+      const message = store.append({
+        role: input.role,
+        content: input.content,
+        silent: input.silent ?? false,
+        metadata: input.metadata ?? null,
+      });
+      emit({ type: 'message', message });
+      return message;
+    },
+    async queueMessage(input: NewMessageInput) {
+      store.enqueue(input);
+      deps.wake();
+    },
+
+    writeFile: async (path, data, options) => files.write(gate ? gate.write(path) : path, data, options),
+    readFile: async (path) => files.read(gate ? gate.read(path) : path),
+    readdirFile: async (path) => (await files.readdir(path)).filter((entry) => visible(entry.path)),
+    statFile: async (path) => files.stat(gate ? gate.read(path) : path),
+    unlinkFile: async (path) => files.unlink(gate ? gate.write(path) : path),
+    grepFiles: async (pattern, options) => await files.grep(pattern, options, visible),
+    findFiles: async (pattern, options) => files.find(pattern, options?.limit, visible),
+
+    authorize(act) {
+      if (!gate) return;
+      for (const path of act.read ?? []) gate.read(path);
+      for (const path of act.write ?? []) gate.write(path);
+      for (const host of act.hosts ?? []) gate.host(host);
+      if (act.argv) gate.command(act.argv);
+    },
+
+    async getValue<T>(key: string) {
+      return store.getValue(toolValueKey(key)) as T | undefined;
+    },
+    async setValue(key: string, value: unknown) {
+      store.setValue(toolValueKey(key), value);
+    },
+
+    // Each hop passes the egress policy, then the host check, then the call's net.fetch rules.
+    fetch: (input, init) =>
+      outboundFetch(
+        {
+          ...deps,
+          checkHost(url) {
+            deps.checkHost?.(url);
+            gate?.host(canonicalHost(url));
+          },
+        },
+        input,
+        init,
+      ),
+
+    emit(event: string, data: unknown) {
+      emit({ type: 'event', event, data });
+    },
+
+    async spawnChild(options) {
+      if (gate) {
+        gate.childAgent(options.agent);
+        for (const path of options.files ?? []) gate.read(path);
+      }
+      return deps.spawnChild(options);
+    },
+    messageChild: (nameOrId, message) => deps.messageChild(nameOrId, message),
+
+    async handoff(agentName: string) {
+      store.handoff(agentName);
+    },
+
+    async notifyParent(message: string) {
+      if (!info.parentId) throw new Error('this thread has no parent to notify');
+      await deps.notifyParent(message);
+    },
+  };
+}

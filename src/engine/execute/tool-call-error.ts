@@ -1,0 +1,49 @@
+/**
+ * The messages a model sees when a call cannot run (EXE-1). Each names the problem precisely so the
+ * model can correct itself on its next step.
+ */
+import type { z } from 'zod';
+import type { InteractionKind } from '../../spec/interaction.js';
+import { describeIssues } from '../../spec/zod-issues.js';
+
+export function unknownToolMessage(name: string, known: readonly string[]): string {
+  const list = known.length > 0 ? known.join(', ') : '(none)';
+  return `Unknown tool "${name}". Available tools: ${list}.`;
+}
+
+export function malformedArgumentsMessage(name: string, error: unknown): string {
+  return `Arguments for tool "${name}" are not valid JSON: ${(error as Error).message}. Send a JSON object.`;
+}
+
+export function invalidArgumentsMessage(name: string, error: z.ZodError): string {
+  return `Invalid arguments for tool "${name}": ${describeIssues(error)}.`;
+}
+
+export function timeoutMessage(name: string, ms: number): string {
+  return `Tool "${name}" timed out after ${ms} ms and was aborted.`;
+}
+
+export const STOPPED_MESSAGE = 'The thread was stopped while this tool was running.';
+
+export function interruptedMessage(name: string): string {
+  return `Tool "${name}" was interrupted by a restart before it finished; it was not run again because it is not declared idempotent. Call it again if it is still needed.`;
+}
+
+/** The fixed refusals of a headless thread (LOCK-1 question, PERM-2 ask): nobody can answer. */
+export function headlessMessage(kind: InteractionKind, reason?: string): string {
+  switch (kind) {
+    case 'question':
+      return 'No human can answer questions on this thread (it is headless). Proceed with your best judgement.';
+    case 'secret':
+      return 'No human can enter credentials on this thread (it is headless). Tell the user about the credential problem instead.';
+    case 'approval':
+      return `${reason ? `${reason} ` : ''}This call needs a human's approval, and this thread is headless (no human to ask), so it is denied.`;
+    default:
+      return 'This tool needs a client to answer, and this thread is headless (no client to ask).';
+  }
+}
+
+export function rejectedMessage(name: string, reason: string | undefined): string {
+  const why = reason?.trim() ? `: ${reason.trim().replace(/[.!?]?$/, (end) => end || '.')}` : '.';
+  return `The user rejected the call to tool "${name}"${why} It was not run.`;
+}

@@ -1,0 +1,169 @@
+/**
+ * Tool context (KIND-6): each tool's local context, kept under the tool's name, and the thread's
+ * shared context. Both live in the thread's store under the runtime's `context:` prefix (the values
+ * tools set with `state.setValue` live under `user:`, so neither can overwrite the other), so they
+ * persist across calls, turns and restarts. An update is a shallow merge, validated against the
+ * running tool's schema exactly as it will read back from storage, and written only when valid.
+ */
+import type { z } from 'zod';
+import {
+  type ContextScope,
+  ContextValidationError,
+  type ExecutionState,
+  type SetContextOptions,
+  type ThreadState,
+  type ToolContext,
+} from '../../spec/index.js';
+import { describeIssues, issueLines } from '../../spec/zod-issues.js';
+import type { ThreadStore } from '../ports/thread-store.js';
+import type { ResolvedTool } from '../registry/registry.js';
+
+const LOCAL_PREFIX = 'context:local:';
+export const SHARED_CONTEXT_KEY = 'context:shared';
+
+/** Whether a store key holds a tool context, local or shared: values tools wrote. */
+export function isContextKey(key: string): boolean {
+  return key.startsWith(LOCAL_PREFIX) || key === SHARED_CONTEXT_KEY;
+}
+
+/** The store key of a tool's local context. */
+export function localContextKey(toolName: string): string {
+  return LOCAL_PREFIX + toolName;
+}
+
+/** Whose context a ThreadState shows, and the schemas its updates must satisfy. */
+export interface ContextBinding {
+  /** The running tool; `null` outside a tool call, where there is no local context. */
+  toolName: string | null;
+  contextSchema: z.ZodType | null;
+  sharedContextSchema: z.ZodType | null;
+}
+
+/** The binding of a call of `tool`, whose definition may declare context schemas. */
+export function contextBinding(toolName: string, tool: ResolvedTool | undefined): ContextBinding {
+  const definition = tool?.definition;
+  return {
+    toolName,
+    contextSchema: (definition?.contextSchema as z.ZodType | null | undefined) ?? null,
+    sharedContextSchema: (definition?.sharedContextSchema as z.ZodType | null | undefined) ?? null,
+  };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function read(store: ThreadStore, key: string): Record<string, unknown> {
+  const value = store.getValue(key);
+  return isRecord(value) ? value : {};
+}
+
+/** A tool's stored local context (`{}` until it sets one). */
+export function localContext(store: ThreadStore, toolName: string): Record<string, unknown> {
+  return read(store, localContextKey(toolName));
+}
+
+/** The thread's stored shared context. */
+export function sharedContext(store: ThreadStore): Record<string, unknown> {
+  return read(store, SHARED_CONTEXT_KEY);
+}
+
+interface Target {
+  key: string;
+  schema: z.ZodType | null;
+  /** What is updated, and against what, for error messages. */
+  label: string;
+  schemaName: string;
+}
+
+function target(binding: ContextBinding, scope: ContextScope): Target {
+  const tool = binding.toolName;
+  if (scope === 'shared') {
+    const schemaName = tool ? `the sharedContextSchema of tool "${tool}"` : 'its schema';
+    return { key: SHARED_CONTEXT_KEY, schema: binding.sharedContextSchema, label: 'the shared context', schemaName };
+  }
+  if (!tool) {
+    throw new Error("setContext: the local context belongs to a running tool; outside one use { scope: 'shared' }");
+  }
+  const label = `the context of tool "${tool}"`;
+  return { key: localContextKey(tool), schema: binding.contextSchema, label, schemaName: 'its contextSchema' };
+}
+
+/** The merged value as storage will return it: JSON drops `undefined` keys and functions. */
+function asStored(value: Record<string, unknown>, label: string): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  } catch (error) {
+    throw new ContextValidationError(`setContext: ${label} must be JSON-serializable: ${(error as Error).message}`, [
+      '(root)',
+    ]);
+  }
+}
+
+function validate(value: Record<string, unknown>, { schema, label, schemaName }: Target): void {
+  if (!schema) return;
+  const checked = schema.safeParse(value);
+  if (checked.success) return;
+  throw new ContextValidationError(
+    `setContext: ${label} would not match ${schemaName} (${describeIssues(checked.error)}); nothing was stored`,
+    issueLines(checked.error).map((problem) => problem.path),
+  );
+}
+
+/** Merges, validates and stores; synchronous between read and write, so concurrent updates never interleave. */
+export function updateContext(
+  store: ThreadStore,
+  binding: ContextBinding,
+  patch: Record<string, unknown>,
+  options: SetContextOptions = {},
+): void {
+  const scope = options.scope ?? 'local';
+  if (scope !== 'local' && scope !== 'shared') {
+    throw new TypeError(`setContext: scope must be 'local' or 'shared', not ${JSON.stringify(scope)}`);
+  }
+  if (!isRecord(patch)) throw new TypeError('setContext: the patch must be a plain object');
+  const where = target(binding, scope);
+  const next = asStored({ ...read(store, where.key), ...patch }, where.label);
+  validate(next, where);
+  store.setValue(where.key, next);
+}
+
+/** `state.context` and `state.setContext` over the store; both parts of `context` are live. */
+export function contextApi(store: ThreadStore, binding: ContextBinding): Pick<ThreadState, 'context' | 'setContext'> {
+  const context: ToolContext = {
+    get local() {
+      return binding.toolName ? localContext(store, binding.toolName) : {};
+    },
+    get shared() {
+      return sharedContext(store);
+    },
+  };
+  return {
+    context,
+    async setContext(patch: Record<string, unknown>, options?: SetContextOptions) {
+      updateContext(store, binding, patch, options);
+    },
+  };
+}
+
+/** `state` with its context bound to the running tool's schemas; everything else passes through. */
+export function withToolContext(state: ThreadState, store: ThreadStore, binding: ContextBinding): ThreadState {
+  const api = contextApi(store, binding);
+  return new Proxy(state, {
+    get(base, property) {
+      if (property === 'context') return api.context;
+      if (property === 'setContext') return api.setContext;
+      return Reflect.get(base, property);
+    },
+  });
+}
+
+/** KIND-6: a ThreadState factory whose states see the running tool's own context, validated. */
+export function contextualStates(
+  createState: (execution: ExecutionState) => ThreadState,
+  store: ThreadStore,
+  tools: ReadonlyMap<string, ResolvedTool>,
+): (execution: ExecutionState) => ThreadState {
+  return (execution) =>
+    withToolContext(createState(execution), store, contextBinding(execution.toolName, tools.get(execution.toolName)));
+}

@@ -1,0 +1,134 @@
+/**
+ * Runs a tool's code under its timeout and the turn's abort signal (EXE-5, EXE-6). Whatever the code
+ * does — returns garbage, throws, hangs, ignores its signal — the caller gets a ToolResult, and once
+ * the call has ended its state refuses every further change (fenced-state.ts).
+ */
+import { MAX_TOOL_TIMEOUT_MS } from '../../spec/define-tool.js';
+import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.js';
+import { describeIssues } from '../../spec/zod-issues.js';
+import { type Fence, fencedState } from './fenced-state.js';
+import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
+import type { ValidatedCall } from './tool-call-validation.js';
+
+/** Seed 002's default for built-in function tools (EXE-6). */
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+export interface RunContext {
+  /** The turn's signal: aborted when the thread is stopped. */
+  signal: AbortSignal;
+  /** A generator tool yielded a progress event (KIND-2), already validated. */
+  onProgress?(validated: ValidatedCall, event: unknown): void;
+  stepCount: number;
+  side: 'a' | 'b';
+  createState(execution: ExecutionState): ThreadState;
+}
+
+function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, undefined> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncGenerator).next === 'function' &&
+    typeof (value as AsyncGenerator)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+/**
+ * Runs a generator tool to its end (KIND-2): each yield is checked against the tool's event schema
+ * and reported at once; the return value is the result.
+ */
+async function drain(
+  generator: AsyncGenerator<unknown, unknown, undefined>,
+  validated: ValidatedCall,
+  context: RunContext,
+  signal: AbortSignal,
+): Promise<unknown> {
+  const schema = validated.tool.definition.eventSchema;
+  try {
+    for (;;) {
+      const step = await generator.next();
+      if (step.done) return step.value;
+      if (signal.aborted) return null;
+      let event = step.value;
+      if (schema) {
+        const checked = schema.safeParse(event);
+        if (!checked.success) {
+          throw new Error(
+            `Tool "${validated.tool.name}" yielded an invalid progress event: ${describeIssues(checked.error)}`,
+          );
+        }
+        event = checked.data;
+      }
+      context.onProgress?.(validated, event);
+    }
+  } finally {
+    if (signal.aborted) void generator.return(undefined);
+  }
+}
+
+function isToolResult(value: unknown): value is ToolResult {
+  const status = (value as ToolResult | null)?.status;
+  return status === 'success' || status === 'error';
+}
+
+/**
+ * Calls `body` with a ThreadState whose `execution.abortSignal` fires on stop or timeout. `accept`
+ * lets a caller take values other than a ToolResult (an interaction request); they pass through.
+ */
+export async function runToolCode<T = ToolResult>(
+  validated: ValidatedCall,
+  context: RunContext,
+  body: (state: ThreadState) => Promise<unknown>,
+  accept: (value: unknown) => value is T = isToolResult as (value: unknown) => value is T,
+): Promise<T | ToolResult> {
+  const { tool, call } = validated;
+  const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
+  const controller = new AbortController();
+  let abortReason: string | null = null;
+  const abort = (reason: string) => {
+    if (abortReason) return;
+    abortReason = reason;
+    controller.abort(new Error(reason));
+  };
+  const onTurnAbort = () => abort(STOPPED_MESSAGE);
+  if (context.signal.aborted) onTurnAbort();
+  context.signal.addEventListener('abort', onTurnAbort);
+  const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
+  const aborted = new Promise<null>((resolveAbort) => {
+    controller.signal.addEventListener('abort', () => resolveAbort(null));
+  });
+  const fence: Fence = { ended: null };
+  const state = fencedState(
+    context.createState({
+      stepCount: context.stepCount,
+      currentSide: context.side,
+      abortSignal: controller.signal,
+      toolCallId: call.id,
+      toolName: tool.name,
+    }),
+    fence,
+    tool.name,
+  );
+  try {
+    // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
+    const running = Promise.resolve()
+      .then(() => body(state))
+      .then((value) => (isAsyncGenerator(value) ? drain(value, validated, context, controller.signal) : value));
+    const outcome = await Promise.race([running, aborted]);
+    if (abortReason) return { status: 'error', error: abortReason };
+    if (!accept(outcome) && !isToolResult(outcome)) {
+      return {
+        status: 'error',
+        error: `Tool "${tool.name}" returned an invalid result: expected { status: 'success' | 'error', ... }.`,
+      };
+    }
+    return outcome as T | ToolResult;
+  } catch (error) {
+    const err = error instanceof Error ? error : new Error(String(error));
+    return { status: 'error', error: err.message || String(error), stack: err.stack };
+  } finally {
+    fence.ended =
+      abortReason === null ? 'it returned' : abortReason === STOPPED_MESSAGE ? 'it was stopped' : 'it timed out';
+    clearTimeout(timer);
+    context.signal.removeEventListener('abort', onTurnAbort);
+  }
+}

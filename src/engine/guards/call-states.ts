@@ -1,0 +1,49 @@
+/**
+ * The ThreadStates a prompt's tool calls receive: each bound to its call's access gate, so what the
+ * call does while it runs is checked against the thread's rules (access-gate.ts), and to its tool's
+ * own context (KIND-6). The loop and nested prompt runs build them the same way.
+ */
+import type { ExecutionState, ThreadState } from '../../spec/index.js';
+import type { ApprovalAnswer } from '../../spec/interaction.js';
+import { contextualStates } from '../execute/tool-context.js';
+import { type AccessGate, accessGate } from '../permissions/access-gate.js';
+import type { ThreadStore } from '../ports/thread-store.js';
+import type { ResolvedTool } from '../registry/registry.js';
+import { type GuardSetup, rulesFor } from './tool-guards.js';
+
+export type StateFactory = (execution: ExecutionState, gate?: AccessGate) => ThreadState;
+
+export interface CallStateOptions {
+  createState: StateFactory;
+  setup: GuardSetup;
+  /** Where the calls' interactions and context live. */
+  store: ThreadStore;
+  tools: ReadonlyMap<string, ResolvedTool>;
+  /** The agents the prompt's tools may start (Registry.childAgentsOf). */
+  childAgents: ReadonlySet<string>;
+}
+
+/** Whether a human approved this call (KIND-5, PERM-2): its approval wait was answered yes. */
+function approved(store: ThreadStore, toolCallId: string): boolean {
+  return store
+    .interactions(toolCallId)
+    .some(
+      (interaction) =>
+        interaction.kind === 'approval' && interaction.answered && (interaction.answer as ApprovalAnswer).approved,
+    );
+}
+
+export function callStates(options: CallStateOptions): (execution: ExecutionState) => ThreadState {
+  const { createState, setup, store, childAgents } = options;
+  const gated = (execution: ExecutionState) =>
+    createState(
+      execution,
+      accessGate({
+        rules: rulesFor(setup),
+        tool: execution.toolName,
+        approved: () => approved(store, execution.toolCallId),
+        childAgents,
+      }),
+    );
+  return contextualStates(gated, store, options.tools);
+}

@@ -1,0 +1,26 @@
+/**
+ * The storage behind a thread's filesystem. Paths given to it are already normalised and confined
+ * (thread-path.ts); the Durable Object implements it on R2, engine tests in memory.
+ */
+import type { FileStat } from '../../spec/index.js';
+
+export interface StoredFileMeta {
+  mimeType: string;
+  width?: number;
+  height?: number;
+}
+
+export interface FileListing {
+  files: FileStat[];
+  /** Immediate sub-directories, as normalised paths. Present only for non-recursive listings. */
+  directories: string[];
+}
+
+export interface FileStore {
+  put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat>;
+  get(path: string): Promise<{ stat: FileStat; body: ReadableStream } | null>;
+  head(path: string): Promise<FileStat | null>;
+  /** Files under `prefix` (a directory prefix ending in `/`); recursive lists everything below. */
+  list(prefix: string, options: { recursive: boolean }): Promise<FileListing>;
+  delete(path: string): Promise<boolean>;
+}

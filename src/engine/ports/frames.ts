@@ -1,0 +1,39 @@
+/**
+ * Stream frames (THR-2): every state change a client can watch. The thread numbers them (`seq`),
+ * stores them and sends them over the WebSocket; this file is the catalogue of their shapes.
+ */
+import type { AcpToolKind, Message, ThreadStatus, ToolEnvelope } from '../../spec/index.js';
+import type { InteractionKind } from '../../spec/interaction.js';
+
+export type Frame =
+  /** A message was appended to the log. */
+  | { type: 'message'; message: Message }
+  /** A piece of model text, before its message is complete. */
+  | { type: 'message_delta'; message_id: string; delta: string }
+  /** A tool call passed validation and is about to run. */
+  | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: unknown }
+  /** A generator tool yielded a progress event (KIND-2). */
+  | { type: 'tool_progress'; tool_call_id: string; name: string; event: unknown }
+  /** A tool call ended; its tool message follows as a `message` frame. */
+  | {
+      type: 'tool_result';
+      tool_call_id: string;
+      name: string;
+      kind: AcpToolKind;
+      status: 'success' | 'error';
+      envelope: ToolEnvelope;
+    }
+  /** A tool call waits for an answer: a question, an approval, a client tool's output. */
+  | { type: 'waiting'; tool_call_id: string; name: string; kind: InteractionKind; payload: unknown }
+  /** A wait was answered; the loop resumes. */
+  | { type: 'answered'; tool_call_id: string; kind: InteractionKind }
+  /** The thread's status changed. */
+  | { type: 'status'; status: ThreadStatus; reason?: string }
+  /** A turn failed (the model could not be reached, a limit was hit). */
+  | { type: 'error'; code: string; message: string }
+  /** A custom event a tool sent with `state.emit`. */
+  | { type: 'event'; event: string; data: unknown };
+
+export type NumberedFrame = Frame & { seq: number };
+
+export type FrameSink = (frame: Frame) => void;

@@ -1,0 +1,56 @@
+/**
+ * The model provider seam: the engine asks for one model step and receives text deltas as they
+ * arrive. Implementations live in src/providers.
+ */
+import type { ModelMessage, ToolCall } from '../../spec/index.js';
+import type { JsonSchema } from '../../spec/schema.js';
+
+export interface ModelTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchema };
+}
+
+export interface ModelRequest {
+  /** The provider's model id. */
+  model: string;
+  messages: readonly ModelMessage[];
+  tools: readonly ModelTool[];
+  toolChoice?: 'auto' | 'none' | 'required';
+  parallelToolCalls?: boolean;
+  signal?: AbortSignal;
+}
+
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: ModelUsage | null;
+  finishReason: string | null;
+  /** The model that answered (a fallback may have). */
+  model: string;
+}
+
+export interface StreamHandlers {
+  onTextDelta?(delta: string): void;
+}
+
+export interface Provider {
+  complete(request: ModelRequest, handlers?: StreamHandlers): Promise<ModelResponse>;
+}
+
+/** A provider failure after retries; `status` is the HTTP status when there was one. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    readonly retryable = false,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

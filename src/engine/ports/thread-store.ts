@@ -1,0 +1,66 @@
+/**
+ * What the engine needs of a thread's storage. Methods are synchronous because the Durable Object's
+ * SQLite is; the in-memory store used by engine tests implements the same interface.
+ */
+import type { AttachmentRef, Message, NewMessageInput, ToolCall, ToolEnvelope } from '../../spec/index.js';
+import type { Interaction, InteractionKind } from '../../spec/interaction.js';
+
+export interface ThreadInfo {
+  id: string;
+  agentId: string;
+  userId: string | null;
+  createdAt: number;
+  /** No human side: interactive pauses fail at once (LOCK-1, PERM-2). */
+  headless: boolean;
+  parentId: string | null;
+}
+
+export interface NewMessage {
+  id?: string;
+  role: Message['role'];
+  content: string | null;
+  name?: string | null;
+  tool_calls?: ToolCall[] | null;
+  tool_call_id?: string | null;
+  parent_id?: string | null;
+  depth?: number;
+  silent?: boolean;
+  metadata?: Record<string, unknown> | null;
+  tool_status?: 'success' | 'error' | null;
+  attachments?: AttachmentRef[] | null;
+  envelope?: ToolEnvelope | null;
+}
+
+/** A message waiting for delivery; its id is fixed when it is queued so callers can refer to it. */
+export type QueuedMessage = NewMessageInput & { id?: string };
+
+export interface ThreadStore {
+  readonly info: ThreadInfo;
+  /** The whole log, oldest first. Implementations keep it in memory: a step must not re-read it. */
+  messages(): readonly Message[];
+  append(message: NewMessage): Message;
+  getValue(key: string): unknown;
+  setValue(key: string, value: unknown): void;
+  /** Messages waiting for the thread to be between steps (SUB-7). */
+  enqueue(message: QueuedMessage): void;
+  drainQueue(): QueuedMessage[];
+  /** Journal of tool calls whose execution began, so a restart never runs one twice (THR-3). */
+  markToolStarted(toolCallId: string): void;
+  toolStarted(toolCallId: string): boolean;
+  children(): string[];
+  /** Makes another agent the thread's owner from the next step on (SUB-2 handoff). */
+  handoff(agentId: string): void;
+  /** The interactions a tool call waits on or waited on (KIND-3, KIND-4, KIND-5, LOCK-1 question). */
+  interactions(toolCallId: string): Interaction[];
+  /** Stores a wait, or returns the stored one (possibly answered already) for the same call and kind. */
+  openInteraction(interaction: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction;
+  /** Records the answer; false if the call has no open interaction of that kind. */
+  answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean;
+  /**
+   * Records an answer whether or not the wait is open yet (a child thread may finish before its
+   * parent has stored the wait); false if it was answered already.
+   */
+  recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean;
+  /** Interactions still waiting for an answer, oldest first. */
+  openInteractions(): Interaction[];
+}

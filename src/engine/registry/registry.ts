@@ -1,0 +1,368 @@
+/**
+ * The registry turns an application's definitions into what the runtime serves: it checks every
+ * cross-reference once, at startup, so a typo fails the deploy instead of a conversation.
+ */
+
+import { isSubpromptConfig } from '../../spec/define-prompt.js';
+import type { SkillDefinition } from '../../spec/define-skill.js';
+import {
+  type AgentDefinition,
+  type AnyToolDefinition,
+  argumentsJsonSchema,
+  DefinitionError,
+  type JsonSchema,
+  type ModelDefinition,
+  type PermissionRule,
+  type PromptDefinition,
+  type RequirementSet,
+  type VariableDefinition,
+  type Watchdog,
+} from '../../spec/index.js';
+import type { SubagentToolConfig } from '../../spec/subagent-tool-config.js';
+import type { SubpromptConfig } from '../../spec/subprompt-config.js';
+import { mergeVariableDefinitions, secretDefaultProblem } from '../../spec/variables.js';
+import {
+  assertRequirementPatterns,
+  type EffectiveCapabilities,
+  effectiveCapabilities,
+} from '../permissions/capabilities.js';
+import type { ImmediateStart } from '../subagents/immediate-subagents.js';
+import { subpromptTool } from './subprompt-tool.js';
+
+type Named<T> = readonly T[] | Readonly<Record<string, T>>;
+
+/** What an application hands the runtime. */
+export interface AppDefinitions {
+  /** Function tools keyed by the name the model calls them by. */
+  tools?: Readonly<Record<string, AnyToolDefinition>>;
+  prompts?: Named<PromptDefinition>;
+  agents?: Named<AgentDefinition>;
+  models?: Named<ModelDefinition>;
+  /**
+   * Project-scope permission rules (PERM-1), beside each agent's manifest rules and each thread's
+   * session rules. A call no rule covers asks (denied at once on a headless thread).
+   */
+  permissions?: readonly PermissionRule[];
+  /** A pre-execute hook on every call of every agent (PERM-3). */
+  watchdog?: Watchdog;
+  /** Skills the `skill` tool loads on demand (LOCK-4). */
+  skills?: readonly SkillDefinition[];
+}
+
+/** A tool as one prompt offers it to the model. */
+export interface ResolvedTool {
+  name: string;
+  definition: AnyToolDefinition;
+  parameters: JsonSchema;
+  /** Offered only when this thread variable is true, 1 or yes (SUB-3 `optional`). */
+  enabledBy?: string;
+  /** A prompt offered as a tool (SUB-1): the loop runs it nested in the calling thread. */
+  subprompt?: { prompt: PromptDefinition; config: SubpromptConfig };
+  /** An immediate subagent (SUB-3): the runtime calls it before the prompt's first model step. */
+  immediate?: ImmediateStart;
+  /** Offered only once the thread has a resumable subagent instance (SUB-4 `subagent_message`). */
+  needsInstances?: boolean;
+}
+
+/** An agent a prompt offers as a resumable subagent (SUB-4), reached through the lifecycle tools. */
+export interface ResumableSubagent {
+  agent: AgentDefinition;
+  config: SubagentToolConfig & { resumable: Exclude<SubagentToolConfig['resumable'], false | undefined> };
+}
+
+/**
+ * Builds the lifecycle tools `subagent_create` and `subagent_message` for a prompt's resumable
+ * subagents (SUB-4); the tools layer provides it. `needsInstances` marks the tools offered only once
+ * an instance exists.
+ */
+export type LifecycleToolFactory = (
+  subagents: readonly ResumableSubagent[],
+) => Array<{ name: string; definition: AnyToolDefinition; needsInstances?: boolean }>;
+
+/**
+ * Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. Listed by
+ * name alone, an ai_human agent is a handoff; with a SubagentToolConfig it runs as a subagent.
+ */
+export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig | undefined) => AnyToolDefinition;
+
+/** Tool names should be snake_case and at most 64 characters; others are warned about (DEF-4). */
+const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+const TOOL_NAME_MAX = 64;
+
+/**
+ * VAR-5 (seed 002 AlwaysLoad): the built-in that asks a human for a credential is offered, listed
+ * or not, by every prompt of an agent with a secret variable: there it can store something.
+ */
+const SECRET_TOOL = 'store_secret';
+
+function byName<T extends { name: string }>(kind: string, items: Named<T> | undefined): Map<string, T> {
+  const map = new Map<string, T>();
+  const list = Array.isArray(items) ? items : Object.values(items ?? {});
+  for (const item of list as T[]) {
+    if (map.has(item.name)) throw new DefinitionError(`duplicate ${kind} name "${item.name}"`);
+    map.set(item.name, item);
+  }
+  return map;
+}
+
+export class Registry {
+  readonly tools = new Map<string, AnyToolDefinition>();
+  readonly prompts: Map<string, PromptDefinition>;
+  readonly agents: Map<string, AgentDefinition>;
+  readonly models: Map<string, ModelDefinition>;
+  readonly warnings: string[] = [];
+  readonly projectRules: readonly PermissionRule[];
+  readonly projectWatchdog: Watchdog | undefined;
+  readonly skills: readonly SkillDefinition[];
+  private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
+  private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
+  /** Per prompt: the agents it offers (as agent tools or resumable subagents), which its tools may start. */
+  private readonly agentsByPrompt = new Map<string, Set<string>>();
+
+  constructor(
+    definitions: AppDefinitions,
+    builtinTools: Readonly<Record<string, AnyToolDefinition>> = {},
+    private readonly agentTool?: AgentToolFactory,
+    private readonly lifecycleTools?: LifecycleToolFactory,
+  ) {
+    for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
+      if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
+      if (tool?.kind !== 'function') {
+        throw new DefinitionError(`tool "${name}" is not a defineTool() definition`);
+      }
+      if (!TOOL_NAME_PATTERN.test(name) || name.length > TOOL_NAME_MAX) {
+        this.warnings.push(`tool name "${name}" should be snake_case and 1 to ${TOOL_NAME_MAX} characters`);
+      }
+      this.tools.set(name, tool);
+    }
+    this.models = byName('model', definitions.models);
+    this.prompts = byName('prompt', definitions.prompts);
+    this.agents = byName('agent', definitions.agents);
+    this.projectRules = definitions.permissions ?? [];
+    this.projectWatchdog = definitions.watchdog;
+    this.skills = definitions.skills ?? [];
+    this.checkReferences();
+    this.offerSecretTool();
+    for (const agent of this.agents.values()) {
+      // VAR-3: a default merged onto a secret from another level must be long enough to be one.
+      const problem = secretDefaultProblem(this.variablesFor(agent));
+      if (problem) throw new DefinitionError(`agent "${agent.name}": ${problem}`);
+      this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
+    }
+    for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
+  }
+
+  private checkReferences(): void {
+    for (const model of this.models.values()) {
+      for (const fallback of model.fallbacks ?? []) {
+        if (!this.models.has(fallback)) {
+          throw new DefinitionError(`model "${model.name}" falls back to unknown model "${fallback}"`);
+        }
+      }
+    }
+    for (const prompt of this.prompts.values()) {
+      if (!this.models.has(prompt.model)) {
+        throw new DefinitionError(`prompt "${prompt.name}" uses unknown model "${prompt.model}"`);
+      }
+      const resumable = this.resumableSubagents(prompt);
+      for (const entry of resumable) this.offersAgent(prompt, entry.agent.name);
+      const resolved = prompt.tools
+        .filter((name) => !resumable.some((entry) => entry.agent.name === name))
+        .map((name): ResolvedTool => {
+          const definition = this.tools.get(name);
+          if (definition) return { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+          return this.resolveOffered(prompt, name);
+        });
+      this.toolsByPrompt.set(prompt.name, [...resolved, ...this.lifecycleToolsFor(prompt, resumable)]);
+    }
+    for (const agent of this.agents.values()) {
+      for (const side of [agent.sideA, agent.sideB]) {
+        if (side && !this.prompts.has(side.prompt)) {
+          throw new DefinitionError(`agent "${agent.name}" uses unknown prompt "${side.prompt}"`);
+        }
+      }
+    }
+  }
+
+  /**
+   * An agent or a prompt listed among a prompt's tools (SUB-1, SUB-2). A config with prompt tool
+   * options names a prompt; any other config an agent, or a prompt when no agent has that name.
+   * Listed by name alone, the agent or prompt must be `exposeAsTool`.
+   */
+  private resolveOffered(prompt: PromptDefinition, name: string): ResolvedTool {
+    const config = prompt.toolConfigs.find((candidate) => candidate.name === name);
+    const agent = this.agents.get(name);
+    const target = this.prompts.get(name);
+    const where = `prompt "${prompt.name}"`;
+    if (!agent && !target) throw new DefinitionError(`${where} lists unknown tool "${name}"`);
+    if (config) {
+      if (isSubpromptConfig(config) || !agent) {
+        if (!target)
+          throw new DefinitionError(`${where} configures "${name}" as a prompt tool, but no prompt has that name`);
+        return subpromptTool(target, config);
+      }
+      return this.resolveAgentTool(prompt, agent, config);
+    }
+    if (agent?.exposeAsTool && target?.exposeAsTool) {
+      throw new DefinitionError(`${where} lists "${name}", which is both an agent and a prompt offered as tools`);
+    }
+    if (target?.exposeAsTool) return subpromptTool(target, { name });
+    if (!agent) throw new DefinitionError(`${where} lists prompt "${name}", which is not exposeAsTool`);
+    return this.resolveAgentTool(prompt, agent, undefined);
+  }
+
+  /** The agents a prompt offers as resumable subagents (SUB-4). */
+  private resumableSubagents(prompt: PromptDefinition): ResumableSubagent[] {
+    const entries: ResumableSubagent[] = [];
+    for (const config of prompt.toolConfigs) {
+      if (isSubpromptConfig(config) || !config.resumable) continue;
+      const agent = this.agents.get(config.name);
+      if (!agent)
+        throw new DefinitionError(`prompt "${prompt.name}" lists unknown agent "${config.name}" as resumable`);
+      entries.push({ agent, config: { ...config, resumable: config.resumable } });
+    }
+    return entries;
+  }
+
+  /** SUB-4: the lifecycle tools injected into a prompt with resumable subagents, and only there. */
+  private lifecycleToolsFor(prompt: PromptDefinition, resumable: readonly ResumableSubagent[]): ResolvedTool[] {
+    if (resumable.length === 0) return [];
+    if (!this.lifecycleTools) {
+      throw new DefinitionError(`prompt "${prompt.name}": resumable subagents cannot be offered here`);
+    }
+    return this.lifecycleTools(resumable).map(({ name, definition, needsInstances }) => {
+      if (prompt.tools.includes(name) || this.tools.has(name)) {
+        throw new DefinitionError(`prompt "${prompt.name}": "${name}" is a runtime lifecycle tool name`);
+      }
+      return {
+        name,
+        definition,
+        parameters: argumentsJsonSchema(definition.args ?? undefined),
+        ...(needsInstances ? { needsInstances } : {}),
+      };
+    });
+  }
+
+  /** An agent listed among a prompt's tools, offered through its SubagentToolConfig (SUB-2, SUB-3). */
+  private resolveAgentTool(
+    prompt: PromptDefinition,
+    agent: AgentDefinition,
+    config: SubagentToolConfig | undefined,
+  ): ResolvedTool {
+    const name = agent.name;
+    if (!config && !agent.exposeAsTool) {
+      throw new DefinitionError(`prompt "${prompt.name}" lists agent "${name}", which is not exposeAsTool`);
+    }
+    if (!this.agentTool) throw new DefinitionError(`prompt "${prompt.name}": agents cannot be offered as tools here`);
+    const definition = this.agentTool(agent, config);
+    this.offersAgent(prompt, name);
+    const immediate = config?.immediate;
+    return {
+      name,
+      definition,
+      parameters: argumentsJsonSchema(definition.args ?? undefined),
+      ...(config?.optional ? { enabledBy: config.optional } : {}),
+      ...(immediate
+        ? {
+            immediate: {
+              ...(typeof immediate === 'object' ? immediate : {}),
+              messageProperty: config.initUserMessageProperty ?? 'message',
+              ...(config.initAgentNameProperty ? { nameProperty: config.initAgentNameProperty } : {}),
+            },
+          }
+        : {}),
+    };
+  }
+
+  private offersAgent(prompt: PromptDefinition, agent: string): void {
+    const agents = this.agentsByPrompt.get(prompt.name) ?? new Set<string>();
+    agents.add(agent);
+    this.agentsByPrompt.set(prompt.name, agents);
+  }
+
+  /**
+   * The agents a thread running `promptName` for `ownAgent` may start as child threads (SUB-2,
+   * SUB-4, LOCK-1 `task`): its own agent, and those the prompt offers as agent tools or resumable
+   * subagents. Nothing else, whatever name a model gives.
+   */
+  childAgentsOf(promptName: string, ownAgent: string): ReadonlySet<string> {
+    return new Set([ownAgent, ...(this.agentsByPrompt.get(promptName) ?? [])]);
+  }
+
+  private offerSecretTool(): void {
+    const definition = this.tools.get(SECRET_TOOL);
+    if (!definition) return;
+    const tool = { name: SECRET_TOOL, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) };
+    for (const agent of this.agents.values()) {
+      if (!this.variablesFor(agent).some((variable) => variable.type === 'secret')) continue;
+      for (const side of [agent.sideA, agent.sideB]) {
+        const tools = side ? this.toolsByPrompt.get(side.prompt) : undefined;
+        if (tools && !tools.some((listed) => listed.name === SECRET_TOOL)) tools.push(tool);
+      }
+    }
+  }
+
+  /** The agent's effective capability set: its manifest and every tool of its prompts (LOCK-5). */
+  private buildCapabilities(agent: AgentDefinition): EffectiveCapabilities {
+    const sets: RequirementSet[] = [agent.requires];
+    assertRequirementPatterns(agent.requires, `agent "${agent.name}"`);
+    for (const tool of this.reachableTools(agent)) {
+      assertRequirementPatterns(tool.definition.requires, `tool "${tool.name}"`);
+      sets.push(tool.definition.requires);
+    }
+    return effectiveCapabilities(sets, `agent "${agent.name}"`);
+  }
+
+  capabilitiesFor(agent: AgentDefinition): EffectiveCapabilities {
+    return this.capabilitiesByAgent.get(agent.name) ?? this.buildCapabilities(agent);
+  }
+
+  agent(name: string): AgentDefinition | undefined {
+    return this.agents.get(name);
+  }
+
+  prompt(name: string): PromptDefinition {
+    const prompt = this.prompts.get(name);
+    if (!prompt) throw new DefinitionError(`unknown prompt "${name}"`);
+    return prompt;
+  }
+
+  model(name: string): ModelDefinition {
+    const model = this.models.get(name);
+    if (!model) throw new DefinitionError(`unknown model "${name}"`);
+    return model;
+  }
+
+  toolsFor(promptName: string): readonly ResolvedTool[] {
+    return this.toolsByPrompt.get(promptName) ?? [];
+  }
+
+  /** The prompts an agent's threads run: its sides' and, transitively, the prompts they offer as tools (SUB-1). */
+  promptsOf(agent: AgentDefinition): PromptDefinition[] {
+    const seen = new Map<string, PromptDefinition>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      const prompt = this.prompt(name);
+      seen.set(name, prompt);
+      for (const tool of this.toolsFor(name)) if (tool.subprompt) visit(tool.subprompt.prompt.name);
+    };
+    for (const side of [agent.sideA, agent.sideB]) if (side) visit(side.prompt);
+    return [...seen.values()];
+  }
+
+  /** Every tool an agent's threads can run, nested prompt tools' included. */
+  private reachableTools(agent: AgentDefinition): ResolvedTool[] {
+    return this.promptsOf(agent).flatMap((prompt) => [...this.toolsFor(prompt.name)]);
+  }
+
+  /** Every variable an agent's threads need: its prompts', their tools' and its own (VAR-2). */
+  variablesFor(agent: AgentDefinition): VariableDefinition[] {
+    const lists: VariableDefinition[][] = [];
+    for (const prompt of this.promptsOf(agent)) {
+      for (const tool of this.toolsFor(prompt.name)) lists.push(tool.definition.variables);
+      lists.push(prompt.variables);
+    }
+    lists.push(agent.variables);
+    return mergeVariableDefinitions(...lists);
+  }
+}

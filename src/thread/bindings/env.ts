@@ -1,0 +1,25 @@
+/**
+ * The Worker bindings and variables the runtime reads (wrangler.toml names them).
+ */
+import type { ProviderEnv } from '../../providers/resolve.js';
+import type { ThreadObject } from '../object/thread-object.js';
+
+export interface RuntimeEnv extends ProviderEnv {
+  /** The Thread Durable Object namespace. */
+  THREADS: DurableObjectNamespace<ThreadObject>;
+  /** Thread filesystems (ATT-1). */
+  FILES: R2Bucket;
+  /** The thread index (THR-1). */
+  DB: D1Database;
+  /** Comma-separated bearer keys; each key is one user (THR-6). */
+  API_KEYS?: string;
+  /** Master key for secret variables (VAR-3). */
+  SECRETS_KEY?: string;
+  /**
+   * Development hosts `state.fetch` may reach although the egress policy refuses them:
+   * comma-separated `host` or `host:port`, e.g. `127.0.0.1:8080,searxng.internal`. Unset in production.
+   */
+  EGRESS_ALLOW_HOSTS?: string;
+  /** Upload size limit in bytes (ATT-5). */
+  MAX_UPLOAD_BYTES?: string;
+}

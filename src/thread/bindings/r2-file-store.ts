@@ -1,0 +1,100 @@
+/**
+ * The thread filesystem on R2 (ATT-1): one object per file under `threads/<thread id>/`, with the
+ * mime type as the object's content type and image dimensions as custom metadata.
+ */
+
+import { baseName } from '../../engine/files/thread-path.js';
+import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/file-store.js';
+import type { FileStat } from '../../spec/index.js';
+
+/** Recursive listings stop here: a thread with more files should be searched by prefix. */
+const MAX_LISTED = 10_000;
+
+export function threadPrefix(threadId: string): string {
+  return `threads/${threadId}`;
+}
+
+export class R2FileStore implements FileStore {
+  private readonly prefix: string;
+
+  constructor(
+    private readonly bucket: R2Bucket,
+    threadId: string,
+  ) {
+    this.prefix = threadPrefix(threadId);
+  }
+
+  private stat(object: R2Object): FileStat {
+    const path = object.key.slice(this.prefix.length);
+    const width = object.customMetadata?.width;
+    const height = object.customMetadata?.height;
+    return {
+      path,
+      name: baseName(path),
+      size: object.size,
+      mimeType: object.httpMetadata?.contentType ?? 'application/octet-stream',
+      uploadedAt: object.uploaded.getTime(),
+      ...(width ? { width: Number(width) } : {}),
+      ...(height ? { height: Number(height) } : {}),
+    };
+  }
+
+  async put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat> {
+    const customMetadata: Record<string, string> = {};
+    if (meta.width !== undefined) customMetadata.width = String(meta.width);
+    if (meta.height !== undefined) customMetadata.height = String(meta.height);
+    const object = await this.bucket.put(this.prefix + path, data, {
+      httpMetadata: { contentType: meta.mimeType },
+      customMetadata,
+    });
+    if (!object) throw new Error(`could not store ${path}`);
+    return this.stat(object);
+  }
+
+  async get(path: string) {
+    const object = await this.bucket.get(this.prefix + path);
+    return object ? { stat: this.stat(object), body: object.body } : null;
+  }
+
+  async head(path: string) {
+    const object = await this.bucket.head(this.prefix + path);
+    return object ? this.stat(object) : null;
+  }
+
+  async list(prefix: string, options: { recursive: boolean }): Promise<FileListing> {
+    const files: FileStat[] = [];
+    const directories: string[] = [];
+    let cursor: string | undefined;
+    do {
+      // `include` is honoured by R2 but missing from some workers-types releases.
+      const listOptions: R2ListOptions & { include: string[] } = {
+        prefix: this.prefix + prefix,
+        cursor,
+        include: ['httpMetadata', 'customMetadata'],
+        ...(options.recursive ? {} : { delimiter: '/' }),
+      };
+      const page = await this.bucket.list(listOptions);
+      for (const object of page.objects) files.push(this.stat(object));
+      for (const dir of page.delimitedPrefixes) directories.push(dir.slice(this.prefix.length).replace(/\/$/, ''));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor && files.length < MAX_LISTED);
+    return { files, directories };
+  }
+
+  async delete(path: string): Promise<boolean> {
+    const existing = await this.bucket.head(this.prefix + path);
+    if (!existing) return false;
+    await this.bucket.delete(this.prefix + path);
+    return true;
+  }
+
+  /** Removes every file of the thread. */
+  async deleteAll(): Promise<void> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.bucket.list({ prefix: `${this.prefix}/`, cursor });
+      if (page.objects.length > 0) await this.bucket.delete(page.objects.map((object) => object.key));
+      cursor = page.truncated ? page.cursor : undefined;
+    } while (cursor);
+  }
+}

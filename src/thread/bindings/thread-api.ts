@@ -1,0 +1,122 @@
+/**
+ * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
+ * returned as values, not thrown, because an exception crossing RPC keeps only its message.
+ */
+import type { Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
+import type { InteractionKind } from '../../spec/interaction.js';
+
+export interface ApiError {
+  status: 400 | 401 | 404 | 409 | 411 | 413 | 500 | 503;
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
+export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export function ok<T>(value: T): RpcResult<T> {
+  return { ok: true, value };
+}
+
+export function fail<T>(error: ApiError): RpcResult<T> {
+  return { ok: false, error };
+}
+
+export const notFound = (id: string): ApiError => ({
+  status: 404,
+  code: 'thread_not_found',
+  message: `no thread ${id}`,
+});
+
+export interface InitialMessage {
+  role: 'user' | 'assistant' | 'system';
+  content: string;
+  /** `to_side` addresses a dual_ai thread's side B (SUB-4 `receives_messages`). */
+  metadata?: Record<string, unknown>;
+}
+
+export interface CreateThreadInput {
+  id: string;
+  agent: string;
+  userId: string;
+  messages: InitialMessage[];
+  variables: Record<string, string>;
+  tags: string[];
+  headless: boolean;
+  /** Session-scope permission rules (PERM-1). */
+  permissions?: PermissionRule[];
+  /** Rules a child thread inherits from its ancestors: their denies are final here (PERM-1). */
+  inheritedPermissions?: PermissionRule[];
+  /** Set when a parent thread spawns this one (SUB-7). */
+  parentId?: string;
+  /** The parent's tool call this child answers when its turn ends. */
+  reportTo?: string;
+  /** Without reportTo: the child's answer goes to the parent as a message (non-blocking, SUB-3). */
+  notifyParent?: boolean;
+  /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
+  secretNames?: string[];
+  /** A resumable instance (SUB-4): with notifyParent, every session's answer is reported, not only the first. */
+  resumable?: boolean;
+}
+
+export interface SpawnChildInput {
+  agent: string;
+  /** The child's answer goes to the parent as a message when it finishes. */
+  notify?: boolean;
+  /** Files of the parent copied into the child's `/attachments/from-parent/` before it starts (ATT-4). */
+  files?: string[];
+  messages: InitialMessage[];
+  /** The child's own values; they win over what it inherits (VAR-2). */
+  variables: Record<string, string>;
+  tags: string[];
+  /** A resumable instance (SUB-4): recorded by name in the parent. */
+  instance?: { name: string; receives: 'a' | 'b'; maxInstances?: number };
+}
+
+export interface ThreadDetails {
+  id: string;
+  agent: string;
+  status: ThreadStatus;
+  created_at: number;
+  tags: string[];
+  headless: boolean;
+  parent_id: string | null;
+  /** Child threads, oldest first; `status` as the thread index last recorded it (SUB-7). */
+  children: { id: string; status?: ThreadStatus }[];
+  /** What a paused thread waits for, oldest first; empty when it waits for nothing. */
+  waiting_for: WaitingFor[];
+  last_error: string | null;
+  message_count: number;
+  /** The newest stream frame: a WebSocket opened with `?after=` this misses nothing from now on. */
+  last_frame_seq: number;
+}
+
+export interface PostMessageInput {
+  content: string;
+  idempotencyKey?: string;
+}
+
+export interface PostMessageAnswer {
+  messageId: string;
+  /** True when the thread was busy and the message waits for the current step to end. */
+  queued: boolean;
+  /** True when the Idempotency-Key was seen before and nothing new was stored. */
+  replayed: boolean;
+}
+
+export interface MessagePage {
+  messages: Message[];
+  /** Pass as `after` for the next page; `null` at the end. */
+  next_after: number | null;
+}
+
+/** A JSON value crossing RPC (its type is opaque to RPC's serialisation checks). */
+export type JsonValue = string | number | boolean | null | object;
+
+export interface WaitingFor {
+  tool_call_id: string;
+  name: string;
+  kind: InteractionKind;
+  payload: JsonValue;
+  created_at: number;
+}

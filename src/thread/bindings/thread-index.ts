@@ -1,0 +1,171 @@
+/**
+ * The thread index in D1 (THR-1): lists and filters threads by owner, agent, tag, parent and status
+ * without a global singleton object. Each thread writes its own row; the schema is created on first
+ * use in an isolate, so a fresh database needs no migration step.
+ */
+import type { ThreadStatus } from '../../spec/index.js';
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS threads (
+    id TEXT PRIMARY KEY,
+    agent TEXT NOT NULL,
+    user_id TEXT,
+    parent_id TEXT,
+    status TEXT NOT NULL,
+    tags TEXT NOT NULL DEFAULT '[]',
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  )`,
+  'CREATE INDEX IF NOT EXISTS threads_by_user ON threads (user_id, created_at DESC, id DESC)',
+  `CREATE TABLE IF NOT EXISTS thread_tags (
+    thread_id TEXT NOT NULL,
+    tag TEXT NOT NULL,
+    PRIMARY KEY (thread_id, tag)
+  )`,
+  'CREATE INDEX IF NOT EXISTS thread_tags_by_tag ON thread_tags (tag, thread_id)',
+];
+
+const ready = new WeakMap<D1Database, Promise<unknown>>();
+
+function ensureSchema(db: D1Database): Promise<unknown> {
+  let promise = ready.get(db);
+  if (!promise) {
+    promise = db.batch(SCHEMA.map((statement) => db.prepare(statement))).catch((error) => {
+      ready.delete(db);
+      throw error;
+    });
+    ready.set(db, promise);
+  }
+  return promise;
+}
+
+export interface IndexedThread {
+  id: string;
+  agent: string;
+  user_id: string | null;
+  parent_id: string | null;
+  status: ThreadStatus;
+  tags: string[];
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ThreadListQuery {
+  userId: string;
+  agent?: string;
+  tag?: string;
+  parent?: string;
+  status?: string;
+  /** Opaque cursor from a previous page. */
+  cursor?: string;
+  limit: number;
+}
+
+interface Cursor {
+  createdAt: number;
+  id: string;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  return btoa(JSON.stringify([cursor.createdAt, cursor.id]));
+}
+
+export function decodeCursor(value: string): Cursor | null {
+  try {
+    const [createdAt, id] = JSON.parse(atob(value)) as [unknown, unknown];
+    return typeof createdAt === 'number' && typeof id === 'string' ? { createdAt, id } : null;
+  } catch {
+    return null;
+  }
+}
+
+export class ThreadIndex {
+  constructor(private readonly db: D1Database) {}
+
+  async insert(thread: IndexedThread): Promise<void> {
+    await ensureSchema(this.db);
+    await this.db.batch([
+      this.db
+        .prepare(
+          `INSERT INTO threads (id, agent, user_id, parent_id, status, tags, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(
+          thread.id,
+          thread.agent,
+          thread.user_id,
+          thread.parent_id,
+          thread.status,
+          JSON.stringify(thread.tags),
+          thread.created_at,
+          thread.updated_at,
+        ),
+      ...thread.tags.map((tag) =>
+        this.db.prepare('INSERT OR IGNORE INTO thread_tags (thread_id, tag) VALUES (?, ?)').bind(thread.id, tag),
+      ),
+    ]);
+  }
+
+  /** Records the thread's status and its owning agent, which a handoff changes (SUB-2). */
+  async setStatus(id: string, status: ThreadStatus, agent: string): Promise<void> {
+    await ensureSchema(this.db);
+    await this.db
+      .prepare('UPDATE threads SET status = ?, agent = ?, updated_at = ? WHERE id = ?')
+      .bind(status, agent, Date.now(), id)
+      .run();
+  }
+
+  /** The recorded status of each child of a thread. */
+  async childStatuses(parentId: string): Promise<Map<string, ThreadStatus>> {
+    await ensureSchema(this.db);
+    const { results } = await this.db
+      .prepare('SELECT id, status FROM threads WHERE parent_id = ?')
+      .bind(parentId)
+      .all<{ id: string; status: ThreadStatus }>();
+    return new Map(results.map((row) => [row.id, row.status]));
+  }
+
+  async remove(id: string): Promise<void> {
+    await ensureSchema(this.db);
+    await this.db.batch([
+      this.db.prepare('DELETE FROM threads WHERE id = ?').bind(id),
+      this.db.prepare('DELETE FROM thread_tags WHERE thread_id = ?').bind(id),
+    ]);
+  }
+
+  async list(query: ThreadListQuery): Promise<{ threads: IndexedThread[]; next_cursor: string | null }> {
+    await ensureSchema(this.db);
+    const where = ['t.user_id = ?'];
+    const params: (string | number)[] = [query.userId];
+    for (const [column, value] of [
+      ['t.agent', query.agent],
+      ['t.parent_id', query.parent],
+      ['t.status', query.status],
+    ] as const) {
+      if (value !== undefined) {
+        where.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
+    if (query.tag !== undefined) {
+      where.push('EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = t.id AND g.tag = ?)');
+      params.push(query.tag);
+    }
+    const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+    if (cursor) {
+      where.push('(t.created_at < ? OR (t.created_at = ? AND t.id < ?))');
+      params.push(cursor.createdAt, cursor.createdAt, cursor.id);
+    }
+    const { results } = await this.db
+      .prepare(`SELECT * FROM threads t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ?`)
+      .bind(...params, query.limit + 1)
+      .all<Omit<IndexedThread, 'tags'> & { tags: string }>();
+    const rows = results.slice(0, query.limit).map((row) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
+    const last = rows[rows.length - 1];
+    return {
+      threads: rows,
+      next_cursor:
+        results.length > query.limit && last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : null,
+    };
+  }
+}

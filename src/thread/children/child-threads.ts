@@ -1,0 +1,96 @@
+/**
+ * Child threads (SUB-2, SUB-7): each is a Thread Durable Object of its own, created by its parent
+ * through a stub, inheriting the parent's variables except those it declares scoped (VAR-4). How a
+ * child reports back is in parent-reports.ts.
+ */
+import type { Registry } from '../../engine/registry/registry.js';
+import type { AttachmentRef, PermissionRule } from '../../spec/index.js';
+import { inheritVariableValues, missingVariables } from '../../spec/variables.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import { R2FileStore } from '../bindings/r2-file-store.js';
+import {
+  fail,
+  type InitialMessage,
+  type RpcResult,
+  type SpawnChildInput,
+  type ThreadDetails,
+} from '../bindings/thread-api.js';
+import { threadStub } from '../bindings/thread-stub.js';
+import type { LoadedVariables } from '../secrets/variables.js';
+import type { ThreadRecord } from '../storage/thread-meta.js';
+import { copyIntoThread } from './cross-thread-files.js';
+
+export interface ChildParent {
+  id: string;
+  userId: string;
+  variables: LoadedVariables;
+  /** The rules the child inherits: never freer than its parent (thread-rules.ts). */
+  rules: PermissionRule[];
+}
+
+/** Creates the child thread; the caller records it among its children when this succeeds. */
+export async function createChildThread(
+  env: RuntimeEnv,
+  registry: Registry,
+  parent: ChildParent,
+  input: SpawnChildInput & { reportTo?: string },
+): Promise<RpcResult<ThreadDetails>> {
+  const agent = registry.agent(input.agent);
+  if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
+  const declared = registry.variablesFor(agent);
+  const variables = { ...inheritVariableValues(parent.variables.resolved.values, declared), ...input.variables };
+  const missing = missingVariables(declared, variables);
+  if (missing.length > 0) {
+    return fail({
+      status: 400,
+      code: 'missing_variables',
+      message: `required variables without a value: ${missing.join(', ')}`,
+      details: { missing },
+    });
+  }
+  const childId = crypto.randomUUID();
+  // ATT-4: the files go first, so the child's first step can already read them.
+  let handed: AttachmentRef[];
+  try {
+    handed = await copyIntoThread(env.FILES, parent.id, input.files ?? [], childId, PARENT_FILES);
+  } catch (error) {
+    await new R2FileStore(env.FILES, childId).deleteAll();
+    return fail({ status: 400, code: 'invalid_files', message: (error as Error).message });
+  }
+  const messages = handed.length > 0 ? withFileNote(input.messages, handed) : input.messages;
+  return threadStub(env, childId).create({
+    id: childId,
+    agent: agent.name,
+    userId: parent.userId,
+    messages,
+    variables,
+    tags: input.tags,
+    // No human answers a child thread: its questions and asks fail at once (PERM-2).
+    headless: true,
+    parentId: parent.id,
+    reportTo: input.reportTo,
+    notifyParent: !input.reportTo && input.notify === true,
+    resumable: input.instance !== undefined,
+    // VAR-3: what the parent holds as a secret stays one in the child, under its name or another.
+    secretNames: Object.entries(variables)
+      .filter(
+        ([name, value]) => parent.variables.secretNames.has(name) || parent.variables.scrubber.text(value) !== value,
+      )
+      .map(([name]) => name),
+    inheritedPermissions: parent.rules,
+  });
+}
+
+/** Where files handed to a child land in its filesystem. */
+const PARENT_FILES = '/attachments/from-parent';
+
+/** Tells the child where the files it was handed are, in a system message before its task. */
+function withFileNote(messages: readonly InitialMessage[], files: readonly AttachmentRef[]): InitialMessage[] {
+  const note = `Files for this task:\n${files.map((file) => `- ${file.path} (${file.mimeType}, ${file.size} bytes)`).join('\n')}`;
+  return [{ role: 'system', content: note }, ...messages];
+}
+
+/** `state.notifyParent` (SUB-4 explicit communication): queues a message on the parent thread. */
+export async function notifyParentThread(env: RuntimeEnv, record: ThreadRecord | null, message: string): Promise<void> {
+  if (record?.parentId) await threadStub(env, record.parentId).childMessage(record.id, message);
+}

@@ -1,0 +1,118 @@
+/**
+ * Answers to waiting tool calls, as the HTTP routes deliver them: a question's answers, an approval,
+ * a client tool's output (KIND-3, KIND-4, KIND-5, LOCK-1), and a credential for `store_secret`
+ * (VAR-5), which is sealed and never stored as an answer. Each returns the error to answer with, or
+ * null once the answer is stored and the loop woken.
+ */
+import type { FrameSink } from '../../engine/ports/frames.js';
+import type { Registry } from '../../engine/registry/registry.js';
+import type { InteractionKind, SecretAnswer, SecretRequestPayload } from '../../spec/interaction.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import type { ApiError } from '../bindings/thread-api.js';
+import type { ChildOutcome } from '../children/parent-reports.js';
+import type { ThreadVariables } from '../secrets/thread-variables.js';
+import { storeRefusal, storeSecretVariable } from '../secrets/variables.js';
+import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+import type { TurnDriver } from '../turn/turn-driver.js';
+import { checkAnswer } from './answer-check.js';
+
+export interface AnswerDesk {
+  ctx: DurableObjectState;
+  env: RuntimeEnv;
+  registry: Registry;
+  store: SqliteThreadStore;
+  emit: FrameSink;
+  driver: TurnDriver;
+  variables: ThreadVariables;
+}
+
+function notWaiting(toolCallId: string, answered: boolean, what: string): ApiError {
+  return {
+    status: 409,
+    code: 'not_waiting',
+    message: answered
+      ? `tool call ${toolCallId} was answered already`
+      : `tool call ${toolCallId} does not wait for ${what}`,
+  };
+}
+
+export async function answerWait(
+  desk: AnswerDesk,
+  kinds: readonly InteractionKind[],
+  toolCallId: string,
+  answer: unknown,
+): Promise<ApiError | null> {
+  // A secret is never an ordinary answer: it would be stored in plain text (storeSecretAnswer seals it).
+  if (kinds.includes('secret')) throw new Error('secrets are answered through storeSecretAnswer');
+  const waits = desk.store.interactions(toolCallId).filter((candidate) => kinds.includes(candidate.kind));
+  const wait = waits.find((candidate) => !candidate.answered) ?? waits[0];
+  if (!wait || wait.answered) {
+    const what = kinds.includes('approval') ? 'an approval' : `a ${kinds.join(' or ')} answer`;
+    return notWaiting(toolCallId, wait !== undefined, what);
+  }
+  const problem = checkAnswer(wait, answer, desk.registry.tools.get(wait.toolName));
+  if (problem) return { status: 400, code: 'invalid_answer', message: problem };
+  desk.store.answerInteraction(toolCallId, wait.kind, answer);
+  desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: wait.kind });
+  await desk.driver.wake();
+  return null;
+}
+
+/**
+ * The value is sealed into the thread's variables as a secret, replacing an older one, and the
+ * variables are reopened, so the retried tool reads it and the scrubber knows it. The call's stored
+ * answer is `{ stored: true }`: the value exists only in the sealed row. A value too short to be a
+ * secret is refused (400) and the call keeps waiting.
+ */
+export async function storeSecretAnswer(
+  desk: AnswerDesk,
+  threadId: string,
+  toolCallId: string,
+  value: string,
+): Promise<ApiError | null> {
+  const secretWait = () => desk.store.interactions(toolCallId).find((candidate) => candidate.kind === 'secret');
+  const wait = secretWait();
+  if (!wait || wait.answered) return notWaiting(toolCallId, wait !== undefined, 'a secret');
+  const { name } = wait.payload as SecretRequestPayload;
+  let write: () => void;
+  try {
+    write = await storeSecretVariable(desk.ctx.storage.sql, threadId, name, value, desk.env.SECRETS_KEY);
+  } catch (error) {
+    const refused = storeRefusal(error);
+    if (!refused) throw error;
+    return refused;
+  }
+  const answer: SecretAnswer = { stored: true };
+  // Sealing yielded: the write goes with the answer, so a wait answered or ended meanwhile stays so.
+  const stored = desk.ctx.storage.transactionSync(() => {
+    if (!desk.store.answerInteraction(toolCallId, 'secret', answer)) return false;
+    write();
+    return true;
+  });
+  if (!stored) return notWaiting(toolCallId, secretWait() !== undefined, 'a secret');
+  await desk.variables.refresh();
+  desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'secret' });
+  await desk.driver.wake();
+  return null;
+}
+
+/** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
+export async function answerFromChild(
+  desk: AnswerDesk,
+  childId: string,
+  toolCallId: string,
+  outcome: ChildOutcome,
+): Promise<void> {
+  if (!desk.store.children().includes(childId)) return;
+  if (desk.store.recordAnswer(toolCallId, 'subagent', outcome)) {
+    desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'subagent' });
+    await desk.driver.wake();
+  }
+}
+
+/** A non-blocking child finished: its answer is queued as a message, delivered between steps (SUB-3). */
+export async function messageFromChild(desk: AnswerDesk, childId: string, content: string): Promise<void> {
+  if (!desk.store.children().includes(childId)) return;
+  desk.store.enqueue({ role: 'user', content, metadata: { from_child: childId } });
+  await desk.driver.wake();
+}

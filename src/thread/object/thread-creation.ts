@@ -1,0 +1,75 @@
+/**
+ * What creating a thread writes (THR-1, VAR-2, VAR-3, PERM-1), all or nothing: its variables sealed
+ * (a secret too short to scrub, or no key to seal it, refuses the thread), its record, its session
+ * rules and the rules it inherits, its first messages, then its row in the D1 index; without the row
+ * the thread is erased again.
+ */
+
+import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/thread-rules.js';
+import type { Registry } from '../../engine/registry/registry.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/thread-api.js';
+import { ThreadIndex } from '../bindings/thread-index.js';
+import type { ThreadVariables } from '../secrets/thread-variables.js';
+import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/variables.js';
+import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/thread-meta.js';
+
+export interface CreationHost {
+  readonly ctx: DurableObjectState;
+  readonly env: RuntimeEnv;
+  readonly registry: Registry;
+  readonly meta: ThreadMeta;
+  readonly variables: ThreadVariables;
+  store(): SqliteThreadStore;
+  /** Drops everything written, leaving an empty object. */
+  erase(): Promise<void>;
+}
+
+export async function writeNewThread(host: CreationHost, input: CreateThreadInput): Promise<RpcResult<ThreadRecord>> {
+  if (host.meta.get('thread'))
+    return fail({ status: 409, code: 'thread_exists', message: `thread ${input.id} exists` });
+  const agent = host.registry.agent(input.agent);
+  if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
+  let variables: StoredVariables;
+  try {
+    variables = await storeVariables(
+      host.ctx.storage.sql,
+      input.id,
+      input.variables,
+      host.registry.variablesFor(agent),
+      host.env.SECRETS_KEY,
+      input.secretNames,
+    );
+  } catch (error) {
+    // VAR-3: a secret too short to be scrubbed, or no key to seal it: refused, nothing written.
+    const refused = storeRefusal(error);
+    if (refused) return fail(refused);
+    throw error;
+  }
+  const record = recordFor(input);
+  // EXE-8: the scrubber is built from the plaintext at hand before the first message is stored.
+  host.variables.use(variables.opened);
+  host.ctx.storage.transactionSync(() => {
+    host.meta.set('thread', record);
+    host.meta.set('status', 'idle');
+    variables.write();
+    const store = host.store();
+    if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
+    if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
+    for (const message of input.messages) {
+      store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
+    }
+  });
+  try {
+    await new ThreadIndex(host.env.DB).insert(indexRowFor(record));
+  } catch (error) {
+    await host.erase();
+    return fail({
+      status: 503,
+      code: 'index_unavailable',
+      message: `thread index write failed: ${(error as Error).message}`,
+    });
+  }
+  return ok(record);
+}

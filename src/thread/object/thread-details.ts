@@ -1,0 +1,44 @@
+/**
+ * What `GET /api/threads/:id` answers: the record, the status, the children and what the thread
+ * waits for.
+ */
+
+import type { JsonValue, ThreadDetails } from '../bindings/thread-api.js';
+import type { ThreadIndex } from '../bindings/thread-index.js';
+import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+import type { ThreadMeta, ThreadRecord } from '../storage/thread-meta.js';
+
+export function threadDetails(
+  record: ThreadRecord,
+  meta: ThreadMeta,
+  store: SqliteThreadStore,
+  lastFrameSeq: number,
+): ThreadDetails {
+  return {
+    id: record.id,
+    agent: record.agentId,
+    status: meta.status(),
+    created_at: record.createdAt,
+    tags: record.tags,
+    headless: record.headless,
+    parent_id: record.parentId,
+    children: store.children().map((id) => ({ id })),
+    waiting_for: store.openInteractions().map((wait) => ({
+      tool_call_id: wait.toolCallId,
+      name: wait.toolName,
+      kind: wait.kind,
+      payload: wait.payload as JsonValue,
+      created_at: wait.createdAt,
+    })),
+    last_error: meta.get<string>('last_error'),
+    message_count: store.messageCount(),
+    last_frame_seq: lastFrameSeq,
+  };
+}
+
+/** Adds each child's status as the thread index last recorded it (SUB-7). */
+export async function withChildStatuses(details: ThreadDetails, index: ThreadIndex): Promise<ThreadDetails> {
+  if (details.children.length === 0) return details;
+  const statuses = await index.childStatuses(details.id);
+  return { ...details, children: details.children.map((child) => ({ ...child, status: statuses.get(child.id) })) };
+}

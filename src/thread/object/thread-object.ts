@@ -1,0 +1,375 @@
+/**
+ * The Thread Durable Object (THR-1): one per thread, holding its message log, variables, key-value
+ * store, queue and stream frames in SQLite, its files in R2, and its row in the D1 index. The agent
+ * loop runs inside the alarm handler (THR-3): whatever started a turn, an eviction or restart is
+ * followed by the alarm, which resumes from the last persisted step.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { cancelPendingCalls } from '../../engine/conversation/cancel-pending.js';
+import { STOPPED_MESSAGE } from '../../engine/execute/tool-call-error.js';
+import type { Frame } from '../../engine/ports/frames.js';
+import type { Registry } from '../../engine/registry/registry.js';
+import type { TurnOutcome } from '../../engine/turn/loop.js';
+import type { ThreadStatus } from '../../spec/index.js';
+import type { InteractionKind } from '../../spec/interaction.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import { R2FileStore } from '../bindings/r2-file-store.js';
+import {
+  type CreateThreadInput,
+  fail,
+  type MessagePage,
+  notFound,
+  ok,
+  type PostMessageAnswer,
+  type PostMessageInput,
+  type RpcResult,
+  type SpawnChildInput,
+  type ThreadDetails,
+} from '../bindings/thread-api.js';
+import { ThreadIndex } from '../bindings/thread-index.js';
+import { threadStub } from '../bindings/thread-stub.js';
+import {
+  bootDeferredChild,
+  forEachChild,
+  messageInstance,
+  spawnForTool,
+  startChild,
+  viewDeferredChild,
+} from '../children/child-spawning.js';
+import { notifyParentThread } from '../children/child-threads.js';
+import type { DeferredChildView } from '../children/deferred-children.js';
+import { type ChildOutcome, ParentReporter } from '../children/parent-reports.js';
+import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/answers.js';
+import { acceptMessage } from '../inbox/inbox.js';
+import { ThreadVariables } from '../secrets/thread-variables.js';
+import { FrameLog } from '../storage/frame-log.js';
+import { migrate } from '../storage/sql-schema.js';
+import { SqliteThreadStore } from '../storage/sqlite-store.js';
+import { ThreadMeta, type ThreadRecord } from '../storage/thread-meta.js';
+import { TurnDriver } from '../turn/turn-driver.js';
+import { outcomeEffect } from '../turn/turn-outcome.js';
+import { writeNewThread } from './thread-creation.js';
+import { threadDetails, withChildStatuses } from './thread-details.js';
+
+/** The header the Worker uses to tell the object who opens a WebSocket. */
+export const USER_HEADER = 'x-thread-user';
+
+export class ThreadObject extends DurableObject<RuntimeEnv> {
+  private frames: FrameLog;
+  private storeCache: SqliteThreadStore | null = null;
+  private readonly driver: TurnDriver;
+  private indexWrites: Promise<void> = Promise.resolve();
+
+  constructor(
+    ctx: DurableObjectState,
+    env: RuntimeEnv,
+    protected readonly registry: Registry,
+  ) {
+    super(ctx, env);
+    this.frames = new FrameLog(ctx);
+    this.metaTable = new ThreadMeta(ctx.storage.sql);
+    this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
+    this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
+    this.driver = new TurnDriver({
+      ctx,
+      env,
+      registry,
+      store: () => this.store(),
+      emit: this.emit,
+      variables: this.variables,
+      turnStarted: () => this.setStatus('running'),
+      sessionEnded: (outcome) => this.reportOutcome(outcome),
+      turnEnded: (outcome) => this.recordOutcome(outcome),
+      notifyParent: (message) => notifyParentThread(this.env, this.record(), message),
+      spawnChild: (options) => spawnForTool(this.answerDesk(), this.record() as ThreadRecord, options),
+      messageChild: (nameOrId, message) =>
+        messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
+    });
+    ctx.blockConcurrencyWhile(async () => {
+      migrate(ctx.storage.sql);
+      // EXE-8: the secrets are known before any request or alarm can append anything.
+      await this.variables.openAtWake();
+    });
+    // Heartbeats answered without waking a hibernating object (THR-2).
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  // ---- state --------------------------------------------------------------------------------
+
+  private readonly metaTable: ThreadMeta;
+  private readonly reporter: ParentReporter;
+  /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
+  private readonly variables: ThreadVariables;
+
+  private record(): ThreadRecord | null {
+    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
+  }
+
+  /** The thread's record if it exists and belongs to `userId` (THR-6). */
+  private owned(userId: string): ThreadRecord | null {
+    const record = this.record();
+    return record && record.userId === userId ? record : null;
+  }
+
+  private store(): SqliteThreadStore {
+    if (!this.storeCache) {
+      const record = this.metaTable.record();
+      if (!record) throw new Error('thread has not been created');
+      this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record, () => this.variables.scrubber);
+    }
+    return this.storeCache;
+  }
+
+  private emit = (frame: Frame): void => {
+    this.frames.append(frame, this.variables.scrubber.text);
+  };
+
+  private setStatus(status: ThreadStatus, reason?: string): void {
+    this.metaTable.set('status', status);
+    this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
+    const index = new ThreadIndex(this.env.DB);
+    const { id, agentId } = this.store().info;
+    // Index writes stay off the turn's critical path but are applied in order.
+    this.indexWrites = this.indexWrites
+      .then(() => index.setStatus(id, status, agentId))
+      .catch((error) => this.variables.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
+    this.ctx.waitUntil(this.indexWrites);
+  }
+
+  /** A child tells its parent how a session ended (SUB-7). */
+  private reportOutcome(outcome: TurnOutcome): void {
+    const record = this.record();
+    if (record) this.reporter.report(record, outcome, this.store().messages());
+  }
+
+  private recordOutcome(outcome: TurnOutcome): void {
+    const effect = outcomeEffect(outcome, this.store().openInteractions());
+    this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
+    if (effect.error) this.emit({ type: 'error', ...effect.error });
+    this.setStatus(effect.status, effect.reason);
+  }
+
+  private details(record: ThreadRecord): ThreadDetails {
+    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq());
+  }
+
+  // ---- RPC ----------------------------------------------------------------------------------
+
+  async create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>> {
+    const created = await writeNewThread(
+      {
+        ctx: this.ctx,
+        env: this.env,
+        registry: this.registry,
+        meta: this.metaTable,
+        variables: this.variables,
+        store: () => this.store(),
+        erase: () => this.erase(),
+      },
+      input,
+    );
+    if (!created.ok) return created;
+    for (const message of this.store().messages()) this.emit({ type: 'message', message });
+    await this.driver.wake();
+    return ok(this.details(created.value));
+  }
+
+  /**
+   * Creates a child thread of this one: its own Durable Object, owned by the same user, inheriting
+   * this thread's variables except those the child declares scoped (VAR-4).
+   */
+  async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    return startChild(this.answerDesk(), record, input);
+  }
+
+  /** SUB-6: the deferred child request `requestId`, or 404. */
+  async deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
+    return this.owned(userId) ? viewDeferredChild(this.store(), requestId) : fail(notFound(id));
+  }
+
+  /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
+  async bootDeferredChild(
+    userId: string,
+    id: string,
+    requestId: string,
+    values: Record<string, string>,
+  ): Promise<RpcResult<{ child_id: string }>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    return bootDeferredChild(this.answerDesk(), record, requestId, values);
+  }
+
+  /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
+  async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void> {
+    await answerFromChild(this.answerDesk(), childId, toolCallId, outcome);
+  }
+
+  /** A non-blocking child finished: its answer is queued here as a message (SUB-3, SUB-7). */
+  async childMessage(childId: string, content: string): Promise<void> {
+    await messageFromChild(this.answerDesk(), childId, content);
+  }
+
+  async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    return ok(await withChildStatuses(this.details(record), new ThreadIndex(this.env.DB)));
+  }
+
+  async authorize(userId: string, id: string): Promise<RpcResult<null>> {
+    return this.owned(userId) ? ok(null) : fail(notFound(id));
+  }
+
+  async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
+    if (!this.owned(userId)) return fail(notFound(id));
+    return ok(await acceptMessage(this.answerDesk(), input));
+  }
+
+  /**
+   * A message from this thread's parent (SUB-4 `subagent_message`), addressed to the side the
+   * parent's config names; refused from any other thread.
+   */
+  async messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>> {
+    const record = this.record();
+    if (!record || record.parentId !== parentId) return fail(notFound(record?.id ?? 'unknown'));
+    const metadata = { from_parent: parentId, ...(side === 'b' ? { to_side: 'b' } : {}) };
+    return ok(await acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true }));
+  }
+
+  /**
+   * Answers a waiting tool call (KIND-3, KIND-4, KIND-5, LOCK-1 question) and resumes the loop. 409
+   * when the call does not wait for this kind of answer, or was answered already.
+   */
+  async answer(
+    userId: string,
+    id: string,
+    kinds: InteractionKind | readonly InteractionKind[],
+    toolCallId: string,
+    answer: unknown,
+  ): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const problem = await answerWait(
+      this.answerDesk(),
+      typeof kinds === 'string' ? [kinds] : kinds,
+      toolCallId,
+      answer,
+    );
+    return problem ? fail(problem) : ok(this.details(record));
+  }
+
+  /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */
+  async storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
+    return problem ? fail(problem) : ok(this.details(record));
+  }
+
+  private answerDesk(): AnswerDesk {
+    return {
+      ctx: this.ctx,
+      env: this.env,
+      registry: this.registry,
+      store: this.store(),
+      emit: this.emit,
+      driver: this.driver,
+      variables: this.variables,
+    };
+  }
+
+  async listMessages(
+    userId: string,
+    id: string,
+    query: { after: number; limit: number; depth: number | null },
+  ): Promise<RpcResult<MessagePage>> {
+    if (!this.owned(userId)) return fail(notFound(id));
+    const messages = this.store().page(query.after, query.limit + 1, query.depth);
+    const page = messages.slice(0, query.limit);
+    const last = page[page.length - 1];
+    return ok({ messages: page, next_after: messages.length > query.limit && last ? last.seq : null });
+  }
+
+  async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    await this.driver.abort('stopped');
+    // SUB-7: stopping a parent stops its running children.
+    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).stop(userId, child));
+    if (this.store().openInteractions().length > 0) {
+      // A paused step is ended too: its waiting calls are answered as stopped, never run.
+      cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
+      this.setStatus('idle', 'stopped');
+      // Messages queued during the wait are delivered now.
+      await this.driver.wake();
+    }
+    return ok(this.details(record));
+  }
+
+  async destroy(userId: string, id: string): Promise<RpcResult<null>> {
+    const record = this.owned(userId);
+    if (!record) return fail(notFound(id));
+    await this.driver.abort('deleted');
+    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).destroy(userId, child));
+    await this.indexWrites;
+    await new R2FileStore(this.env.FILES, record.id).deleteAll();
+    await new ThreadIndex(this.env.DB).remove(record.id);
+    for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
+    await this.ctx.storage.deleteAlarm();
+    await this.erase();
+    return ok(null);
+  }
+
+  /** Drops all storage and leaves an empty object that answers "not found". */
+  private async erase(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    migrate(this.ctx.storage.sql);
+    this.storeCache = null;
+    this.variables.reset();
+    this.frames = new FrameLog(this.ctx);
+  }
+
+  // ---- WebSocket (THR-2) --------------------------------------------------------------------
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (request.headers.get('Upgrade')?.toLowerCase() !== 'websocket') {
+      return Response.json(
+        { error: { code: 'upgrade_required', message: 'expected a WebSocket upgrade' } },
+        { status: 426 },
+      );
+    }
+    const record = this.owned(request.headers.get(USER_HEADER) ?? '');
+    if (!record) return Response.json({ error: notFound(url.pathname) }, { status: 404 });
+    return this.frames.openSocket(Number(url.searchParams.get('after') ?? '0'));
+  }
+
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (message === 'ping') socket.send('pong');
+  }
+
+  override async alarm(): Promise<void> {
+    const record = this.record();
+    if (!record) return;
+    await this.reporter.retry(record, this.store().messages());
+    await this.driver.onAlarm();
+  }
+
+  override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      socket.close(code === 1005 ? 1000 : code, reason);
+    } catch {
+      // Already closed.
+    }
+  }
+}
+
+/** Binds the object to an application's registry: the class a Worker exports. */
+export function createThreadClass(registry: Registry) {
+  return class Thread extends ThreadObject {
+    constructor(ctx: DurableObjectState, env: RuntimeEnv) {
+      super(ctx, env, registry);
+    }
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A thread's opened variables and the scrubber built from them (VAR-3, EXE-8), kept for the object's
+ * lifetime. Everything the thread stores or emits passes through `scrubber`: the message log, the
+ * queue, interaction payloads and answers, tool values, file writes, frames and log lines. So the
+ * scrubber is in place before anything is appended: the variables are opened when the object wakes
+ * (before any request or alarm reaches it), taken from the plaintext at creation, and reopened when
+ * `store_secret` adds a value (VAR-5).
+ */
+
+import type { ThreadInfo } from '../../engine/ports/thread-store.js';
+import type { Registry } from '../../engine/registry/registry.js';
+import { NO_SECRETS, type SecretScrubber } from '../../engine/secrets/secret-scrubber.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import { type LoadedVariables, loadVariables } from './variables.js';
+
+export interface VariablesHost {
+  readonly ctx: DurableObjectState;
+  readonly env: RuntimeEnv;
+  readonly registry: Registry;
+  /** The thread's identity, or null before it is created. */
+  info(): ThreadInfo | null;
+}
+
+export class ThreadVariables {
+  private cache: Promise<LoadedVariables> | null = null;
+  private current: SecretScrubber = NO_SECRETS;
+
+  constructor(private readonly host: VariablesHost) {}
+
+  /** The scrubber of the secrets known so far: every channel out of the thread goes through it. */
+  get scrubber(): SecretScrubber {
+    return this.current;
+  }
+
+  /** The variables, opened once per object lifetime; the scrubber follows them. */
+  open(): Promise<LoadedVariables> {
+    const info = this.host.info();
+    if (!info) return Promise.reject(new Error('thread has not been created'));
+    const { registry, ctx, env } = this.host;
+    // Resolved by the current owner: a handoff (SUB-2) gives the thread another agent's declarations.
+    const agent = registry.agent(info.agentId);
+    this.cache ??= loadVariables(ctx.storage.sql, info.id, agent ? registry.variablesFor(agent) : [], env.SECRETS_KEY)
+      .then((opened) => {
+        this.current = opened.scrubber;
+        return opened;
+      })
+      .catch((error) => {
+        this.cache = null;
+        throw error;
+      });
+    return this.cache;
+  }
+
+  /**
+   * When the object wakes: opens an existing thread's variables. A thread whose secrets cannot be
+   * opened (SECRETS_KEY gone) still answers requests; its turns fail and say why.
+   */
+  async openAtWake(): Promise<void> {
+    const info = this.host.info();
+    if (!info) return;
+    await this.open().catch((error) => {
+      console.error(`variables of thread ${info.id} could not be opened: ${(error as Error).message}`);
+    });
+  }
+
+  /** At creation: the variables opened from the plaintext values that were just sealed. */
+  use(opened: LoadedVariables): void {
+    this.cache = Promise.resolve(opened);
+    this.current = opened.scrubber;
+  }
+
+  /** Reopens the variables after a value was stored mid-thread (VAR-5): tools and the scrubber see it. */
+  async refresh(): Promise<LoadedVariables> {
+    this.cache = null;
+    return this.open();
+  }
+
+  /** Forgets what was opened (after the thread's storage was erased). */
+  reset(): void {
+    this.cache = null;
+    this.current = NO_SECRETS;
+  }
+
+  /** A runtime log line: an output like any other, so no secret value in it (EXE-8). */
+  logError = (line: string): void => {
+    console.error(this.current.text(line));
+  };
+}

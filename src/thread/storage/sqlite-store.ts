@@ -1,0 +1,259 @@
+/**
+ * The ThreadStore over the Durable Object's SQLite. The message log is appended one row per message
+ * and mirrored in memory after the first read, so a step never re-reads the history (the cost of a
+ * step does not grow with the length of the log).
+ *
+ * It is also the boundary every stored message crosses (EXE-8): whoever appends or queues one (the
+ * loop, a tool's injected or queued message, a user, a parent, a child's report), its text is
+ * scrubbed of the thread's secrets on the way in, as are interaction payloads and answers and the
+ * values tools store. Nothing in these tables holds a secret in plain text.
+ */
+
+import { isToolWrittenKey } from '../../engine/execute/thread-state.js';
+import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/thread-store.js';
+import { type SecretScrubber, scrubMessage } from '../../engine/secrets/secret-scrubber.js';
+import type { Message } from '../../spec/index.js';
+import type { Interaction, InteractionKind } from '../../spec/interaction.js';
+
+type Row = Record<string, SqlStorageValue>;
+
+function parseJson<T>(value: SqlStorageValue | undefined): T | null {
+  return typeof value === 'string' ? (JSON.parse(value) as T) : null;
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
+}
+
+function messageFromRow(row: Row): Message {
+  return {
+    id: row.id as string,
+    seq: row.seq as number,
+    role: row.role as Message['role'],
+    content: (row.content as string | null) ?? null,
+    name: (row.name as string | null) ?? null,
+    tool_calls: parseJson(row.tool_calls),
+    tool_call_id: (row.tool_call_id as string | null) ?? null,
+    created_at: row.created_at as number,
+    parent_id: (row.parent_id as string | null) ?? null,
+    depth: row.depth as number,
+    silent: row.silent === 1,
+    metadata: parseJson(row.metadata),
+    tool_status: (row.tool_status as Message['tool_status']) ?? null,
+    attachments: parseJson(row.attachments),
+    envelope: parseJson(row.envelope),
+  };
+}
+
+function interactionFromRow(row: Row): Interaction {
+  return {
+    toolCallId: row.tool_call_id as string,
+    toolName: row.tool_name as string,
+    kind: row.kind as InteractionKind,
+    payload: parseJson(row.payload),
+    createdAt: row.created_at as number,
+    answered: row.answered === 1,
+    answer: parseJson(row.answer),
+  };
+}
+
+export class SqliteThreadStore implements ThreadStore {
+  private log: Message[] | null = null;
+
+  /** `scrubber` is read at each write: it changes when a secret is stored mid-thread (VAR-5). */
+  constructor(
+    private readonly sql: SqlStorage,
+    readonly info: ThreadInfo,
+    private readonly scrubber: () => SecretScrubber,
+  ) {}
+
+  messages(): readonly Message[] {
+    if (!this.log) {
+      this.log = this.sql.exec('SELECT * FROM messages ORDER BY seq').toArray().map(messageFromRow);
+    }
+    return this.log;
+  }
+
+  append(raw: NewMessage): Message {
+    const input = scrubMessage(this.scrubber(), raw);
+    const log = this.messages() as Message[];
+    const message: Omit<Message, 'seq'> = {
+      id: input.id ?? crypto.randomUUID(),
+      role: input.role,
+      content: input.content,
+      name: input.name ?? null,
+      tool_calls: input.tool_calls ?? null,
+      tool_call_id: input.tool_call_id ?? null,
+      created_at: Date.now(),
+      parent_id: input.parent_id ?? null,
+      depth: input.depth ?? 0,
+      silent: input.silent ?? false,
+      metadata: input.metadata ?? null,
+      tool_status: input.tool_status ?? null,
+      attachments: input.attachments ?? null,
+      envelope: input.envelope ?? null,
+    };
+    const { seq } = this.sql
+      .exec<{ seq: number }>(
+        `INSERT INTO messages (id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
+           silent, metadata, tool_status, attachments, envelope)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+        message.id,
+        message.role,
+        message.content,
+        message.name,
+        jsonOrNull(message.tool_calls),
+        message.tool_call_id,
+        message.created_at,
+        message.parent_id,
+        message.depth,
+        message.silent ? 1 : 0,
+        jsonOrNull(message.metadata),
+        message.tool_status,
+        jsonOrNull(message.attachments),
+        jsonOrNull(message.envelope),
+      )
+      .one();
+    const stored = { ...message, seq };
+    log.push(stored);
+    return stored;
+  }
+
+  /** Messages after `after` in seq order; reads SQLite directly so paging never loads the whole log. */
+  page(after: number, limit: number, depth: number | null): Message[] {
+    const rows =
+      depth === null
+        ? this.sql.exec('SELECT * FROM messages WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
+        : this.sql.exec(
+            'SELECT * FROM messages WHERE seq > ? AND depth <= ? ORDER BY seq LIMIT ?',
+            after,
+            depth,
+            limit,
+          );
+    return rows.toArray().map(messageFromRow);
+  }
+
+  messageCount(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n;
+  }
+
+  /** A tool's key is scrubbed like its value, on reads too, so the tool finds what it stored. */
+  private kvKey(key: string): string {
+    return isToolWrittenKey(key) ? this.scrubber().text(key) : key;
+  }
+
+  getValue(key: string): unknown {
+    const row = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', this.kvKey(key)).toArray()[0];
+    return row ? JSON.parse(row.value) : undefined;
+  }
+
+  setValue(key: string, value: unknown): void {
+    const stored = this.kvKey(key);
+    if (value === undefined) {
+      this.sql.exec('DELETE FROM kv WHERE key = ?', stored);
+      return;
+    }
+    const clean = isToolWrittenKey(key) ? this.scrubber().value(value) : value;
+    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', stored, JSON.stringify(clean));
+  }
+
+  enqueue(message: QueuedMessage): void {
+    this.sql.exec('INSERT INTO queue (body) VALUES (?)', JSON.stringify(scrubMessage(this.scrubber(), message)));
+  }
+
+  drainQueue(): QueuedMessage[] {
+    const rows = this.sql.exec<{ seq: number; body: string }>('DELETE FROM queue RETURNING seq, body').toArray();
+    // RETURNING gives no order guarantee; delivery must follow arrival (SUB-7).
+    return rows.sort((a, b) => a.seq - b.seq).map((row) => JSON.parse(row.body) as QueuedMessage);
+  }
+
+  hasQueued(): boolean {
+    return this.sql.exec('SELECT 1 FROM queue LIMIT 1').toArray().length > 0;
+  }
+
+  markToolStarted(toolCallId: string): void {
+    this.sql.exec(
+      'INSERT OR IGNORE INTO tool_journal (tool_call_id, started_at) VALUES (?, ?)',
+      toolCallId,
+      Date.now(),
+    );
+  }
+
+  toolStarted(toolCallId: string): boolean {
+    return this.sql.exec('SELECT 1 FROM tool_journal WHERE tool_call_id = ?', toolCallId).toArray().length > 0;
+  }
+
+  interactions(toolCallId: string): Interaction[] {
+    return this.sql
+      .exec('SELECT * FROM interactions WHERE tool_call_id = ? ORDER BY created_at', toolCallId)
+      .toArray()
+      .map(interactionFromRow);
+  }
+
+  openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
+    const createdAt = Date.now();
+    // An answer may have arrived first (a fast child thread): the wait then keeps it.
+    this.sql.exec(
+      `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (tool_call_id, kind) DO UPDATE SET tool_name = excluded.tool_name, payload = excluded.payload`,
+      input.toolCallId,
+      input.toolName,
+      input.kind,
+      JSON.stringify(this.scrubber().value(input.payload ?? null)),
+      createdAt,
+    );
+    return this.interactions(input.toolCallId).find((i) => i.kind === input.kind) as Interaction;
+  }
+
+  recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const written = this.sql
+      .exec(
+        `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at, answered, answer)
+         VALUES (?, '', ?, 'null', ?, 1, ?)
+         ON CONFLICT (tool_call_id, kind) DO UPDATE SET answered = 1, answer = excluded.answer WHERE answered = 0
+         RETURNING tool_call_id`,
+        toolCallId,
+        kind,
+        Date.now(),
+        JSON.stringify(this.scrubber().value(answer ?? null)),
+      )
+      .toArray();
+    return written.length > 0;
+  }
+
+  answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    const updated = this.sql
+      .exec(
+        `UPDATE interactions SET answered = 1, answer = ?
+         WHERE tool_call_id = ? AND kind = ? AND answered = 0 RETURNING tool_call_id`,
+        JSON.stringify(this.scrubber().value(answer ?? null)),
+        toolCallId,
+        kind,
+      )
+      .toArray();
+    return updated.length > 0;
+  }
+
+  openInteractions(): Interaction[] {
+    return this.sql
+      .exec('SELECT * FROM interactions WHERE answered = 0 ORDER BY created_at, tool_call_id')
+      .toArray()
+      .map(interactionFromRow);
+  }
+
+  handoff(agentId: string): void {
+    (this.info as { agentId: string }).agentId = agentId;
+    this.sql.exec("UPDATE meta SET value = json_set(value, '$.agentId', ?) WHERE key = 'thread'", agentId);
+  }
+
+  addChild(id: string): void {
+    this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
+  }
+
+  children(): string[] {
+    return this.sql
+      .exec<{ id: string }>('SELECT id FROM children ORDER BY created_at')
+      .toArray()
+      .map((row) => row.id);
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Drives a thread's agent loop from its Durable Object alarm (THR-3). A turn always runs inside the
+ * alarm handler; while it runs, a safety alarm stays armed ten seconds ahead, so an object evicted or
+ * restarted mid-turn is woken again and the loop resumes from the last persisted step.
+ */
+
+import { egressPolicy } from '../../engine/egress/egress-policy.js';
+import { createThreadState } from '../../engine/execute/thread-state.js';
+import { ThreadFiles } from '../../engine/files/thread-files.js';
+import type { FrameSink } from '../../engine/ports/frames.js';
+import type { Registry } from '../../engine/registry/registry.js';
+import { needsTurn, type TurnOutcome } from '../../engine/turn/loop.js';
+import { runTurn } from '../../engine/turn/session.js';
+import { resolveProvider } from '../../providers/resolve.js';
+import type { SpawnChildOptions } from '../../spec/index.js';
+import type { RuntimeEnv } from '../bindings/env.js';
+import { R2FileStore } from '../bindings/r2-file-store.js';
+import type { ThreadVariables } from '../secrets/thread-variables.js';
+import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+
+/**
+ * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
+ * restart waits to resume. Re-arming costs a storage write, so it happens once half has passed.
+ */
+const SAFETY_ALARM_MS = 10_000;
+
+export interface TurnDriverHost {
+  readonly ctx: DurableObjectState;
+  readonly env: RuntimeEnv;
+  readonly registry: Registry;
+  store(): SqliteThreadStore;
+  emit: FrameSink;
+  /** The thread's variables and the scrubber of its secrets (EXE-8). */
+  readonly variables: ThreadVariables;
+  turnStarted(): void;
+  /** After each runTurn: a child reports each session's end to its parent (SUB-4 implicit). */
+  sessionEnded(outcome: TurnOutcome): void;
+  turnEnded(outcome: TurnOutcome): void;
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+  notifyParent(message: string): Promise<void>;
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+}
+
+interface RunningTurn {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class TurnDriver {
+  private turn: RunningTurn | null = null;
+  private safetyAlarmAt = 0;
+
+  constructor(private readonly host: TurnDriverHost) {}
+
+  get busy(): boolean {
+    return this.turn !== null;
+  }
+
+  /** Arms the alarm that runs the loop, if there is work and no turn is running. */
+  async wake(): Promise<void> {
+    if (this.turn || !this.hasWork()) return;
+    await this.host.ctx.storage.setAlarm(Date.now());
+  }
+
+  async onAlarm(): Promise<void> {
+    if (this.turn) {
+      this.safetyAlarmAt = 0;
+      this.armSafetyAlarm();
+      return;
+    }
+    if (this.hasWork()) await this.run();
+  }
+
+  /** Aborts the running turn, if any, and waits until it has persisted its last results. */
+  async abort(reason: string): Promise<void> {
+    const turn = this.turn;
+    if (!turn) return;
+    turn.controller.abort(new Error(reason));
+    await turn.done;
+  }
+
+  private hasWork(): boolean {
+    const store = this.host.store();
+    return needsTurn(store.messages()) || store.hasQueued();
+  }
+
+  private armSafetyAlarm(): void {
+    const now = Date.now();
+    if (this.safetyAlarmAt - now > SAFETY_ALARM_MS / 2) return;
+    this.safetyAlarmAt = now + SAFETY_ALARM_MS;
+    void this.host.ctx.storage.setAlarm(this.safetyAlarmAt);
+  }
+
+  private async run(): Promise<void> {
+    const { host } = this;
+    const { registry, env } = host;
+    const controller = new AbortController();
+    let finished = () => {};
+    this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
+    const store = host.store();
+    let outcome: TurnOutcome = { kind: 'stopped' };
+    host.turnStarted();
+    this.armSafetyAlarm();
+    try {
+      const variables = await host.variables.open();
+      // EXE-8: what tools write to files is scrubbed like everything else the thread keeps.
+      const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id), variables.scrubber);
+      // Throws on a malformed entry: the turn fails with a message naming it.
+      const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
+      do {
+        // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
+        const agent = registry.agent(store.info.agentId);
+        if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
+        outcome = await runTurn({
+          store,
+          files,
+          registry,
+          agent,
+          provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
+          emit: host.emit,
+          signal: controller.signal,
+          scrub: variables.scrubber.text,
+          variables: variables.resolved.values,
+          onProgress: () => this.armSafetyAlarm(),
+          createState: (execution, gate) =>
+            createThreadState({
+              store,
+              files,
+              variables: variables.resolved,
+              emit: host.emit,
+              wake: () => void this.wake(),
+              spawnChild: (options) => host.spawnChild(options),
+              notifyParent: (message) => host.notifyParent(message),
+              messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
+              execution,
+              gate,
+              egress,
+            }),
+        });
+        host.sessionEnded(outcome);
+      } while (
+        outcome.kind === 'done' &&
+        !controller.signal.aborted &&
+        (outcome.reason === 'handoff' || store.hasQueued())
+      );
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      outcome = { kind: 'failed', message: host.variables.scrubber.text(`internal error: ${failure.message}`) };
+      host.variables.logError(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`);
+      host.sessionEnded(outcome);
+    }
+    // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.
+    await host.ctx.storage.deleteAlarm();
+    this.safetyAlarmAt = 0;
+    this.turn = null;
+    finished();
+    host.turnEnded(outcome);
+    // Messages that arrived while the turn was finishing start the next one.
+    if (store.hasQueued()) await this.wake();
+  }
+}
