@@ -7,14 +7,13 @@
  *   export default runtime.worker;
  */
 
-import type { SearchableTool } from './engine/registry/deferred-tools.js';
-import { type AppDefinitions, Registry } from './engine/registry/registry.js';
-import { createApp } from './http/app.js';
-import type { RuntimeEnv } from './thread/bindings/env.js';
-import { createThreadClass } from './thread/object/thread-object.js';
+import type { SearchableTool } from './engine/registry/index.js';
+import { type AppDefinitions, Registry } from './engine/registry/index.js';
+import { createApp } from './http/index.js';
+import type { RuntimeEnv } from './thread/bindings/index.js';
+import { createThreadClass } from './thread/object/index.js';
 import { lockedTools } from './tools/index.js';
-import { agentTool } from './tools/subagents/agent-tool.js';
-import { subagentLifecycleTools } from './tools/subagents/subagent-lifecycle.js';
+import { agentTool, subagentLifecycleTools } from './tools/subagents/index.js';
 
 export interface Runtime {
   registry: Registry;

@@ -3,20 +3,19 @@
  * auth on every /api route, JSON errors, and the OpenAPI document.
  */
 import { Hono } from 'hono';
-import type { Registry } from '../engine/registry/registry.js';
-import type { RuntimeEnv } from '../thread/bindings/env.js';
-import { type AuthVariables, bearerAuth } from './auth.js';
-import { errorResponse, HttpError } from './errors.js';
-import { openApiDocument } from './openapi.js';
-import { agentRoutes } from './routes/agents.js';
-import { deferredChildRoutes } from './routes/deferred-children.js';
-import { fileRoutes } from './routes/files.js';
-import { interactionRoutes } from './routes/interactions.js';
-import { streamRoutes } from './routes/stream.js';
-import { threadRoutes } from './routes/threads.js';
+import type { Registry } from '../engine/registry/index.js';
+import { bearerAuth, errorResponse, type HttpEnv, HttpError, openApiDocument } from './contract/index.js';
+import {
+  agentRoutes,
+  deferredChildRoutes,
+  fileRoutes,
+  interactionRoutes,
+  streamRoutes,
+  threadRoutes,
+} from './routes/index.js';
 
 export function createApp(registry: Registry) {
-  const app = new Hono<{ Bindings: RuntimeEnv; Variables: AuthVariables }>();
+  const app = new Hono<HttpEnv>();
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorResponse(c, error.apiError);

@@ -2,7 +2,7 @@
  * Model fallbacks (THR-4): when a model fails after its own retries, the next one in
  * `defineModel({ fallbacks })` is asked, in order. An abort is never retried elsewhere.
  */
-import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../engine/ports/provider.js';
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../engine/ports/index.js';
 
 export interface ProviderChoice {
   provider: Provider;

@@ -5,8 +5,8 @@
  * says what the server said (never the API key), and stops promptly when the request's signal aborts.
  */
 import { createParser } from 'eventsource-parser';
-import type { ModelRequest, ModelResponse, ModelUsage, Provider, StreamHandlers } from '../engine/ports/provider.js';
-import { ProviderError } from '../engine/ports/provider.js';
+import type { ModelRequest, ModelResponse, ModelUsage, Provider, StreamHandlers } from '../engine/ports/index.js';
+import { ProviderError } from '../engine/ports/index.js';
 import {
   abortable,
   abortReason,

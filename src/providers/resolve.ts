@@ -3,7 +3,7 @@
  * with neither OPENAI_BASE_URL nor OPENAI_API_KEY set is answered by the offline demo script, so the
  * example agents run without any key.
  */
-import type { Provider } from '../engine/ports/provider.js';
+import type { Provider } from '../engine/ports/index.js';
 import type { ModelDefinition } from '../spec/index.js';
 import { demoScript } from './demo-script.js';
 import { FallbackProvider, type ProviderChoice } from './fallback.js';

@@ -3,23 +3,14 @@
  * prompt offers one by listing its id in `tools`, exactly like an application tool; an application
  * tool may not reuse an id.
  */
-import type { SearchableTool } from '../engine/registry/deferred-tools.js';
-import type { SkillDefinition } from '../spec/define-skill.js';
-import type { AnyToolDefinition } from '../spec/index.js';
-import { bash } from './bash/bash.js';
-import { edit } from './files/edit.js';
-import { glob } from './files/glob.js';
-import { grep } from './files/grep.js';
-import { read } from './files/read.js';
-import { write } from './files/write.js';
-import { question } from './session/question.js';
-import { skillTool } from './session/skill.js';
-import { STORE_SECRET_TOOL, storeSecret } from './session/store-secret.js';
-import { todo } from './session/todo.js';
-import { toolSearchTool } from './session/tool-search.js';
-import { task } from './subagents/task.js';
-import { webFetch } from './web-fetch/web-fetch.js';
-import { webSearch } from './web-search/web-search.js';
+import type { SearchableTool } from '../engine/registry/index.js';
+import type { AnyToolDefinition, SkillDefinition } from '../spec/index.js';
+import { bash } from './bash/index.js';
+import { edit, glob, grep, read, write } from './files/index.js';
+import { question, STORE_SECRET_TOOL, skillTool, storeSecret, todo, toolSearchTool } from './session/index.js';
+import { task } from './subagents/index.js';
+import { webFetch } from './web-fetch/index.js';
+import { webSearch } from './web-search/index.js';
 
 /** The tools that need no application data. */
 export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {

@@ -13,7 +13,7 @@ import {
 } from '@standardagents/spec';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { type AppDefinitions, Registry } from '../../src/engine/registry/registry.js';
+import { type AppDefinitions, Registry } from '../../src/engine/registry/index.js';
 import { createHarness } from '../support/memory-store.js';
 
 const ok = async (): Promise<ToolResult> => ({ status: 'success', result: 'ok' });

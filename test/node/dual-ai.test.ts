@@ -13,8 +13,8 @@ import {
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AppDefinitions } from '../../src/engine/registry/registry.js';
-import { needsTurn } from '../../src/engine/turn/loop.js';
+import { needsTurn } from '../../src/engine/conversation/index.js';
+import type { AppDefinitions } from '../../src/engine/registry/index.js';
 import { ALLOW_EVERYTHING, createHarness, MemoryThreadStore } from '../support/memory-store.js';
 
 const conclude = defineTool({

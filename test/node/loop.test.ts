@@ -5,7 +5,7 @@
 import { defineTool, type ScriptedRequest } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { MAX_STEPS_CEILING, needsTurn } from '../../src/engine/turn/loop.js';
+import { MAX_STEPS_CEILING, needsTurn } from '../../src/engine/conversation/index.js';
 import { createHarness } from '../support/memory-store.js';
 
 const noop = defineTool({

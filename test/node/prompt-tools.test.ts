@@ -14,7 +14,7 @@ import {
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { AppDefinitions } from '../../src/engine/registry/registry.js';
+import type { AppDefinitions } from '../../src/engine/registry/index.js';
 import { MAX_PROMPT_DEPTH } from '../../src/engine/subagents/subprompt.js';
 import { ALLOW_EVERYTHING, createHarness, MemoryThreadStore } from '../support/memory-store.js';
 

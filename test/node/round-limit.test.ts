@@ -13,7 +13,8 @@ import {
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { needsTurn, ROUND_LIMIT_MESSAGE } from '../../src/engine/turn/loop.js';
+import { needsTurn } from '../../src/engine/conversation/index.js';
+import { ROUND_LIMIT_MESSAGE } from '../../src/engine/turn/loop.js';
 import { createHarness, type HarnessOptions, MemoryFileStore, MemoryThreadStore } from '../support/memory-store.js';
 
 function counting() {

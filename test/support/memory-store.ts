@@ -8,6 +8,7 @@
  * drains in arrival order; listings follow R2's prefix + delimiter semantics.
  */
 import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
+import type { TurnDeps, TurnOutcome } from '../../src/engine/conversation/index.js';
 import { type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import type { FetchTransport } from '../../src/engine/egress/outbound-fetch.js';
 import { createThreadState, type ResolvedVariables } from '../../src/engine/execute/thread-state.js';
@@ -18,8 +19,7 @@ import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/po
 import type { Frame } from '../../src/engine/ports/frames.js';
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/ports/provider.js';
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/ports/thread-store.js';
-import { type AppDefinitions, Registry } from '../../src/engine/registry/registry.js';
-import type { TurnDeps, TurnOutcome } from '../../src/engine/turn/loop.js';
+import { type AppDefinitions, Registry } from '../../src/engine/registry/index.js';
 import { runTurn } from '../../src/engine/turn/session.js';
 import { ScriptedProvider } from '../../src/providers/scripted.js';
 import type {

@@ -3,9 +3,8 @@
  * an error tool message, so the log stays well-formed and the model learns what happened.
  */
 import type { Message } from '../../spec/index.js';
-import type { FrameSink } from '../ports/frames.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import { pendingToolCalls } from '../turn/loop.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
+import { pendingToolCalls } from './turn-log.js';
 
 export function cancelPendingCalls(store: ThreadStore, emit: FrameSink, reason: string): Message[] {
   const messages: Message[] = [];

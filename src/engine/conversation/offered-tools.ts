@@ -4,12 +4,10 @@
  * request's function-tool shape.
  */
 
-import { toolValueKey } from '../execute/thread-state.js';
-import type { ModelTool } from '../ports/provider.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import { LOADED_TOOLS_KEY } from '../registry/deferred-tools.js';
-import type { ResolvedTool } from '../registry/registry.js';
-import { subagentInstances } from '../subagents/subagent-instances.js';
+import { toolValueKey } from '../execute/index.js';
+import type { ModelTool, ThreadStore } from '../ports/index.js';
+import type { ResolvedTool } from '../registry/index.js';
+import { LOADED_TOOLS_KEY } from '../registry/index.js';
 
 /** An `optional` flag variable is on when it says true, 1 or yes, in any case (SUB-3). */
 export function flagOn(variables: Readonly<Record<string, string>> | undefined, flag: string | undefined): boolean {
@@ -23,11 +21,10 @@ export function offerChanges(tools: readonly ResolvedTool[]): boolean {
 
 /**
  * The tools sent to the model: deferred ones only once tool_search has loaded them (KIND-8),
- * `subagent_message` only once there is an instance to message (SUB-4).
+ * `subagent_message` only once the thread has an instance to message (SUB-4).
  */
-export function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore): ResolvedTool[] {
+export function offeredTools(tools: readonly ResolvedTool[], store: ThreadStore, anyInstance: boolean): ResolvedTool[] {
   const loaded = new Set((store.getValue(toolValueKey(LOADED_TOOLS_KEY)) as string[] | undefined) ?? []);
-  const anyInstance = Object.keys(subagentInstances(store)).length > 0;
   return tools.filter(
     (tool) => (!tool.definition.deferred || loaded.has(tool.name)) && (!tool.needsInstances || anyInstance),
   );

@@ -10,8 +10,8 @@
  * `maxSessionTurns` side turns.
  */
 import type { Message } from '../../spec/index.js';
-import { StoreView } from '../ports/store-view.js';
-import type { NewMessage, ThreadStore } from '../ports/thread-store.js';
+import type { NewMessage, ThreadStore } from '../ports/index.js';
+import { StoreView } from '../ports/index.js';
 
 export type Side = 'a' | 'b';
 

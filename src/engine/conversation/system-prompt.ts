@@ -2,9 +2,8 @@
  * The system text a prompt sends: its own prompt, then the one-line descriptions of the skills the
  * `skill` tool can load (LOCK-4), and the names of deferred tools `tool_search` can load (KIND-8).
  */
-import type { SkillDefinition } from '../../spec/define-skill.js';
-import type { PromptDefinition } from '../../spec/index.js';
-import type { ResolvedTool } from '../registry/registry.js';
+import type { PromptDefinition, SkillDefinition } from '../../spec/index.js';
+import type { ResolvedTool } from '../registry/index.js';
 
 export function systemText(
   prompt: PromptDefinition,

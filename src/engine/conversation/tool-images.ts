@@ -4,7 +4,7 @@
  * user message; text-only models keep the attachment note already in the tool message.
  */
 import type { Message, ModelContentPart } from '../../spec/index.js';
-import type { ThreadFiles } from '../files/thread-files.js';
+import type { ThreadFiles } from '../files/index.js';
 
 /** Larger images are left as a note: most providers refuse them and they bloat every request. */
 export const MAX_INLINE_IMAGE_BYTES = 5 * 1024 * 1024;

@@ -16,12 +16,11 @@ import {
   type InteractionKind,
   type InteractionRequest,
   isInteractionRequest,
-} from '../../spec/interaction.js';
-import type { ThreadFiles } from '../files/thread-files.js';
-import { truncationLimits } from '../files/truncation.js';
-import type { FrameSink } from '../ports/frames.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import type { ResolvedTool } from '../registry/registry.js';
+} from '../../spec/internal.js';
+import type { ThreadFiles } from '../files/index.js';
+import { truncationLimits } from '../files/index.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
+import type { ResolvedTool } from '../registry/index.js';
 import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';

@@ -4,9 +4,14 @@
  * over the tool's limits is cut to a head with the whole of it in a sidecar file (LOCK-6).
  */
 import type { AttachmentRef, EnvelopeMetadata, ToolAttachment, ToolEnvelope, ToolResult } from '../../spec/index.js';
-import type { ThreadFiles } from '../files/thread-files.js';
-import { baseName, normalizeThreadPath } from '../files/thread-path.js';
-import { type TruncatedText, type TruncationTarget, truncateOutput } from '../files/truncation.js';
+import type { ThreadFiles } from '../files/index.js';
+import {
+  baseName,
+  normalizeThreadPath,
+  type TruncatedText,
+  type TruncationTarget,
+  truncateOutput,
+} from '../files/index.js';
 
 export interface ShapedResult {
   /** An error when the tool failed or its attachments could not be stored. */

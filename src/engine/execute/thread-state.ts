@@ -13,12 +13,10 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../../spec/index.js';
-import { canonicalHost, type EgressPolicy } from '../egress/egress-policy.js';
-import { type FetchTransport, outboundFetch } from '../egress/outbound-fetch.js';
-import type { ThreadFiles } from '../files/thread-files.js';
-import type { AccessGate } from '../permissions/access-gate.js';
-import type { FrameSink } from '../ports/frames.js';
-import type { ThreadStore } from '../ports/thread-store.js';
+import { canonicalHost, type EgressPolicy, type FetchTransport, outboundFetch } from '../egress/index.js';
+import type { ThreadFiles } from '../files/index.js';
+import type { AccessGate } from '../permissions/index.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
 import { contextApi, isContextKey } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */

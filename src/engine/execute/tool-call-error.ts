@@ -3,8 +3,8 @@
  * model can correct itself on its next step.
  */
 import type { z } from 'zod';
-import type { InteractionKind } from '../../spec/interaction.js';
-import { describeIssues } from '../../spec/zod-issues.js';
+import type { InteractionKind } from '../../spec/index.js';
+import { describeIssues } from '../../spec/internal.js';
 
 export function unknownToolMessage(name: string, known: readonly string[]): string {
   const list = known.length > 0 ? known.join(', ') : '(none)';

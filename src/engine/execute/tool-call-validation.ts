@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ToolCall } from '../../spec/index.js';
-import type { ResolvedTool } from '../registry/registry.js';
+import type { ResolvedTool } from '../registry/index.js';
 import { invalidArgumentsMessage, malformedArgumentsMessage, unknownToolMessage } from './tool-call-error.js';
 
 export interface ValidatedCall {

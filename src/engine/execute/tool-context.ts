@@ -14,9 +14,9 @@ import {
   type ThreadState,
   type ToolContext,
 } from '../../spec/index.js';
-import { describeIssues, issueLines } from '../../spec/zod-issues.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import type { ResolvedTool } from '../registry/registry.js';
+import { describeIssues, issueLines } from '../../spec/internal.js';
+import type { ThreadStore } from '../ports/index.js';
+import type { ResolvedTool } from '../registry/index.js';
 
 const LOCAL_PREFIX = 'context:local:';
 export const SHARED_CONTEXT_KEY = 'context:shared';

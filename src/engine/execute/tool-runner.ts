@@ -3,9 +3,9 @@
  * does — returns garbage, throws, hangs, ignores its signal — the caller gets a ToolResult, and once
  * the call has ended its state refuses every further change (fenced-state.ts).
  */
-import { MAX_TOOL_TIMEOUT_MS } from '../../spec/define-tool.js';
+
 import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.js';
-import { describeIssues } from '../../spec/zod-issues.js';
+import { describeIssues, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { type Fence, fencedState } from './fenced-state.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
 import type { ValidatedCall } from './tool-call-validation.js';

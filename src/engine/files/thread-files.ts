@@ -8,8 +8,8 @@
  */
 import picomatch from 'picomatch';
 import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../../spec/index.js';
-import type { FileStore } from '../ports/file-store.js';
-import { NO_SECRETS, type SecretScrubber } from '../secrets/secret-scrubber.js';
+import type { FileStore } from '../ports/index.js';
+import { NO_SECRETS, type SecretScrubber } from '../secrets/index.js';
 import { mimeTypeFor } from './mime.js';
 import { baseName, directoryPrefix, normalizeThreadPath } from './thread-path.js';
 

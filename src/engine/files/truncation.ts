@@ -5,8 +5,9 @@
  * file that holds the whole output, byte for byte. The sidecar lives in the thread filesystem under
  * `/.tool-output/`, so `read` pages through it and deleting the thread deletes it.
  */
-import { DEFAULT_MAX_OUTPUT_BYTES } from '../../spec/define-tool.js';
+
 import type { AnyToolDefinition } from '../../spec/index.js';
+import { DEFAULT_MAX_OUTPUT_BYTES } from '../../spec/internal.js';
 import type { ThreadFiles } from './thread-files.js';
 
 /** Where sidecars go: inside the thread's own root, wiped with the thread (LOCK-6). */

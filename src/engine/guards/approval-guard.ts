@@ -2,7 +2,7 @@
  * `requireApproval` (KIND-5) as a guard: a call that needs approval asks; the executor pauses an
  * interactive thread for the answer and denies at once on a headless one.
  */
-import type { ToolGuard } from '../execute/executor.js';
+import type { ToolGuard } from '../execute/index.js';
 
 export function approvalGuard(threadId: string): ToolGuard {
   return async ({ call, tool, args }) => {

@@ -6,11 +6,10 @@
  * form, command-match.ts) and redirect targets, which are file writes (or reads) like any other.
  */
 import type { ToolAccess } from '../../spec/index.js';
-import { canonicalHostName } from '../egress/egress-policy.js';
-import type { ValidatedCall } from '../execute/tool-call-validation.js';
-import { normalizeThreadPath, PathError } from '../files/thread-path.js';
-import { type CanonicalCommand, canonicalCommand } from '../shell/command-match.js';
-import { parseCommandLine, ShellSyntaxError } from '../shell/shell-commands.js';
+import { canonicalHostName } from '../egress/index.js';
+import type { ValidatedCall } from '../execute/index.js';
+import { normalizeThreadPath, PathError } from '../files/index.js';
+import { type CanonicalCommand, canonicalCommand, parseCommandLine, ShellSyntaxError } from '../shell/index.js';
 
 export interface CallAccess {
   /** Canonical thread paths read. */

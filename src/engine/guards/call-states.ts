@@ -3,12 +3,11 @@
  * call does while it runs is checked against the thread's rules (access-gate.ts), and to its tool's
  * own context (KIND-6). The loop and nested prompt runs build them the same way.
  */
-import type { ExecutionState, ThreadState } from '../../spec/index.js';
-import type { ApprovalAnswer } from '../../spec/interaction.js';
-import { contextualStates } from '../execute/tool-context.js';
-import { type AccessGate, accessGate } from '../permissions/access-gate.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import type { ResolvedTool } from '../registry/registry.js';
+import type { ApprovalAnswer, ExecutionState, ThreadState } from '../../spec/index.js';
+import { contextualStates } from '../execute/index.js';
+import { type AccessGate, accessGate } from '../permissions/index.js';
+import type { ThreadStore } from '../ports/index.js';
+import type { ResolvedTool } from '../registry/index.js';
 import { type GuardSetup, rulesFor } from './tool-guards.js';
 
 export type StateFactory = (execution: ExecutionState, gate?: AccessGate) => ThreadState;

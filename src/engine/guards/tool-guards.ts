@@ -6,16 +6,24 @@
  * runs is checked again where it happens (access-gate.ts).
  */
 import type { AgentDefinition, PermissionRule, Watchdog } from '../../spec/index.js';
-import type { GuardDecision, ToolGuard } from '../execute/executor.js';
-import type { ValidatedCall } from '../execute/tool-call-validation.js';
-import { callChecks, fallbackFor, type LabelledCheck } from '../permissions/access-checks.js';
-import { type EffectiveCapabilities, outOfScope } from '../permissions/capabilities.js';
-import { decide, describeRule, type ScopedRule } from '../permissions/permission-rules.js';
-import { SESSION_RULES_KEY, sessionRules, threadRules } from '../permissions/thread-rules.js';
-import type { ThreadStore } from '../ports/thread-store.js';
+import type { GuardDecision, ToolGuard, ValidatedCall } from '../execute/index.js';
+import {
+  callChecks,
+  decide,
+  describeRule,
+  type EffectiveCapabilities,
+  fallbackFor,
+  type LabelledCheck,
+  outOfScope,
+  type ScopedRule,
+  SESSION_RULES_KEY,
+  sessionRules,
+  threadRules,
+} from '../permissions/index.js';
+import type { ThreadStore } from '../ports/index.js';
 import { callAccess } from './call-access.js';
 
-export { SESSION_RULES_KEY } from '../permissions/thread-rules.js';
+export { SESSION_RULES_KEY } from '../permissions/index.js';
 
 export interface GuardSetup {
   agent: AgentDefinition;

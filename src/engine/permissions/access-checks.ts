@@ -4,7 +4,7 @@
  * access-gate.ts): one check per path, host and command, each decided by rules naming the tool or the
  * capability. Only a call that touches none of these is checked on its tool's own subject.
  */
-import { type CanonicalCommand, canonicalCommand, commandText } from '../shell/command-match.js';
+import { type CanonicalCommand, canonicalCommand, commandText } from '../shell/index.js';
 import type { PermissionCheck } from './permission-rules.js';
 
 export interface LabelledCheck extends PermissionCheck {

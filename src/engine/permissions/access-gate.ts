@@ -12,7 +12,7 @@
  * allowed as a whole.
  */
 
-import { normalizeThreadPath } from '../files/thread-path.js';
+import { normalizeThreadPath } from '../files/index.js';
 import { commandCheck, hostCheck, type LabelledCheck, pathCheck } from './access-checks.js';
 import { decide, describeRule, type ScopedRule } from './permission-rules.js';
 

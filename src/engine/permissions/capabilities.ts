@@ -6,10 +6,10 @@
  * (fail closed). An unknown variable is a definition error.
  */
 import picomatch from 'picomatch';
-import { DefinitionError } from '../../spec/define-tool.js';
 import type { RequirementSet, ShellRunRequirement, ToolAccess } from '../../spec/index.js';
-import { normalizeThreadPath } from '../files/thread-path.js';
-import { commandName } from '../shell/command-match.js';
+import { DefinitionError } from '../../spec/index.js';
+import { normalizeThreadPath } from '../files/index.js';
+import { commandName } from '../shell/index.js';
 
 /** What each pattern variable expands to on this host. */
 const PATTERN_VARIABLES: Readonly<Record<string, readonly string[]>> = {

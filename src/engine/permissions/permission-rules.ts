@@ -15,9 +15,9 @@
  *   narrower scope (session, inherited, project, manifest), then the rule listed later;
  * - when no rule matches, the fallback decides: `ask`, unless the caller says otherwise.
  */
-import type { PermissionAction, PermissionRule } from '../../spec/permissions.js';
-import { canonicalHostName } from '../egress/egress-policy.js';
-import { type CanonicalCommand, commandPatternMatches } from '../shell/command-match.js';
+import type { PermissionAction, PermissionRule } from '../../spec/index.js';
+import { canonicalHostName } from '../egress/index.js';
+import { type CanonicalCommand, commandPatternMatches } from '../shell/index.js';
 
 export type RuleScope = 'manifest' | 'project' | 'inherited' | 'session';
 

@@ -6,7 +6,7 @@
  * freer than the thread that started it.
  */
 import type { AgentDefinition, PermissionRule } from '../../spec/index.js';
-import type { ThreadStore } from '../ports/thread-store.js';
+import type { ThreadStore } from '../ports/index.js';
 import { type ScopedRule, scoped } from './permission-rules.js';
 
 /** Where the thread's own rules live: given at creation, and added by "allow always" answers. */

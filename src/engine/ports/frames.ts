@@ -2,8 +2,7 @@
  * Stream frames (THR-2): every state change a client can watch. The thread numbers them (`seq`),
  * stores them and sends them over the WebSocket; this file is the catalogue of their shapes.
  */
-import type { AcpToolKind, Message, ThreadStatus, ToolEnvelope } from '../../spec/index.js';
-import type { InteractionKind } from '../../spec/interaction.js';
+import type { AcpToolKind, InteractionKind, Message, ThreadStatus, ToolEnvelope } from '../../spec/index.js';
 
 export type Frame =
   /** A message was appended to the log. */

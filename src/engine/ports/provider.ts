@@ -2,8 +2,7 @@
  * The model provider seam: the engine asks for one model step and receives text deltas as they
  * arrive. Implementations live in src/providers.
  */
-import type { ModelMessage, ToolCall } from '../../spec/index.js';
-import type { JsonSchema } from '../../spec/schema.js';
+import type { JsonSchema, ModelMessage, ToolCall } from '../../spec/index.js';
 
 export interface ModelTool {
   type: 'function';

@@ -2,8 +2,15 @@
  * What the engine needs of a thread's storage. Methods are synchronous because the Durable Object's
  * SQLite is; the in-memory store used by engine tests implements the same interface.
  */
-import type { AttachmentRef, Message, NewMessageInput, ToolCall, ToolEnvelope } from '../../spec/index.js';
-import type { Interaction, InteractionKind } from '../../spec/interaction.js';
+import type {
+  AttachmentRef,
+  Interaction,
+  InteractionKind,
+  Message,
+  NewMessageInput,
+  ToolCall,
+  ToolEnvelope,
+} from '../../spec/index.js';
 
 export interface ThreadInfo {
   id: string;

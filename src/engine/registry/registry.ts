@@ -3,14 +3,12 @@
  * cross-reference once, at startup, so a typo fails the deploy instead of a conversation.
  */
 
-import { isSubpromptConfig } from '../../spec/define-prompt.js';
-import type { SkillDefinition } from '../../spec/define-skill.js';
+import type { SkillDefinition, SubagentToolConfig } from '../../spec/index.js';
 import {
   type AgentDefinition,
   type AnyToolDefinition,
   argumentsJsonSchema,
   DefinitionError,
-  type JsonSchema,
   type ModelDefinition,
   type PermissionRule,
   type PromptDefinition,
@@ -18,72 +16,17 @@ import {
   type VariableDefinition,
   type Watchdog,
 } from '../../spec/index.js';
-import type { SubagentToolConfig } from '../../spec/subagent-tool-config.js';
-import type { SubpromptConfig } from '../../spec/subprompt-config.js';
-import { mergeVariableDefinitions, secretDefaultProblem } from '../../spec/variables.js';
-import {
-  assertRequirementPatterns,
-  type EffectiveCapabilities,
-  effectiveCapabilities,
-} from '../permissions/capabilities.js';
-import type { ImmediateStart } from '../subagents/immediate-subagents.js';
+import { isSubpromptConfig, mergeVariableDefinitions, secretDefaultProblem } from '../../spec/internal.js';
+import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from '../permissions/index.js';
 import { subpromptTool } from './subprompt-tool.js';
-
-type Named<T> = readonly T[] | Readonly<Record<string, T>>;
-
-/** What an application hands the runtime. */
-export interface AppDefinitions {
-  /** Function tools keyed by the name the model calls them by. */
-  tools?: Readonly<Record<string, AnyToolDefinition>>;
-  prompts?: Named<PromptDefinition>;
-  agents?: Named<AgentDefinition>;
-  models?: Named<ModelDefinition>;
-  /**
-   * Project-scope permission rules (PERM-1), beside each agent's manifest rules and each thread's
-   * session rules. A call no rule covers asks (denied at once on a headless thread).
-   */
-  permissions?: readonly PermissionRule[];
-  /** A pre-execute hook on every call of every agent (PERM-3). */
-  watchdog?: Watchdog;
-  /** Skills the `skill` tool loads on demand (LOCK-4). */
-  skills?: readonly SkillDefinition[];
-}
-
-/** A tool as one prompt offers it to the model. */
-export interface ResolvedTool {
-  name: string;
-  definition: AnyToolDefinition;
-  parameters: JsonSchema;
-  /** Offered only when this thread variable is true, 1 or yes (SUB-3 `optional`). */
-  enabledBy?: string;
-  /** A prompt offered as a tool (SUB-1): the loop runs it nested in the calling thread. */
-  subprompt?: { prompt: PromptDefinition; config: SubpromptConfig };
-  /** An immediate subagent (SUB-3): the runtime calls it before the prompt's first model step. */
-  immediate?: ImmediateStart;
-  /** Offered only once the thread has a resumable subagent instance (SUB-4 `subagent_message`). */
-  needsInstances?: boolean;
-}
-
-/** An agent a prompt offers as a resumable subagent (SUB-4), reached through the lifecycle tools. */
-export interface ResumableSubagent {
-  agent: AgentDefinition;
-  config: SubagentToolConfig & { resumable: Exclude<SubagentToolConfig['resumable'], false | undefined> };
-}
-
-/**
- * Builds the lifecycle tools `subagent_create` and `subagent_message` for a prompt's resumable
- * subagents (SUB-4); the tools layer provides it. `needsInstances` marks the tools offered only once
- * an instance exists.
- */
-export type LifecycleToolFactory = (
-  subagents: readonly ResumableSubagent[],
-) => Array<{ name: string; definition: AnyToolDefinition; needsInstances?: boolean }>;
-
-/**
- * Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. Listed by
- * name alone, an ai_human agent is a handoff; with a SubagentToolConfig it runs as a subagent.
- */
-export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig | undefined) => AnyToolDefinition;
+import type {
+  AgentToolFactory,
+  AppDefinitions,
+  LifecycleToolFactory,
+  Named,
+  ResolvedTool,
+  ResumableSubagent,
+} from './types.js';
 
 /** Tool names should be snake_case and at most 64 characters; others are warned about (DEF-4). */
 const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;

@@ -4,11 +4,10 @@
  * the loop binds the definition's `execute` to that run, since running a prompt needs the engine.
  */
 import { z } from 'zod';
-import { DefinitionError, defineTool, MAX_TOOL_TIMEOUT_MS } from '../../spec/define-tool.js';
-import type { AnyToolDefinition, PromptDefinition } from '../../spec/index.js';
+import type { AnyToolDefinition, PromptDefinition, SubpromptConfig } from '../../spec/index.js';
 import { argumentsJsonSchema } from '../../spec/index.js';
-import type { SubpromptConfig } from '../../spec/subprompt-config.js';
-import type { ResolvedTool } from './registry.js';
+import { DefinitionError, defineTool, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
+import type { ResolvedTool } from './types.js';
 
 const DEFAULT_MESSAGE_PROPERTY = 'message';
 

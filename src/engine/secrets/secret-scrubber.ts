@@ -11,7 +11,7 @@
  * thread with secrets scans each text once with one precompiled pattern.
  */
 import type { ToolCall, ToolEnvelope } from '../../spec/index.js';
-import { MIN_SECRET_LENGTH } from '../../spec/variables.js';
+import { MIN_SECRET_LENGTH } from '../../spec/internal.js';
 
 export const SECRET_PLACEHOLDER = '[secret]';
 

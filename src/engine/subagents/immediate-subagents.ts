@@ -10,22 +10,11 @@
  * through the tool, never through its arguments.
  */
 import type { Message, ToolCall } from '../../spec/index.js';
-import { lastUserIndex } from '../conversation/context.js';
-import type { FrameSink } from '../ports/frames.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import type { ResolvedTool } from '../registry/registry.js';
+import { lastUserIndex } from '../conversation/index.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
+import type { ImmediateStart, ResolvedTool } from '../registry/index.js';
 
 const STARTED_KEY = 'immediate_started';
-
-/** How the runtime fills in an immediate call's arguments. */
-export interface ImmediateStart {
-  nameEnv?: string;
-  descriptionEnv?: string;
-  /** The argument carrying the child's first message. */
-  messageProperty: string;
-  /** The argument carrying the instance's name, when the config has one. */
-  nameProperty?: string;
-}
 
 function activatingMessage(log: readonly Message[]): string {
   return log[lastUserIndex(log)]?.content ?? '';

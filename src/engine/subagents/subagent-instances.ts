@@ -4,7 +4,7 @@
  * own keys are prefixed, so they never meet it); the thread layer writes it when a child is created,
  * the loop reads it to offer `subagent_message` only once there is someone to message.
  */
-import type { ThreadStore } from '../ports/thread-store.js';
+import type { ThreadStore } from '../ports/index.js';
 
 export const SUBAGENT_INSTANCES_KEY = 'subagent_instances';
 

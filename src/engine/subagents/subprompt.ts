@@ -6,23 +6,23 @@
  * journal as the parent's. The run is read back from those messages at every step, so a thread
  * restarted mid-run resumes it instead of starting over (THR-3).
  */
-import type { AttachmentRef, Message, ThreadState, ToolResult } from '../../spec/index.js';
-import type { SubpromptConfig } from '../../spec/subprompt-config.js';
-import { buildModelMessages } from '../conversation/context.js';
-import { MAX_STEPS_CEILING } from '../conversation/limits.js';
-import { flagOn, modelTools } from '../conversation/offered-tools.js';
-import { systemText } from '../conversation/system-prompt.js';
-import { pendingToolCalls } from '../conversation/turn-log.js';
-import { executeToolCalls, type ToolGuard } from '../execute/executor.js';
-import { STOPPED_MESSAGE } from '../execute/tool-call-error.js';
-import { parsedArguments } from '../execute/tool-call-validation.js';
-import { callStates } from '../guards/call-states.js';
-import type { GuardSetup } from '../guards/tool-guards.js';
-import { StoreView } from '../ports/store-view.js';
-import type { NewMessage, ThreadInfo, ThreadStore } from '../ports/thread-store.js';
-import type { ResolvedTool } from '../registry/registry.js';
-import { attachedPaths, initialMessage } from '../registry/subprompt-tool.js';
-import type { TurnDeps } from '../turn/loop.js';
+import type { AttachmentRef, Message, SubpromptConfig, ThreadState, ToolResult } from '../../spec/index.js';
+import {
+  buildModelMessages,
+  flagOn,
+  MAX_STEPS_CEILING,
+  modelTools,
+  pendingToolCalls,
+  systemText,
+  type TurnDeps,
+} from '../conversation/index.js';
+import { executeToolCalls, parsedArguments, STOPPED_MESSAGE, type ToolGuard } from '../execute/index.js';
+import type { GuardSetup } from '../guards/index.js';
+import { callStates } from '../guards/index.js';
+import type { NewMessage, ThreadInfo, ThreadStore } from '../ports/index.js';
+import { StoreView } from '../ports/index.js';
+import type { ResolvedTool } from '../registry/index.js';
+import { attachedPaths, initialMessage } from '../registry/index.js';
 
 /** How deep prompt tools may nest: a prompt offering itself would otherwise recurse without end. */
 export const MAX_PROMPT_DEPTH = 4;

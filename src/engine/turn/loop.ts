@@ -10,80 +10,34 @@
  * user message (posted, or queued and delivered) answers each of them with an error tool message
  * before the model is called, so the log stays well-formed for the Chat Completions protocol.
  */
-import type {
-  AgentDefinition,
-  MaxToolRounds,
-  Message,
-  ModelDefinition,
-  SideConfig,
-  ToolCall,
-  TurnContext,
-} from '../../spec/index.js';
-import { cancelPendingCalls } from '../conversation/cancel-pending.js';
-import { buildModelMessages, lastUserIndex } from '../conversation/context.js';
-import { repeatedFailure } from '../conversation/doom-loop.js';
-import { MAX_STEPS_CEILING } from '../conversation/limits.js';
-import { flagOn, modelTools, offerChanges, offeredTools } from '../conversation/offered-tools.js';
-import type { Side } from '../conversation/sides.js';
-import { systemText } from '../conversation/system-prompt.js';
-import { ToolImages } from '../conversation/tool-images.js';
+import type { MaxToolRounds, Message, SideConfig, ToolCall, TurnContext } from '../../spec/index.js';
+import type { Side, TurnDeps, TurnOutcome } from '../conversation/index.js';
 import {
+  buildModelMessages,
+  cancelPendingCalls,
+  flagOn,
   heldByRoundLimit,
+  lastUserIndex,
   lastVisible,
+  MAX_STEPS_CEILING,
+  modelTools,
+  offerChanges,
+  offeredTools,
   pendingToolCalls,
+  repeatedFailure,
   roundsThisTurn,
   stepsThisTurn,
+  systemText,
+  ToolImages,
   userAfter,
-} from '../conversation/turn-log.js';
-import { executeToolCalls, type ToolGuard } from '../execute/executor.js';
-import { parsedArguments } from '../execute/tool-call-validation.js';
-import type { ThreadFiles } from '../files/thread-files.js';
-import { approvalGuard } from '../guards/approval-guard.js';
-import { callStates, type StateFactory } from '../guards/call-states.js';
-import { type GuardSetup, rememberAllowed, toolGuards } from '../guards/tool-guards.js';
-import type { FrameSink } from '../ports/frames.js';
-import type { Provider } from '../ports/provider.js';
-import type { ThreadStore } from '../ports/thread-store.js';
-import type { Registry } from '../registry/registry.js';
-import { startImmediateSubagents } from '../subagents/immediate-subagents.js';
-import { bindSubprompts } from '../subagents/subprompt.js';
-
-export { MAX_STEPS_CEILING } from '../conversation/limits.js';
-export { hasHeldCalls, needsTurn, pendingToolCalls } from '../conversation/turn-log.js';
+} from '../conversation/index.js';
+import { executeToolCalls, parsedArguments } from '../execute/index.js';
+import { approvalGuard, callStates, type GuardSetup, rememberAllowed, toolGuards } from '../guards/index.js';
+import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
+import { bindSubprompts, startImmediateSubagents, subagentInstances } from '../subagents/index.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
-
-export interface TurnDeps {
-  /** The thread's variable values: `optional` tools are offered by them (SUB-3). */
-  variables?: Readonly<Record<string, string>>;
-  store: ThreadStore;
-  files: ThreadFiles;
-  registry: Registry;
-  agent: AgentDefinition;
-  provider(model: ModelDefinition): Provider;
-  emit: FrameSink;
-  signal: AbortSignal;
-  /** The state a tool call receives; `gate` checks what the call does while it runs (access-gate.ts). */
-  createState: StateFactory;
-  guards?: readonly ToolGuard[];
-  scrub?(text: string): string;
-  /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
-  onProgress?(): void;
-  now?(): number;
-}
-
-export type TurnOutcome =
-  | { kind: 'done'; reason: 'response' | 'nothing_to_do' | 'handoff' | 'session_turns' }
-  /** The side's stop tool was called; `answer` is its `stopToolResponseProperty` or its result (DEF-6). */
-  | { kind: 'done'; reason: 'stop_tool'; answer: string }
-  /** KIND-7: the round limit refused the newest step's calls; they stay in the log, unexecuted. */
-  | { kind: 'done'; reason: 'round_limit'; pendingToolCalls: ToolCall[] }
-  /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
-  | { kind: 'waiting' }
-  | { kind: 'stopped' }
-  | { kind: 'limit'; message: string }
-  | { kind: 'failed'; message: string };
 
 /**
  * What a stop tool's call answers (DEF-6): its `stopToolResponseProperty`, read from the call's
@@ -247,7 +201,9 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
     deps.onProgress?.();
     // KIND-8, SUB-4: deferred and lifecycle tools are sent once they apply. Otherwise the list is
     // fixed for the turn: no store read on the hot path.
-    const requestTools = offerChangesByStep ? modelTools(offeredTools(tools, store)) : allRequestTools;
+    const requestTools = offerChangesByStep
+      ? modelTools(offeredTools(tools, store, Object.keys(subagentInstances(store)).length > 0))
+      : allRequestTools;
     const turnMessages = current.slice(lastUserIndex(current) + 1);
     const imageParts = images ? await images.partsFor(turnMessages) : undefined;
     const messageId = crypto.randomUUID();

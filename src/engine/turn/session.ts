@@ -5,6 +5,7 @@
  * every side turn says who goes next, so a restarted thread resumes with the right side (THR-3).
  */
 
+import type { TurnDeps, TurnOutcome } from '../conversation/index.js';
 import {
   nextSide,
   otherSide,
@@ -15,8 +16,8 @@ import {
   sideOf,
   type TurnEnd,
   unmarkedAnswer,
-} from '../conversation/sides.js';
-import { deliverQueued, runSideTurn, type TurnDeps, type TurnOutcome } from './loop.js';
+} from '../conversation/index.js';
+import { deliverQueued, runSideTurn } from './loop.js';
 
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { agent, store, emit } = deps;

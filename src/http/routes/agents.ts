@@ -3,7 +3,7 @@
  * call, with the JSON Schemas the model receives.
  */
 import { Hono } from 'hono';
-import type { Registry } from '../../engine/registry/registry.js';
+import type { Registry } from '../../engine/registry/index.js';
 
 function describePrompt(registry: Registry, name: string) {
   const prompt = registry.prompt(name);

@@ -3,16 +3,13 @@
  * lacks; `POST` with the values boots it (404 unknown request, 400 still missing).
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/bindings/env.js';
-import { threadStub } from '../../thread/bindings/thread-stub.js';
-import type { AuthVariables } from '../auth.js';
-import { unwrap } from '../errors.js';
-import { readJson } from '../request-body.js';
-import { DeferredVariablesBody } from '../schemas.js';
+import { threadStub } from '../../thread/bindings/index.js';
+import type { HttpEnv } from '../contract/index.js';
+import { DeferredVariablesBody, readJson, unwrap } from '../contract/index.js';
 import { threadId } from './threads.js';
 
 export function deferredChildRoutes() {
-  const app = new Hono<{ Bindings: RuntimeEnv; Variables: AuthVariables }>();
+  const app = new Hono<HttpEnv>();
 
   app.get('/:id/variables/:requestId', async (c) => {
     const id = threadId(c.req.param('id'));

@@ -3,17 +3,18 @@
  * held in memory whole. A folder path lists its entries.
  */
 import { Hono } from 'hono';
-import { mimeTypeFor } from '../../engine/files/mime.js';
-import { attachmentRefFor, ThreadFiles } from '../../engine/files/thread-files.js';
-import { normalizeThreadPath, PathError } from '../../engine/files/thread-path.js';
-import type { RuntimeEnv } from '../../thread/bindings/env.js';
-import { R2FileStore } from '../../thread/bindings/r2-file-store.js';
-import { threadStub } from '../../thread/bindings/thread-stub.js';
-import type { AuthVariables } from '../auth.js';
-import { HttpError, unwrap } from '../errors.js';
+import {
+  attachmentRefFor,
+  mimeTypeFor,
+  normalizeThreadPath,
+  PathError,
+  ThreadFiles,
+} from '../../engine/files/index.js';
+import type { RuntimeEnv } from '../../thread/bindings/index.js';
+import { R2FileStore, threadStub } from '../../thread/bindings/index.js';
+import type { HttpEnv } from '../contract/index.js';
+import { HttpError, unwrap } from '../contract/index.js';
 import { threadId } from './threads.js';
-
-type Env = { Bindings: RuntimeEnv; Variables: AuthVariables };
 
 /** Default upload limit; MAX_UPLOAD_BYTES overrides it. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
@@ -41,7 +42,7 @@ async function authorize(env: RuntimeEnv, userId: string, id: string): Promise<v
 }
 
 export function fileRoutes() {
-  const app = new Hono<Env>();
+  const app = new Hono<HttpEnv>();
 
   app.get('/:id/files/*', async (c) => {
     const id = threadId(c.req.param('id'));

@@ -6,16 +6,13 @@
  * is a 409.
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/bindings/env.js';
-import { threadStub } from '../../thread/bindings/thread-stub.js';
-import type { AuthVariables } from '../auth.js';
-import { unwrap } from '../errors.js';
-import { readJson } from '../request-body.js';
-import { AnswersBody, ApprovalsBody, SecretsBody, ToolResultsBody } from '../schemas.js';
+import { threadStub } from '../../thread/bindings/index.js';
+import type { HttpEnv } from '../contract/index.js';
+import { AnswersBody, ApprovalsBody, readJson, SecretsBody, ToolResultsBody, unwrap } from '../contract/index.js';
 import { threadId } from './threads.js';
 
 export function interactionRoutes() {
-  const app = new Hono<{ Bindings: RuntimeEnv; Variables: AuthVariables }>();
+  const app = new Hono<HttpEnv>();
 
   app.post('/:id/answers', async (c) => {
     const id = threadId(c.req.param('id'));

@@ -3,17 +3,14 @@
  * which replays frames after `?after=` and then streams live ones.
  */
 import { Hono } from 'hono';
-import type { RuntimeEnv } from '../../thread/bindings/env.js';
-import { threadStub } from '../../thread/bindings/thread-stub.js';
-import { USER_HEADER } from '../../thread/object/thread-object.js';
-import type { AuthVariables } from '../auth.js';
-import { errorResponse } from '../errors.js';
-import { readQuery } from '../request-body.js';
-import { StreamQuery } from '../schemas.js';
+import { threadStub } from '../../thread/bindings/index.js';
+import { USER_HEADER } from '../../thread/object/index.js';
+import type { HttpEnv } from '../contract/index.js';
+import { errorResponse, readQuery, StreamQuery } from '../contract/index.js';
 import { threadId } from './threads.js';
 
 export function streamRoutes() {
-  const app = new Hono<{ Bindings: RuntimeEnv; Variables: AuthVariables }>();
+  const app = new Hono<HttpEnv>();
   app.get('/:id/stream', async (c) => {
     const id = threadId(c.req.param('id'));
     readQuery(c, StreamQuery);

@@ -3,17 +3,21 @@
  * and read messages, stop.
  */
 import { Hono } from 'hono';
-import type { Registry } from '../../engine/registry/registry.js';
-import { missingVariables } from '../../spec/variables.js';
-import type { RuntimeEnv } from '../../thread/bindings/env.js';
-import { ThreadIndex } from '../../thread/bindings/thread-index.js';
-import { threadStub } from '../../thread/bindings/thread-stub.js';
-import type { AuthVariables } from '../auth.js';
-import { HttpError, unwrap } from '../errors.js';
-import { readJson, readQuery } from '../request-body.js';
-import { CreateThreadBody, ListMessagesQuery, ListThreadsQuery, PostMessageBody, ThreadIdParam } from '../schemas.js';
-
-type Env = { Bindings: RuntimeEnv; Variables: AuthVariables };
+import type { Registry } from '../../engine/registry/index.js';
+import { missingVariables } from '../../spec/internal.js';
+import { ThreadIndex, threadStub } from '../../thread/bindings/index.js';
+import type { HttpEnv } from '../contract/index.js';
+import {
+  CreateThreadBody,
+  HttpError,
+  ListMessagesQuery,
+  ListThreadsQuery,
+  PostMessageBody,
+  readJson,
+  readQuery,
+  ThreadIdParam,
+  unwrap,
+} from '../contract/index.js';
 
 /** A thread id from the path; anything but a UUID cannot name a thread. */
 export function threadId(raw: string | undefined): string {
@@ -25,7 +29,7 @@ export function threadId(raw: string | undefined): string {
 }
 
 export function threadRoutes(registry: Registry) {
-  const app = new Hono<Env>();
+  const app = new Hono<HttpEnv>();
 
   app.post('/', async (c) => {
     const body = await readJson(c, CreateThreadBody);

@@ -1,12 +1,12 @@
 /**
  * The Worker bindings and variables the runtime reads (wrangler.toml names them).
  */
-import type { ProviderEnv } from '../../providers/resolve.js';
-import type { ThreadObject } from '../object/thread-object.js';
+import type { ProviderEnv } from '../../providers/index.js';
+import type { ThreadRpc } from './thread-api.js';
 
 export interface RuntimeEnv extends ProviderEnv {
   /** The Thread Durable Object namespace. */
-  THREADS: DurableObjectNamespace<ThreadObject>;
+  THREADS: DurableObjectNamespace<ThreadRpc>;
   /** Thread filesystems (ATT-1). */
   FILES: R2Bucket;
   /** The thread index (THR-1). */

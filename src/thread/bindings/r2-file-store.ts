@@ -3,8 +3,8 @@
  * mime type as the object's content type and image dimensions as custom metadata.
  */
 
-import { baseName } from '../../engine/files/thread-path.js';
-import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/file-store.js';
+import { baseName } from '../../engine/files/index.js';
+import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
 
 /** Recursive listings stop here: a thread with more files should be searched by prefix. */

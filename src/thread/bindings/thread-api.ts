@@ -2,8 +2,7 @@
  * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
  * returned as values, not thrown, because an exception crossing RPC keeps only its message.
  */
-import type { Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
-import type { InteractionKind } from '../../spec/interaction.js';
+import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 
 export interface ApiError {
   status: 400 | 401 | 404 | 409 | 411 | 413 | 500 | 503;
@@ -119,4 +118,61 @@ export interface WaitingFor {
   kind: InteractionKind;
   payload: JsonValue;
   created_at: number;
+}
+
+/** What a child's turn means to the tool call that waits for it (SUB-7). */
+export interface ChildOutcome {
+  status: 'success' | 'error';
+  result?: string;
+  error?: string;
+  child_id: string;
+  /** Files the child produced in its turn, copied into the parent: valid there (ATT-4). */
+  attachments?: AttachmentRef[];
+}
+
+/** What `GET .../variables/:requestId` answers. */
+export interface DeferredChildView {
+  request_id: string;
+  agent: string;
+  missing: string[];
+  created_at: number;
+}
+
+/**
+ * The Thread Durable Object's RPC methods (THR-1, SUB-7): what the Worker and other threads call
+ * through a stub. `ThreadObject` implements it; the namespace binding is typed by it, so nothing
+ * below the object needs the object's class.
+ */
+export interface ThreadRpc extends Rpc.DurableObjectBranded {
+  create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>>;
+  spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>>;
+  deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>>;
+  bootDeferredChild(
+    userId: string,
+    id: string,
+    requestId: string,
+    values: Record<string, string>,
+  ): Promise<RpcResult<{ child_id: string }>>;
+  childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void>;
+  childMessage(childId: string, content: string): Promise<void>;
+  describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
+  authorize(userId: string, id: string): Promise<RpcResult<null>>;
+  postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;
+  messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>>;
+  answer(
+    userId: string,
+    id: string,
+    kinds: InteractionKind | readonly InteractionKind[],
+    toolCallId: string,
+    answer: unknown,
+  ): Promise<RpcResult<ThreadDetails>>;
+  storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>>;
+  listMessages(
+    userId: string,
+    id: string,
+    query: { after: number; limit: number; depth: number | null },
+  ): Promise<RpcResult<MessagePage>>;
+  stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
+  destroy(userId: string, id: string): Promise<RpcResult<null>>;
+  fetch(request: Request): Promise<Response>;
 }

@@ -3,20 +3,25 @@
  * child lacking variables is deferred, SUB-6), and when a human completes a deferred request.
  */
 
-import { rulesForChild } from '../../engine/permissions/thread-rules.js';
-import { SUBAGENT_INSTANCES_KEY, subagentInstances } from '../../engine/subagents/subagent-instances.js';
+import { rulesForChild } from '../../engine/permissions/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import { SUBAGENT_INSTANCES_KEY, subagentInstances } from '../../engine/subagents/index.js';
 import type { SpawnChildOptions } from '../../spec/index.js';
-import { fail, ok, type RpcResult, type SpawnChildInput, type ThreadDetails } from '../bindings/thread-api.js';
-import { threadStub } from '../bindings/thread-stub.js';
-import type { AnswerDesk } from '../inbox/answers.js';
-import { SecretBox } from '../secrets/secret-box.js';
-import { SecretsKeyMissing } from '../secrets/variables.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
-import type { ThreadRecord } from '../storage/thread-meta.js';
+import {
+  type DeferredChildView,
+  fail,
+  ok,
+  type RpcResult,
+  type RuntimeEnv,
+  type SpawnChildInput,
+  type ThreadDetails,
+  threadStub,
+} from '../bindings/index.js';
+import { SecretBox, SecretsKeyMissing, type ThreadVariables } from '../secrets/index.js';
+import type { SqliteThreadStore, ThreadRecord } from '../storage/index.js';
 import { createChildThread } from './child-threads.js';
 import {
   type DeferredChild,
-  type DeferredChildView,
   type DeferredSecrecy,
   deferChild,
   deferredChild,
@@ -27,8 +32,13 @@ import {
   viewOf,
 } from './deferred-children.js';
 
-/** What starting children needs of the thread: the answer desk serves. */
-export type SpawnHost = Pick<AnswerDesk, 'env' | 'registry' | 'store' | 'variables'>;
+/** What starting children needs of the thread. */
+export interface SpawnHost {
+  env: RuntimeEnv;
+  registry: Registry;
+  store: SqliteThreadStore;
+  variables: ThreadVariables;
+}
 
 /**
  * VAR-3: a deferred child's value is a secret when the parent holds that name as a secret, the child

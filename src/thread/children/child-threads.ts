@@ -3,21 +3,21 @@
  * through a stub, inheriting the parent's variables except those it declares scoped (VAR-4). How a
  * child reports back is in parent-reports.ts.
  */
-import type { Registry } from '../../engine/registry/registry.js';
+import type { Registry } from '../../engine/registry/index.js';
 import type { AttachmentRef, PermissionRule } from '../../spec/index.js';
-import { inheritVariableValues, missingVariables } from '../../spec/variables.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import { R2FileStore } from '../bindings/r2-file-store.js';
+import { inheritVariableValues, missingVariables } from '../../spec/internal.js';
+import type { RuntimeEnv } from '../bindings/index.js';
 import {
   fail,
   type InitialMessage,
+  R2FileStore,
   type RpcResult,
   type SpawnChildInput,
   type ThreadDetails,
-} from '../bindings/thread-api.js';
-import { threadStub } from '../bindings/thread-stub.js';
-import type { LoadedVariables } from '../secrets/variables.js';
-import type { ThreadRecord } from '../storage/thread-meta.js';
+  threadStub,
+} from '../bindings/index.js';
+import type { LoadedVariables } from '../secrets/index.js';
+import type { ThreadRecord } from '../storage/index.js';
 import { copyIntoThread } from './cross-thread-files.js';
 
 export interface ChildParent {

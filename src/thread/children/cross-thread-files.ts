@@ -3,10 +3,9 @@
  * so every reference a thread holds is valid in its own filesystem. Parent → child files land in
  * `/attachments/from-parent/`; child → parent files in `/attachments/from-<child id prefix>/`.
  */
-import { attachmentRefFor } from '../../engine/files/thread-files.js';
-import { baseName, normalizeThreadPath } from '../../engine/files/thread-path.js';
+import { attachmentRefFor, baseName, normalizeThreadPath } from '../../engine/files/index.js';
 import type { AttachmentRef } from '../../spec/index.js';
-import { R2FileStore } from '../bindings/r2-file-store.js';
+import { R2FileStore } from '../bindings/index.js';
 
 /** Copies one file between thread filesystems, streaming; null when the source does not exist. */
 export async function copyBetweenThreads(

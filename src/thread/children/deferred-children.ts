@@ -9,9 +9,9 @@
  * a secret value is sealed with the parent's SecretBox, never stored in plain text.
  */
 
-import type { ApiError, SpawnChildInput } from '../bindings/thread-api.js';
-import type { SecretBox } from '../secrets/secret-box.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+import type { ApiError, DeferredChildView, SpawnChildInput } from '../bindings/index.js';
+import type { SecretBox } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
 
 type DeferredInput = Omit<SpawnChildInput, 'variables'> & { reportTo?: string };
 
@@ -94,14 +94,6 @@ export function envRequiredMessage(threadId: string, deferred: DeferredChild): s
     endpoint: `/api/threads/${threadId}/variables/${deferred.request_id}`,
     message: `The ${deferred.agent} subagent needs values for ${deferred.missing.join(', ')}; ask the user to provide them.`,
   });
-}
-
-/** What `GET .../variables/:requestId` answers. */
-export interface DeferredChildView {
-  request_id: string;
-  agent: string;
-  missing: string[];
-  created_at: number;
 }
 
 export function viewOf(deferred: DeferredChild): DeferredChildView {

@@ -3,23 +3,14 @@
  * tool call that waits for it, or a message for a non-blocking or resumable child. Never silence:
  * a parent that cannot be reached is tried again from the child's alarm.
  */
-import { lastUserIndex } from '../../engine/conversation/context.js';
-import type { TurnOutcome } from '../../engine/turn/loop.js';
-import type { AttachmentRef, Message } from '../../spec/index.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import { threadStub } from '../bindings/thread-stub.js';
-import type { ThreadMeta, ThreadRecord } from '../storage/thread-meta.js';
-import { copyIntoThread } from './cross-thread-files.js';
 
-/** What a child's turn means to the tool call that waits for it. */
-export interface ChildOutcome {
-  status: 'success' | 'error';
-  result?: string;
-  error?: string;
-  child_id: string;
-  /** Files the child produced in its turn, copied into the parent: valid there (ATT-4). */
-  attachments?: AttachmentRef[];
-}
+import type { TurnOutcome } from '../../engine/conversation/index.js';
+import { lastUserIndex } from '../../engine/conversation/index.js';
+import type { AttachmentRef, Message } from '../../spec/index.js';
+import type { ChildOutcome, RuntimeEnv } from '../bindings/index.js';
+import { threadStub } from '../bindings/index.js';
+import type { ThreadMeta, ThreadRecord } from '../storage/index.js';
+import { copyIntoThread } from './cross-thread-files.js';
 
 /** Attachments of the child's tool results since its first user message: what it produced. */
 export function producedFiles(log: readonly Message[]): AttachmentRef[] {

@@ -2,10 +2,8 @@
  * Checks an answer against what its wait asked for, before it is stored: a question gets one list
  * of answers per question asked; a client tool's output matches its output schema (KIND-3).
  */
-import type { ClientToolDefinition } from '../../spec/define-client-tool.js';
-import type { AnyToolDefinition } from '../../spec/index.js';
-import type { Interaction } from '../../spec/interaction.js';
-import { describeIssues } from '../../spec/zod-issues.js';
+import type { AnyToolDefinition, ClientToolDefinition, Interaction } from '../../spec/index.js';
+import { describeIssues } from '../../spec/internal.js';
 
 export function checkAnswer(wait: Interaction, answer: unknown, tool: AnyToolDefinition | undefined): string | null {
   if (wait.kind === 'question') {

@@ -4,16 +4,14 @@
  * (VAR-5), which is sealed and never stored as an answer. Each returns the error to answer with, or
  * null once the answer is stored and the loop woken.
  */
-import type { FrameSink } from '../../engine/ports/frames.js';
-import type { Registry } from '../../engine/registry/registry.js';
-import type { InteractionKind, SecretAnswer, SecretRequestPayload } from '../../spec/interaction.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import type { ApiError } from '../bindings/thread-api.js';
-import type { ChildOutcome } from '../children/parent-reports.js';
-import type { ThreadVariables } from '../secrets/thread-variables.js';
-import { storeRefusal, storeSecretVariable } from '../secrets/variables.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
-import type { TurnDriver } from '../turn/turn-driver.js';
+import type { FrameSink } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import type { InteractionKind, SecretAnswer, SecretRequestPayload } from '../../spec/internal.js';
+import type { ApiError, ChildOutcome, RuntimeEnv } from '../bindings/index.js';
+import type { ThreadVariables } from '../secrets/index.js';
+import { storeRefusal, storeSecretVariable } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
+import type { TurnDriver } from '../turn/index.js';
 import { checkAnswer } from './answer-check.js';
 
 export interface AnswerDesk {

@@ -4,8 +4,8 @@
  * step waiting for an answer, calls held by the round limit) queues it, delivered between steps so
  * it never lands between a tool call and its result.
  */
-import { hasHeldCalls, needsTurn } from '../../engine/turn/loop.js';
-import type { PostMessageAnswer } from '../bindings/thread-api.js';
+import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
+import type { PostMessageAnswer } from '../bindings/index.js';
 import type { AnswerDesk } from './answers.js';
 
 export interface IncomingMessage {

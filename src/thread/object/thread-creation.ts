@@ -5,15 +5,14 @@
  * the thread is erased again.
  */
 
-import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/thread-rules.js';
-import type { Registry } from '../../engine/registry/registry.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/thread-api.js';
-import { ThreadIndex } from '../bindings/thread-index.js';
-import type { ThreadVariables } from '../secrets/thread-variables.js';
-import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/variables.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
-import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/thread-meta.js';
+import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import type { RuntimeEnv } from '../bindings/index.js';
+import { type CreateThreadInput, fail, ok, type RpcResult, ThreadIndex } from '../bindings/index.js';
+import type { ThreadVariables } from '../secrets/index.js';
+import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
+import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/index.js';
 
 export interface CreationHost {
   readonly ctx: DurableObjectState;

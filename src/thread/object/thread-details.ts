@@ -3,10 +3,8 @@
  * waits for.
  */
 
-import type { JsonValue, ThreadDetails } from '../bindings/thread-api.js';
-import type { ThreadIndex } from '../bindings/thread-index.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
-import type { ThreadMeta, ThreadRecord } from '../storage/thread-meta.js';
+import type { JsonValue, ThreadDetails, ThreadIndex } from '../bindings/index.js';
+import type { SqliteThreadStore, ThreadMeta, ThreadRecord } from '../storage/index.js';
 
 export function threadDetails(
   record: ThreadRecord,

@@ -5,56 +5,59 @@
  * followed by the alarm, which resumes from the last persisted step.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { cancelPendingCalls } from '../../engine/conversation/cancel-pending.js';
-import { STOPPED_MESSAGE } from '../../engine/execute/tool-call-error.js';
-import type { Frame } from '../../engine/ports/frames.js';
-import type { Registry } from '../../engine/registry/registry.js';
-import type { TurnOutcome } from '../../engine/turn/loop.js';
-import type { ThreadStatus } from '../../spec/index.js';
-import type { InteractionKind } from '../../spec/interaction.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import { R2FileStore } from '../bindings/r2-file-store.js';
+import type { TurnOutcome } from '../../engine/conversation/index.js';
+import { cancelPendingCalls } from '../../engine/conversation/index.js';
+import { STOPPED_MESSAGE } from '../../engine/execute/index.js';
+import type { Frame } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import type { InteractionKind, ThreadStatus } from '../../spec/index.js';
 import {
+  type ChildOutcome,
   type CreateThreadInput,
+  type DeferredChildView,
   fail,
   type MessagePage,
   notFound,
   ok,
   type PostMessageAnswer,
   type PostMessageInput,
+  R2FileStore,
   type RpcResult,
+  type RuntimeEnv,
   type SpawnChildInput,
   type ThreadDetails,
-} from '../bindings/thread-api.js';
-import { ThreadIndex } from '../bindings/thread-index.js';
-import { threadStub } from '../bindings/thread-stub.js';
+  ThreadIndex,
+  type ThreadRpc,
+  threadStub,
+} from '../bindings/index.js';
 import {
   bootDeferredChild,
   forEachChild,
   messageInstance,
+  notifyParentThread,
+  ParentReporter,
   spawnForTool,
   startChild,
   viewDeferredChild,
-} from '../children/child-spawning.js';
-import { notifyParentThread } from '../children/child-threads.js';
-import type { DeferredChildView } from '../children/deferred-children.js';
-import { type ChildOutcome, ParentReporter } from '../children/parent-reports.js';
-import { type AnswerDesk, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/answers.js';
-import { acceptMessage } from '../inbox/inbox.js';
-import { ThreadVariables } from '../secrets/thread-variables.js';
-import { FrameLog } from '../storage/frame-log.js';
-import { migrate } from '../storage/sql-schema.js';
-import { SqliteThreadStore } from '../storage/sqlite-store.js';
-import { ThreadMeta, type ThreadRecord } from '../storage/thread-meta.js';
-import { TurnDriver } from '../turn/turn-driver.js';
-import { outcomeEffect } from '../turn/turn-outcome.js';
+} from '../children/index.js';
+import {
+  type AnswerDesk,
+  acceptMessage,
+  answerFromChild,
+  answerWait,
+  messageFromChild,
+  storeSecretAnswer,
+} from '../inbox/index.js';
+import { ThreadVariables } from '../secrets/index.js';
+import { FrameLog, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { outcomeEffect, TurnDriver } from '../turn/index.js';
 import { writeNewThread } from './thread-creation.js';
 import { threadDetails, withChildStatuses } from './thread-details.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
 
-export class ThreadObject extends DurableObject<RuntimeEnv> {
+export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc {
   private frames: FrameLog;
   private storeCache: SqliteThreadStore | null = null;
   private readonly driver: TurnDriver;

@@ -7,10 +7,10 @@
  * `store_secret` adds a value (VAR-5).
  */
 
-import type { ThreadInfo } from '../../engine/ports/thread-store.js';
-import type { Registry } from '../../engine/registry/registry.js';
-import { NO_SECRETS, type SecretScrubber } from '../../engine/secrets/secret-scrubber.js';
-import type { RuntimeEnv } from '../bindings/env.js';
+import type { ThreadInfo } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import { NO_SECRETS, type SecretScrubber } from '../../engine/secrets/index.js';
+import type { RuntimeEnv } from '../bindings/index.js';
 import { type LoadedVariables, loadVariables } from './variables.js';
 
 export interface VariablesHost {

@@ -5,11 +5,11 @@
  * `storeVariables`, which refuses one shorter than MIN_SECRET_LENGTH.
  */
 
-import type { ResolvedVariables } from '../../engine/execute/thread-state.js';
-import { createScrubber, type SecretScrubber } from '../../engine/secrets/secret-scrubber.js';
+import type { ResolvedVariables } from '../../engine/execute/index.js';
+import { createScrubber, type SecretScrubber } from '../../engine/secrets/index.js';
 import type { VariableDefinition } from '../../spec/index.js';
-import { resolveVariableValues, secretValueProblem } from '../../spec/variables.js';
-import type { ApiError } from '../bindings/thread-api.js';
+import { resolveVariableValues, secretValueProblem } from '../../spec/internal.js';
+import type { ApiError } from '../bindings/index.js';
 import { SecretBox } from './secret-box.js';
 
 export class SecretsKeyMissing extends Error {

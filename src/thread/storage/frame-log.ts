@@ -3,7 +3,7 @@
  * that reconnects with `?after=<seq>` is replayed exactly the frames it missed, none twice. Sockets
  * use the hibernation API: an idle thread with watchers costs nothing.
  */
-import type { Frame, NumberedFrame } from '../../engine/ports/frames.js';
+import type { Frame, NumberedFrame } from '../../engine/ports/index.js';
 
 export class FrameLog {
   /** The object is single-threaded, so the next number can live in memory after one read. */

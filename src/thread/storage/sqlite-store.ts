@@ -9,11 +9,10 @@
  * values tools store. Nothing in these tables holds a secret in plain text.
  */
 
-import { isToolWrittenKey } from '../../engine/execute/thread-state.js';
-import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/thread-store.js';
-import { type SecretScrubber, scrubMessage } from '../../engine/secrets/secret-scrubber.js';
-import type { Message } from '../../spec/index.js';
-import type { Interaction, InteractionKind } from '../../spec/interaction.js';
+import { isToolWrittenKey } from '../../engine/execute/index.js';
+import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/index.js';
+import { type SecretScrubber, scrubMessage } from '../../engine/secrets/index.js';
+import type { Interaction, InteractionKind, Message } from '../../spec/index.js';
 
 type Row = Record<string, SqlStorageValue>;
 

@@ -2,10 +2,9 @@
  * The thread's own facts in its SQLite `meta` table: its record (identity, owner, parent), its
  * status and last error. One small key-value table, read on demand.
  */
-import type { ThreadInfo } from '../../engine/ports/thread-store.js';
+import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
-import type { CreateThreadInput } from '../bindings/thread-api.js';
-import type { IndexedThread } from '../bindings/thread-index.js';
+import type { CreateThreadInput, IndexedThread } from '../bindings/index.js';
 
 export interface ThreadRecord extends ThreadInfo {
   tags: string[];

@@ -4,19 +4,19 @@
  * restarted mid-turn is woken again and the loop resumes from the last persisted step.
  */
 
-import { egressPolicy } from '../../engine/egress/egress-policy.js';
-import { createThreadState } from '../../engine/execute/thread-state.js';
-import { ThreadFiles } from '../../engine/files/thread-files.js';
-import type { FrameSink } from '../../engine/ports/frames.js';
-import type { Registry } from '../../engine/registry/registry.js';
-import { needsTurn, type TurnOutcome } from '../../engine/turn/loop.js';
-import { runTurn } from '../../engine/turn/session.js';
-import { resolveProvider } from '../../providers/resolve.js';
+import { needsTurn, type TurnOutcome } from '../../engine/conversation/index.js';
+import { egressPolicy } from '../../engine/egress/index.js';
+import { createThreadState } from '../../engine/execute/index.js';
+import { ThreadFiles } from '../../engine/files/index.js';
+import type { FrameSink } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import { runTurn } from '../../engine/turn/index.js';
+import { resolveProvider } from '../../providers/index.js';
 import type { SpawnChildOptions } from '../../spec/index.js';
-import type { RuntimeEnv } from '../bindings/env.js';
-import { R2FileStore } from '../bindings/r2-file-store.js';
-import type { ThreadVariables } from '../secrets/thread-variables.js';
-import type { SqliteThreadStore } from '../storage/sqlite-store.js';
+import type { RuntimeEnv } from '../bindings/index.js';
+import { R2FileStore } from '../bindings/index.js';
+import type { ThreadVariables } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
 
 /**
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a

@@ -2,9 +2,8 @@
  * What the end of a turn does to a thread: its new status, and for a failure or a limit, the error
  * kept as `last_error` and streamed as an `error` frame.
  */
-import type { TurnOutcome } from '../../engine/turn/loop.js';
-import type { ThreadStatus } from '../../spec/index.js';
-import type { Interaction } from '../../spec/interaction.js';
+import type { TurnOutcome } from '../../engine/conversation/index.js';
+import type { Interaction, ThreadStatus } from '../../spec/index.js';
 
 export interface OutcomeEffect {
   status: ThreadStatus;

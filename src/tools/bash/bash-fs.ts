@@ -8,8 +8,8 @@
  * a refused path fails with EACCES, and the refusal is kept so the tool can tell the model why.
  */
 import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
-import { AccessDenied } from '../../engine/permissions/access-gate.js';
-import type { ThreadState } from '../../spec/thread-state.js';
+import { AccessDenied } from '../../engine/permissions/index.js';
+import type { ThreadState } from '../../spec/index.js';
 
 type EncodingOption = Parameters<IFileSystem['readFile']>[1] | Parameters<IFileSystem['writeFile']>[2];
 type Dirent = Awaited<ReturnType<NonNullable<IFileSystem['readdirWithFileTypes']>>>[number];

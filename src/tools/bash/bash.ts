@@ -11,10 +11,9 @@
  */
 import type { BashExecResult, CustomCommand, ScriptNode, TransformPlugin } from 'just-bash';
 import { z } from 'zod';
-import { AccessDenied } from '../../engine/permissions/access-gate.js';
-import { defineTool } from '../../spec/define-tool.js';
-import type { ShellRunRequirement } from '../../spec/requirements.js';
-import type { ThreadState } from '../../spec/thread-state.js';
+import { AccessDenied } from '../../engine/permissions/index.js';
+import type { ShellRunRequirement, ThreadState } from '../../spec/index.js';
+import { defineTool } from '../../spec/index.js';
 import { ThreadShellFs } from './bash-fs.js';
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 30_000;

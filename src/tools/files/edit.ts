@@ -10,7 +10,7 @@
  *   are errors, again writing nothing.
  */
 import { z } from 'zod';
-import { looksBinary } from '../../engine/files/thread-files.js';
+import { looksBinary } from '../../engine/files/index.js';
 import { defineTool } from '../../spec/index.js';
 import { binaryFileError, missingFileError, tooLargeError } from './read.js';
 

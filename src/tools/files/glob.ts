@@ -6,8 +6,7 @@
  * out unless the pattern itself starts there, so one large listing does not pad the next.
  */
 import { z } from 'zod';
-import { normalizeThreadPath } from '../../engine/files/thread-path.js';
-import { SIDECAR_DIRECTORY, withEntryLimit } from '../../engine/files/truncation.js';
+import { normalizeThreadPath, SIDECAR_DIRECTORY, withEntryLimit } from '../../engine/files/index.js';
 import { defineTool } from '../../spec/index.js';
 
 /** Seed 003: the 1001st entry triggers truncation. */

@@ -8,9 +8,13 @@
  */
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { looksBinary } from '../../engine/files/thread-files.js';
-import { normalizeThreadPath } from '../../engine/files/thread-path.js';
-import { SIDECAR_DIRECTORY, utf8ByteLength, withEntryLimit } from '../../engine/files/truncation.js';
+import {
+  looksBinary,
+  normalizeThreadPath,
+  SIDECAR_DIRECTORY,
+  utf8ByteLength,
+  withEntryLimit,
+} from '../../engine/files/index.js';
 import { type DirectoryEntry, defineTool, type ThreadState } from '../../spec/index.js';
 
 /** Seed 003: the 201st match triggers truncation. */

@@ -14,9 +14,7 @@
  * - A file over 32 MB is refused: ThreadState reads whole files, and a Durable Object has 128 MB.
  */
 import { z } from 'zod';
-import { looksBinary } from '../../engine/files/thread-files.js';
-import { normalizeThreadPath } from '../../engine/files/thread-path.js';
-import { utf8ByteLength, utf8CutIndex } from '../../engine/files/truncation.js';
+import { looksBinary, normalizeThreadPath, utf8ByteLength, utf8CutIndex } from '../../engine/files/index.js';
 import { defineTool, type FileStat, type ThreadState, type ToolResult } from '../../spec/index.js';
 
 /** Seed 003: read's output cap. */

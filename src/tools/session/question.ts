@@ -4,7 +4,7 @@
  * fails the call at once with a fixed message, so the model falls back to its best guess.
  */
 import { z } from 'zod';
-import { defineInteractiveTool } from '../../spec/define-interactive-tool.js';
+import { defineInteractiveTool } from '../../spec/index.js';
 
 const args = z.object({
   questions: z

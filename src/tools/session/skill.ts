@@ -4,8 +4,8 @@
  * so many skills cost the context almost nothing until used.
  */
 import { z } from 'zod';
-import type { SkillDefinition } from '../../spec/define-skill.js';
-import { defineTool } from '../../spec/define-tool.js';
+import type { SkillDefinition } from '../../spec/index.js';
+import { defineTool } from '../../spec/index.js';
 
 export function skillTool(skills: readonly SkillDefinition[]) {
   const byName = new Map(skills.map((skill) => [skill.name, skill]));

@@ -7,9 +7,9 @@
  * variable per turn, so a credential that keeps failing is reported instead of asked for forever.
  */
 import { z } from 'zod';
-import { defineInteractiveTool } from '../../spec/define-interactive-tool.js';
-import type { SecretAnswer, SecretRequestPayload } from '../../spec/interaction.js';
-import type { ThreadState } from '../../spec/thread-state.js';
+import type { ThreadState } from '../../spec/index.js';
+import { defineInteractiveTool } from '../../spec/index.js';
+import type { SecretAnswer, SecretRequestPayload } from '../../spec/internal.js';
 
 /** The id under which the tool is registered and offered. */
 export const STORE_SECRET_TOOL = 'store_secret';

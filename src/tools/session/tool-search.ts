@@ -4,8 +4,8 @@
  * next model step on. The loaded set is kept in the thread and survives restarts.
  */
 import { z } from 'zod';
-import { LOADED_TOOLS_KEY, rankDeferredTools, type SearchableTool } from '../../engine/registry/deferred-tools.js';
-import { defineTool } from '../../spec/define-tool.js';
+import { LOADED_TOOLS_KEY, rankDeferredTools, type SearchableTool } from '../../engine/registry/index.js';
+import { defineTool } from '../../spec/index.js';
 
 /** `deferred` lists the application's deferred tools; only those a prompt offers take effect there. */
 export function toolSearchTool(deferred: () => readonly SearchableTool[]) {

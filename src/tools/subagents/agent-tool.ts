@@ -5,8 +5,8 @@
  * the arguments that carry the first message, the files handed over and the child's display name.
  */
 import { z } from 'zod';
-import { defineInteractiveTool } from '../../spec/define-interactive-tool.js';
 import type { AgentDefinition, AnyToolDefinition, SubagentToolConfig } from '../../spec/index.js';
+import { defineInteractiveTool } from '../../spec/index.js';
 import { childAnswerResult } from './child-answer.js';
 import { handoffTool } from './handoff-tool.js';
 

@@ -4,8 +4,8 @@
  * and tools answer. The note tells the new agent why it was handed the conversation.
  */
 import { z } from 'zod';
-import { defineTool } from '../../spec/define-tool.js';
 import type { AgentDefinition, AnyToolDefinition } from '../../spec/index.js';
+import { defineTool } from '../../spec/index.js';
 
 export function handoffTool(agent: AgentDefinition): AnyToolDefinition {
   return defineTool({

@@ -7,10 +7,10 @@
  * `state.notifyParent()`.
  */
 import { z } from 'zod';
-import { flagOn } from '../../engine/conversation/offered-tools.js';
-import type { ResumableSubagent } from '../../engine/registry/registry.js';
-import { defineTool } from '../../spec/define-tool.js';
+import { flagOn } from '../../engine/conversation/index.js';
+import type { ResumableSubagent } from '../../engine/registry/index.js';
 import type { AnyToolDefinition } from '../../spec/index.js';
+import { defineTool } from '../../spec/index.js';
 
 function createTool(subagents: readonly ResumableSubagent[]): AnyToolDefinition {
   const names = subagents.map((entry) => entry.agent.name) as [string, ...string[]];

@@ -6,7 +6,7 @@
  * and what the child produced comes back as attachments valid in this thread.
  */
 import { z } from 'zod';
-import { defineInteractiveTool } from '../../spec/define-interactive-tool.js';
+import { defineInteractiveTool } from '../../spec/index.js';
 import { childAnswerResult } from './child-answer.js';
 
 const args = z.object({

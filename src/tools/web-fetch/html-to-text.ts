@@ -6,7 +6,7 @@
  * grows with the text kept, not with the markup. Pure JavaScript: runs on workerd and in Node alike.
  */
 
-import { TextWriter } from '../files/text-writer.js';
+import { TextWriter } from '../files/index.js';
 import { type HtmlSink, parseHtml } from './html-parser.js';
 import {
   CODE_INLINE,

@@ -7,11 +7,11 @@
  * 200 KB is cut by the runtime to a head plus a sidecar file (`maxOutputBytes`).
  */
 import { z } from 'zod';
-import { canonicalHost } from '../../engine/egress/egress-policy.js';
-import { AccessDenied } from '../../engine/permissions/access-gate.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, defineTool } from '../../spec/define-tool.js';
+import { canonicalHost } from '../../engine/egress/index.js';
+import { AccessDenied } from '../../engine/permissions/index.js';
 import { EgressRefused } from '../../spec/index.js';
-import { deadline, positiveIntVariable } from '../web-search/providers/limits.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, defineTool } from '../../spec/internal.js';
+import { deadline, positiveIntVariable } from '../web-search/providers/index.js';
 import { htmlToText } from './html-to-text.js';
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;

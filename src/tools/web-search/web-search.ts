@@ -5,14 +5,15 @@
  * call has a time limit (default 15 s); both are host configuration through variables.
  */
 import { z } from 'zod';
-import { defineTool } from '../../spec/define-tool.js';
+import { defineTool } from '../../spec/index.js';
 import {
+  deadline,
+  positiveIntVariable,
   SEARCH_PROVIDER_HOSTS,
   SEARCH_PROVIDER_VARIABLES,
   SearchProviderError,
   selectProvider,
 } from './providers/index.js';
-import { deadline, positiveIntVariable } from './providers/limits.js';
 
 export const DEFAULT_MAX_CALLS = 25;
 export const DEFAULT_SEARCH_TIMEOUT_MS = 15_000;

@@ -4,7 +4,7 @@
  * SearchProviderErrors (the status and what to check, never the response body, which may echo a key),
  * and result mapping that strips the markup some APIs put in titles and snippets.
  */
-import { decodeEntities } from '../../web-fetch/html-parser.js';
+import { decodeEntities } from '../../web-fetch/index.js';
 import { type SearchCall, SearchProviderError, type SearchResult } from './types.js';
 
 const MAX_SNIPPET_CHARS = 1000;

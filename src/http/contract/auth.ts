@@ -5,10 +5,8 @@
  * Authorization header, or as `?token=` on the WebSocket upgrade of `/api/threads/:id/stream` only.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { RuntimeEnv } from '../thread/bindings/env.js';
 import { errorResponse } from './errors.js';
-
-export type AuthVariables = { userId: string };
+import type { HttpEnv } from './http-env.js';
 
 const encoder = new TextEncoder();
 
@@ -58,7 +56,7 @@ function presentedKey(request: Request, allowQueryToken: boolean): string | null
   return null;
 }
 
-export function bearerAuth(): MiddlewareHandler<{ Bindings: RuntimeEnv; Variables: AuthVariables }> {
+export function bearerAuth(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const configured = c.env.API_KEYS ?? '';
     if (configured.trim() === '') {

@@ -5,8 +5,8 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
-import { describeIssues, issueLines } from '../spec/zod-issues.js';
-import type { ApiError, RpcResult } from '../thread/bindings/thread-api.js';
+import { describeIssues, issueLines } from '../../spec/internal.js';
+import type { ApiError, RpcResult } from '../../thread/bindings/index.js';
 
 export function errorResponse(c: Context, error: ApiError): Response {
   const body = {

@@ -1,0 +1,74 @@
+/**
+ * The architecture rules `npm run lint` enforces (docs/architecture.md): the layers import downwards
+ * only, there is no import cycle (type-only imports count), a folder is entered only through its
+ * `index.ts` (its door), and nothing the Worker or the benchmark runs imports test code.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'Import cycles, type-only ones included: a newcomer cannot tell which file comes first.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'spec-stands-alone',
+      comment: 'src/spec is what user code imports: it depends on no runtime layer and no Cloudflare module.',
+      severity: 'error',
+      from: { path: '^src/spec/' },
+      to: { path: ['^src/(engine|tools|providers|thread|http)/', '^cloudflare:'] },
+    },
+    {
+      name: 'engine-is-pure',
+      comment: 'src/engine knows nothing of Durable Objects, R2, D1, HTTP, the built-in tools or providers.',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: ['^src/(tools|providers|thread|http)/', '^cloudflare:'] },
+    },
+    {
+      name: 'tools-and-providers-below-thread',
+      comment: 'Tools and providers run inside a thread but never reach into it or the HTTP layer.',
+      severity: 'error',
+      from: { path: '^src/(tools|providers)/' },
+      to: { path: ['^src/(thread|http)/', '^cloudflare:'] },
+    },
+    {
+      name: 'providers-do-not-use-tools',
+      severity: 'error',
+      from: { path: '^src/providers/' },
+      to: { path: '^src/tools/' },
+    },
+    {
+      name: 'thread-below-http',
+      severity: 'error',
+      from: { path: '^src/thread/' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'through-the-door',
+      comment:
+        'A file imports files of its own folder; any other folder only through its index.ts (src/spec also has internal.ts, its door for the runtime).',
+      severity: 'error',
+      from: { path: '^(src/.+)/[^/]+$' },
+      to: {
+        path: '^src/',
+        pathNot: ['^$1/[^/]+$', '/index\\.ts$', '^src/spec/internal\\.ts$'],
+      },
+    },
+    {
+      name: 'no-test-code-in-the-product',
+      comment: 'The Worker and the benchmark never import test code.',
+      severity: 'error',
+      from: { path: '^(src|bench|agents)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Type-only imports are dependencies too: they close cycles just as well.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    exclude: { path: '^(node_modules|\\.wrangler)/' },
+  },
+};

@@ -1,0 +1,30 @@
+/** The conversation room's door: what the rest of the runtime may use of it. */
+export { cancelPendingCalls } from './cancel-pending.js';
+export { buildModelMessages, lastUserIndex } from './context.js';
+export { repeatedFailure } from './doom-loop.js';
+export { MAX_STEPS_CEILING } from './limits.js';
+export { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
+export type { Side, TurnEnd } from './sides.js';
+export {
+  nextSide,
+  otherSide,
+  recordTurnEnd,
+  SESSION_TURNS_CEILING,
+  SideStore,
+  sessionTurns,
+  sideOf,
+  unmarkedAnswer,
+} from './sides.js';
+export { systemText } from './system-prompt.js';
+export { ToolImages } from './tool-images.js';
+export {
+  hasHeldCalls,
+  heldByRoundLimit,
+  lastVisible,
+  needsTurn,
+  pendingToolCalls,
+  roundsThisTurn,
+  stepsThisTurn,
+  userAfter,
+} from './turn-log.js';
+export type { TurnDeps, TurnOutcome } from './turn-types.js';

@@ -1,0 +1,10 @@
+/** The permissions room's door: what the rest of the runtime may use of it. */
+export type { LabelledCheck } from './access-checks.js';
+export { callChecks, fallbackFor } from './access-checks.js';
+export type { AccessGate } from './access-gate.js';
+export { AccessDenied, accessGate } from './access-gate.js';
+export type { EffectiveCapabilities } from './capabilities.js';
+export { assertRequirementPatterns, effectiveCapabilities, outOfScope } from './capabilities.js';
+export type { ScopedRule } from './permission-rules.js';
+export { decide, describeRule } from './permission-rules.js';
+export { INHERITED_RULES_KEY, rulesForChild, SESSION_RULES_KEY, sessionRules, threadRules } from './thread-rules.js';

@@ -1,0 +1,82 @@
+/**
+ * The registry's shapes (DEF-4, SUB-1 to SUB-4): what an application hands the runtime, a tool as a
+ * prompt offers it, and the factories the tools layer provides for agent and lifecycle tools.
+ */
+import type {
+  AgentDefinition,
+  AnyToolDefinition,
+  JsonSchema,
+  ModelDefinition,
+  PermissionRule,
+  PromptDefinition,
+  SkillDefinition,
+  SubagentToolConfig,
+  SubpromptConfig,
+  Watchdog,
+} from '../../spec/index.js';
+
+export type Named<T> = readonly T[] | Readonly<Record<string, T>>;
+
+/** What an application hands the runtime. */
+export interface AppDefinitions {
+  /** Function tools keyed by the name the model calls them by. */
+  tools?: Readonly<Record<string, AnyToolDefinition>>;
+  prompts?: Named<PromptDefinition>;
+  agents?: Named<AgentDefinition>;
+  models?: Named<ModelDefinition>;
+  /**
+   * Project-scope permission rules (PERM-1), beside each agent's manifest rules and each thread's
+   * session rules. A call no rule covers asks (denied at once on a headless thread).
+   */
+  permissions?: readonly PermissionRule[];
+  /** A pre-execute hook on every call of every agent (PERM-3). */
+  watchdog?: Watchdog;
+  /** Skills the `skill` tool loads on demand (LOCK-4). */
+  skills?: readonly SkillDefinition[];
+}
+
+/** SUB-3: how the runtime fills in an immediate call's arguments. */
+export interface ImmediateStart {
+  nameEnv?: string;
+  descriptionEnv?: string;
+  /** The argument carrying the child's first message. */
+  messageProperty: string;
+  /** The argument carrying the instance's name, when the config has one. */
+  nameProperty?: string;
+}
+
+/** A tool as one prompt offers it to the model. */
+export interface ResolvedTool {
+  name: string;
+  definition: AnyToolDefinition;
+  parameters: JsonSchema;
+  /** Offered only when this thread variable is true, 1 or yes (SUB-3 `optional`). */
+  enabledBy?: string;
+  /** A prompt offered as a tool (SUB-1): the loop runs it nested in the calling thread. */
+  subprompt?: { prompt: PromptDefinition; config: SubpromptConfig };
+  /** An immediate subagent (SUB-3): the runtime calls it before the prompt's first model step. */
+  immediate?: ImmediateStart;
+  /** Offered only once the thread has a resumable subagent instance (SUB-4 `subagent_message`). */
+  needsInstances?: boolean;
+}
+
+/** An agent a prompt offers as a resumable subagent (SUB-4), reached through the lifecycle tools. */
+export interface ResumableSubagent {
+  agent: AgentDefinition;
+  config: SubagentToolConfig & { resumable: Exclude<SubagentToolConfig['resumable'], false | undefined> };
+}
+
+/**
+ * Builds the lifecycle tools `subagent_create` and `subagent_message` for a prompt's resumable
+ * subagents (SUB-4); the tools layer provides it. `needsInstances` marks the tools offered only once
+ * an instance exists.
+ */
+export type LifecycleToolFactory = (
+  subagents: readonly ResumableSubagent[],
+) => Array<{ name: string; definition: AnyToolDefinition; needsInstances?: boolean }>;
+
+/**
+ * Builds the tool that offers an agent to a prompt (SUB-2); the tools layer provides it. Listed by
+ * name alone, an ai_human agent is a handoff; with a SubagentToolConfig it runs as a subagent.
+ */
+export type AgentToolFactory = (agent: AgentDefinition, config: SubagentToolConfig | undefined) => AnyToolDefinition;

@@ -1,0 +1,22 @@
+/** The spec room's door: what the rest of the runtime may use of it. */
+export { isSubpromptConfig } from './define-prompt.js';
+export { DEFAULT_MAX_OUTPUT_BYTES, DefinitionError, defineTool, MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
+export type {
+  ApprovalAnswer,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
+  SecretAnswer,
+  SecretRequestPayload,
+} from './interaction.js';
+export { HUMAN_INTERACTIONS, isInteractionRequest } from './interaction.js';
+export {
+  inheritVariableValues,
+  MIN_SECRET_LENGTH,
+  mergeVariableDefinitions,
+  missingVariables,
+  resolveVariableValues,
+  secretDefaultProblem,
+  secretValueProblem,
+} from './variables.js';
+export { describeIssues, issueLines } from './zod-issues.js';
