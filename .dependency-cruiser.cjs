@@ -1,7 +1,8 @@
 /**
  * The architecture rules `npm run lint` enforces (docs/architecture.md): the layers import downwards
  * only, there is no import cycle (type-only imports count), a folder is entered only through its
- * `index.ts` (its door), and nothing the Worker or the benchmark runs imports test code.
+ * `index.ts` (its door), and nothing the Worker, the benchmark or the local harness runs imports
+ * test code.
  */
 module.exports = {
   forbidden: [
@@ -60,7 +61,7 @@ module.exports = {
       name: 'no-test-code-in-the-product',
       comment: 'The Worker and the benchmark never import test code.',
       severity: 'error',
-      from: { path: '^(src|bench|agents)/' },
+      from: { path: '^(src|bench|agents|harness)/' },
       to: { path: '^test/' },
     },
   ],

@@ -1,6 +1,6 @@
 /**
  * The benchmark's model: an OpenAI-compatible server that answers at once, with the same bytes as the
- * test server (`streamFrames` from test/support/openai-server.mjs), and timestamps every exchange:
+ * test server (`streamFrames` from harness/openai-server.mjs), and timestamps every exchange:
  * when a request has fully arrived, and when the last byte of its answer was handed to the OS. The gap
  * from one answer's end to the next request's arrival is the client's own time for that round.
  *
@@ -10,7 +10,7 @@
  */
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { streamFrames } from '../test/support/openai-server.mjs';
+import { streamFrames } from '../harness/openai-server.mjs';
 
 const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?$/;
 
@@ -108,7 +108,7 @@ export async function startTimedModelServer() {
 
 /**
  * @param {string} text
- * @returns {import('../test/support/openai-server.mjs').RecordedBody | null}
+ * @returns {import('../harness/openai-server.mjs').RecordedBody | null}
  */
 function parseJson(text) {
   try {

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { startWranglerDev } from '../test/e2e/wrangler-dev.mjs';
+import { startWranglerDev } from '../harness/wrangler-dev.mjs';
 import { startTimedModelServer } from './model-server.mjs';
 import { describeMachine, renderResults } from './report.mjs';
 import { summarize } from './stats.mjs';

@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import { defineInteractiveTool } from './define-interactive-tool.js';
 import type { DefineToolOptions, ToolArgs, ToolDefinition } from './define-tool.js';
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError, toolDefinitionLabel } from './define-tool.js';
 import type { ThreadState } from './thread-state.js';
 import type { ToolResult } from './types.js';
 import { describeIssues } from './zod-issues.js';
@@ -63,7 +63,11 @@ export type DefineHitlToolOptions<Args extends ToolArgs | null> = Common<Args> &
 export function defineHitlTool<Args extends ToolArgs | null = null>(
   options: DefineHitlToolOptions<Args>,
 ): ClientToolDefinition<Args> {
-  if (!options.outputSchema) throw new DefinitionError('defineHitlTool: outputSchema is required');
+  if (!options.outputSchema) {
+    throw new DefinitionError(
+      `${toolDefinitionLabel('defineHitlTool', options.description)}: outputSchema is required`,
+    );
+  }
   const definition = defineInteractiveTool<Args>({
     ...options,
     interaction: {

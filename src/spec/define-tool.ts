@@ -3,6 +3,7 @@
  * an `execute` function. The tool's name is the key it is registered under (DEF-4).
  */
 import type { z } from 'zod';
+import { definitionSite } from './definition-site.js';
 import type { ToolInteraction } from './interaction.js';
 import type { ToolAccess } from './permissions.js';
 import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
@@ -162,11 +163,25 @@ function isZodObject(schema: unknown): boolean {
   return (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'object';
 }
 
+/**
+ * A definition the runtime cannot serve. Its message names the definition (a prompt's or agent's
+ * name, a tool's description and where it was written) and, for a schema, the argument path; its
+ * stack is that one line, so `wrangler dev` shows a readable line instead of frames in the bundle.
+ */
 export class DefinitionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DefinitionError';
+    this.stack = `${this.name}: ${message}`;
   }
+}
+
+/** How errors name a tool definition: `defineTool "Get the weather for a city" (agents/tools/weather.ts:5)`. */
+export function toolDefinitionLabel(kind: string, description: unknown): string {
+  const first = typeof description === 'string' ? (description.trim().split('\n')[0] ?? '') : '';
+  const label = first === '' ? '' : ` "${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`;
+  const site = definitionSite();
+  return `${kind}${label}${site ? ` (${site})` : ''}`;
 }
 
 export function defineTool<
@@ -175,41 +190,42 @@ export function defineTool<
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
 >(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
+  const where = toolDefinitionLabel('defineTool', options.description);
   if (typeof options.description !== 'string' || options.description.trim() === '') {
-    throw new DefinitionError('defineTool: description must be a non-empty string');
+    throw new DefinitionError(`${where}: description must be a non-empty string`);
   }
   if (typeof options.execute !== 'function') {
-    throw new DefinitionError('defineTool: execute must be a function');
+    throw new DefinitionError(`${where}: execute must be a function`);
   }
   if (options.args != null) {
     if (!isZodObject(options.args)) {
-      throw new DefinitionError('defineTool: args must be a Zod object schema (z.object({...}))');
+      throw new DefinitionError(`${where}: args must be a Zod object schema (z.object({...}))`);
     }
     try {
       assertAllowedSchema(options.args);
     } catch (error) {
-      throw new DefinitionError(`defineTool: ${(error as Error).message}`);
+      throw new DefinitionError(`${where}: ${(error as Error).message}`);
     }
   }
   for (const field of ['contextSchema', 'sharedContextSchema'] as const) {
     if (options[field] != null && !isZodObject(options[field])) {
-      throw new DefinitionError(`defineTool: ${field} must be a Zod object schema (z.object({...}))`);
+      throw new DefinitionError(`${where}: ${field} must be a Zod object schema (z.object({...}))`);
     }
   }
   const secretDefault = secretDefaultProblem(options.variables ?? []);
-  if (secretDefault) throw new DefinitionError(`defineTool: ${secretDefault}`);
+  if (secretDefault) throw new DefinitionError(`${where}: ${secretDefault}`);
   if (options.acpKind !== undefined && !ACP_TOOL_KINDS.includes(options.acpKind)) {
-    throw new DefinitionError(`defineTool: acpKind must be one of ${ACP_TOOL_KINDS.join(', ')}`);
+    throw new DefinitionError(`${where}: acpKind must be one of ${ACP_TOOL_KINDS.join(', ')}`);
   }
   if (
     options.maxOutputBytes !== undefined &&
     !(Number.isInteger(options.maxOutputBytes) && options.maxOutputBytes > 0)
   ) {
-    throw new DefinitionError('defineTool: maxOutputBytes must be a positive integer');
+    throw new DefinitionError(`${where}: maxOutputBytes must be a positive integer`);
   }
   if (options.timeout !== undefined && !(options.timeout > 0 && options.timeout <= MAX_TOOL_TIMEOUT_MS)) {
     throw new DefinitionError(
-      `defineTool: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
+      `${where}: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
     );
   }
   return {

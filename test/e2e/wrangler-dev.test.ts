@@ -7,9 +7,9 @@
  */
 import type { Message } from '@standardagents/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAIServer, startOpenAIServer } from '../support/openai-server.mjs';
+import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
+import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
 import { ApiClient, type FrameRecorder } from './client.js';
-import { startWranglerDev, type WranglerDev } from './wrangler-dev.mjs';
 
 const KEY = 'e2e-key';
 const MODEL_KEY = 'x';

@@ -49,6 +49,21 @@ describe('DEF-1: defineTool', () => {
     expect(() => defineTool({ description: 42 as unknown as string, execute: ok })).toThrow(DefinitionError);
   });
 
+  it('DEF-1, DEF-2: a definition error names the tool, the file and line it was written at, and the argument', () => {
+    const bad = definitionError(() =>
+      defineTool({ description: 'Get the weather for a city', args: z.object({ when: z.date() }), execute: ok }),
+    );
+    expect(bad.message).toMatch(
+      /^defineTool "Get the weather for a city" \(test\/node\/authoring\.test\.ts:\d+\): argument "when" uses the Zod type "date"/,
+    );
+    const nameless = definitionError(() => defineTool({ description: '', execute: ok }));
+    expect(nameless.message).toMatch(
+      /^defineTool \(test\/node\/authoring\.test\.ts:\d+\): description must be a non-empty string$/,
+    );
+    // One readable line wherever it is printed (wrangler dev prints the stack of a failed start).
+    expect(bad.stack).toBe(`DefinitionError: ${bad.message}`);
+  });
+
   it('DEF-1: defineTool without an execute function throws a DefinitionError', () => {
     expect(() => defineTool({ description: 'Does a thing.' } as unknown as Parameters<typeof defineTool>[0])).toThrow(
       /execute/,

@@ -5,10 +5,10 @@
  * no test depends on timing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } from '../../harness/openai-server.mjs';
 import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai.js';
 import { sleep as realSleep, type Sleep } from '../../src/providers/retry.js';
-import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } from '../support/openai-server.mjs';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 const PROMPT_GUARD_MS = 2000;

@@ -1,14 +1,14 @@
 /**
  * Local services for the workerd tests, started once in Node: an OpenAI-compatible model server
- * (test/support/openai-server.mjs) that plays the directive script in each thread's own user
+ * (harness/openai-server.mjs) that plays the directive script in each thread's own user
  * message, a small HTTP service for tools that call outside APIs and for inspecting what the model
  * server received, and an "intranet" server that the egress policy must keep the tools away from.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ScriptedRequest } from '@standardagents/spec';
 import type { TestProject } from 'vitest/node';
+import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { directiveScript } from '../support/directive-script.js';
-import { type RecordedBody, type Reply, startOpenAIServer } from '../support/openai-server.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
