@@ -8,7 +8,7 @@
 import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
-import { type CreateThreadInput, fail, ok, type RpcResult, ThreadIndex } from '../bindings/index.js';
+import { type CreateThreadInput, fail, ok, type RpcResult, type ThreadIndex } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
@@ -19,6 +19,7 @@ export interface CreationHost {
   readonly env: RuntimeEnv;
   readonly registry: Registry;
   readonly meta: ThreadMeta;
+  readonly index: ThreadIndex;
   readonly variables: ThreadVariables;
   store(): SqliteThreadStore;
   /** Drops everything written, leaving an empty object. */
@@ -61,7 +62,7 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
     }
   });
   try {
-    await new ThreadIndex(host.env.DB).insert(indexRowFor(record));
+    await host.index.insert(indexRowFor(record));
   } catch (error) {
     await host.erase();
     return fail({

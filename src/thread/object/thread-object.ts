@@ -71,6 +71,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     super(ctx, env);
     this.frames = new FrameLog(ctx);
     this.metaTable = new ThreadMeta(ctx.storage.sql);
+    this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.driver = new TurnDriver({
@@ -100,6 +101,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   // ---- state --------------------------------------------------------------------------------
 
   private readonly metaTable: ThreadMeta;
+  /** The D1 thread index (THR-1): one per object. */
+  private readonly index: ThreadIndex;
   private readonly reporter: ParentReporter;
   /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
   private readonly variables: ThreadVariables;
@@ -112,6 +115,19 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private owned(userId: string): ThreadRecord | null {
     const record = this.record();
     return record && record.userId === userId ? record : null;
+  }
+
+  /**
+   * THR-6: runs `act` for the thread's owner; anyone else, or a thread that does not exist, gets the
+   * same 404, so a key never learns which threads other keys own.
+   */
+  private async asOwner<T>(
+    userId: string,
+    id: string,
+    act: (record: ThreadRecord) => RpcResult<T> | Promise<RpcResult<T>>,
+  ): Promise<RpcResult<T>> {
+    const record = this.owned(userId);
+    return record ? act(record) : fail(notFound(id));
   }
 
   private store(): SqliteThreadStore {
@@ -130,11 +146,10 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private setStatus(status: ThreadStatus, reason?: string): void {
     this.metaTable.set('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
-    const index = new ThreadIndex(this.env.DB);
     const { id, agentId } = this.store().info;
     // Index writes stay off the turn's critical path but are applied in order.
     this.indexWrites = this.indexWrites
-      .then(() => index.setStatus(id, status, agentId))
+      .then(() => this.index.setStatus(id, status, agentId))
       .catch((error) => this.variables.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.indexWrites);
   }
@@ -165,6 +180,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
         env: this.env,
         registry: this.registry,
         meta: this.metaTable,
+        index: this.index,
         variables: this.variables,
         store: () => this.store(),
         erase: () => this.erase(),
@@ -182,14 +198,12 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
    * this thread's variables except those the child declares scoped (VAR-4).
    */
   async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
-    return startChild(this.answerDesk(), record, input);
+    return this.asOwner(userId, id, (record) => startChild(this.answerDesk(), record, input));
   }
 
   /** SUB-6: the deferred child request `requestId`, or 404. */
   async deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
-    return this.owned(userId) ? viewDeferredChild(this.store(), requestId) : fail(notFound(id));
+    return this.asOwner(userId, id, () => viewDeferredChild(this.store(), requestId));
   }
 
   /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
@@ -199,9 +213,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     requestId: string,
     values: Record<string, string>,
   ): Promise<RpcResult<{ child_id: string }>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
-    return bootDeferredChild(this.answerDesk(), record, requestId, values);
+    return this.asOwner(userId, id, (record) => bootDeferredChild(this.answerDesk(), record, requestId, values));
   }
 
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
@@ -215,18 +227,15 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
-    return ok(await withChildStatuses(this.details(record), new ThreadIndex(this.env.DB)));
+    return this.asOwner(userId, id, async (record) => ok(await withChildStatuses(this.details(record), this.index)));
   }
 
   async authorize(userId: string, id: string): Promise<RpcResult<null>> {
-    return this.owned(userId) ? ok(null) : fail(notFound(id));
+    return this.asOwner(userId, id, () => ok(null));
   }
 
   async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
-    if (!this.owned(userId)) return fail(notFound(id));
-    return ok(await acceptMessage(this.answerDesk(), input));
+    return this.asOwner(userId, id, async () => ok(await acceptMessage(this.answerDesk(), input)));
   }
 
   /**
@@ -251,23 +260,19 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     toolCallId: string,
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
-    const problem = await answerWait(
-      this.answerDesk(),
-      typeof kinds === 'string' ? [kinds] : kinds,
-      toolCallId,
-      answer,
-    );
-    return problem ? fail(problem) : ok(this.details(record));
+    return this.asOwner(userId, id, async (record) => {
+      const list = typeof kinds === 'string' ? [kinds] : kinds;
+      const problem = await answerWait(this.answerDesk(), list, toolCallId, answer);
+      return problem ? fail(problem) : ok(this.details(record));
+    });
   }
 
   /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */
   async storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
-    const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
-    return problem ? fail(problem) : ok(this.details(record));
+    return this.asOwner(userId, id, async (record) => {
+      const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
+      return problem ? fail(problem) : ok(this.details(record));
+    });
   }
 
   private answerDesk(): AnswerDesk {
@@ -287,16 +292,19 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     id: string,
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>> {
-    if (!this.owned(userId)) return fail(notFound(id));
-    const messages = this.store().page(query.after, query.limit + 1, query.depth);
-    const page = messages.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return ok({ messages: page, next_after: messages.length > query.limit && last ? last.seq : null });
+    return this.asOwner(userId, id, () => {
+      const messages = this.store().page(query.after, query.limit + 1, query.depth);
+      const page = messages.slice(0, query.limit);
+      const last = page[page.length - 1];
+      return ok({ messages: page, next_after: messages.length > query.limit && last ? last.seq : null });
+    });
   }
 
   async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
+    return this.asOwner(userId, id, (record) => this.stopOwned(userId, record));
+  }
+
+  private async stopOwned(userId: string, record: ThreadRecord): Promise<RpcResult<ThreadDetails>> {
     await this.driver.abort('stopped');
     // SUB-7: stopping a parent stops its running children.
     await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).stop(userId, child));
@@ -311,13 +319,15 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   async destroy(userId: string, id: string): Promise<RpcResult<null>> {
-    const record = this.owned(userId);
-    if (!record) return fail(notFound(id));
+    return this.asOwner(userId, id, (record) => this.destroyOwned(userId, record));
+  }
+
+  private async destroyOwned(userId: string, record: ThreadRecord): Promise<RpcResult<null>> {
     await this.driver.abort('deleted');
     await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).destroy(userId, child));
     await this.indexWrites;
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
-    await new ThreadIndex(this.env.DB).remove(record.id);
+    await this.index.remove(record.id);
     for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
     await this.ctx.storage.deleteAlarm();
     await this.erase();
