@@ -6,7 +6,7 @@
  * stop tool or `maxSessionTurns` ends the session.
  */
 import type { z } from 'zod';
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 import type { PermissionRule, Watchdog } from './permissions.js';
 import type { RequirementSet } from './requirements.js';
 import type { VariableDefinition } from './types.js';

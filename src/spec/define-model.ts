@@ -3,7 +3,7 @@
  * OpenAI-compatible Chat Completions protocol (configured by OPENAI_BASE_URL, OPENAI_API_KEY, MODEL);
  * `provider: 'scripted'` answers from a script, for tests and offline use.
  */
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 import type { ToolCall } from './types.js';
 
 /** A chat message in the shape providers receive (OpenAI Chat Completions). */

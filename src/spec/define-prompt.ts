@@ -3,7 +3,7 @@
  * rounds of tool calls a turn may run (KIND-7).
  */
 import type { z } from 'zod';
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 import { checkSubagentToolConfig, SUBAGENT_ONLY_KEYS, type SubagentToolConfig } from './subagent-tool-config.js';
 import { checkSubpromptConfig, SUBPROMPT_ONLY_KEYS, type SubpromptConfig } from './subprompt-config.js';
 import type { VariableDefinition } from './types.js';

@@ -2,7 +2,7 @@
  * `defineSkill` (LOCK-4): a body of instructions bundled with the application. Only its one-line
  * description sits in the system prompt; the `skill` tool loads the body when the model asks.
  */
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 
 export interface SkillDefinition {
   /** The id the model passes to `skill`. */

@@ -3,7 +3,7 @@
  * an `execute` function. The tool's name is the key it is registered under (DEF-4).
  */
 import type { z } from 'zod';
-import { definitionSite } from './definition-site.js';
+import { DefinitionError, toolDefinitionLabel } from './definition-error.js';
 import type { ToolInteraction } from './interaction.js';
 import type { ToolAccess } from './permissions.js';
 import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
@@ -161,27 +161,6 @@ export type AnyToolDefinition = ToolDefinition<any, any, any, any>;
 
 function isZodObject(schema: unknown): boolean {
   return (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'object';
-}
-
-/**
- * A definition the runtime cannot serve. Its message names the definition (a prompt's or agent's
- * name, a tool's description and where it was written) and, for a schema, the argument path; its
- * stack is that one line, so `wrangler dev` shows a readable line instead of frames in the bundle.
- */
-export class DefinitionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DefinitionError';
-    this.stack = `${this.name}: ${message}`;
-  }
-}
-
-/** How errors name a tool definition: `defineTool "Get the weather for a city" (agents/tools/weather.ts:5)`. */
-export function toolDefinitionLabel(kind: string, description: unknown): string {
-  const first = typeof description === 'string' ? (description.trim().split('\n')[0] ?? '') : '';
-  const label = first === '' ? '' : ` "${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`;
-  const site = definitionSite();
-  return `${kind}${label}${site ? ` (${site})` : ''}`;
 }
 
 export function defineTool<

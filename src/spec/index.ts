@@ -13,10 +13,9 @@ export type {
   ClientToolDefinition,
   DefineClientToolOptions,
   DefineHitlToolOptions,
-} from './define-client-tool.js';
-export { defineClientTool, defineHitlTool } from './define-client-tool.js';
-export type { DefineInteractiveToolOptions } from './define-interactive-tool.js';
-export { defineInteractiveTool } from './define-interactive-tool.js';
+  DefineInteractiveToolOptions,
+} from './define-interactive-tool.js';
+export { defineClientTool, defineHitlTool, defineInteractiveTool } from './define-interactive-tool.js';
 export type {
   ModelContentPart,
   ModelDefinition,
@@ -50,7 +49,8 @@ export type {
   ToolState,
   ToolTenvs,
 } from './define-tool.js';
-export { DefinitionError, defineTool } from './define-tool.js';
+export { defineTool } from './define-tool.js';
+export { DefinitionError } from './definition-error.js';
 export type {
   ApprovalAnswer,
   Interaction,

@@ -5,7 +5,7 @@
  * `immediate` starts it before the prompt's first model step; `resumable` makes it a long-lived
  * instance driven through the lifecycle tools `subagent_create` and `subagent_message`.
  */
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 
 export interface SubagentToolConfig {
   /** The agent's name. */

@@ -3,7 +3,7 @@
  * inside the calling thread, its messages kept apart one level deeper; the config shapes what the
  * call returns and which arguments start it.
  */
-import { DefinitionError } from './define-tool.js';
+import { DefinitionError } from './definition-error.js';
 import { checkInitProperties } from './subagent-tool-config.js';
 
 export interface SubpromptConfig {

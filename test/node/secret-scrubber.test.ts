@@ -13,7 +13,7 @@ import {
   scrubMessage,
   secretForms,
 } from '../../src/engine/secrets/secret-scrubber.js';
-import { DefinitionError } from '../../src/spec/define-tool.js';
+import { DefinitionError } from '../../src/spec/index.js';
 import { MIN_SECRET_LENGTH } from '../../src/spec/variables.js';
 import { SECRET_FORMS, secretCanary, secretLeaks, secretPayload } from '../support/hostile-corpus.js';
 import { MemoryFileStore } from '../support/memory-store.js';

@@ -1,0 +1,54 @@
+/**
+ * Definition errors (DEF-1, DEF-2): a definition the runtime cannot serve stops the Worker with one
+ * readable line that says which definition failed — a prompt's or agent's name, a tool's description
+ * and, outside a bundle, the file and line it was written at — and, for a schema, the argument path.
+ * Inside a bundle (a deployed or `wrangler dev` Worker) every stack frame is the bundle's, so no site
+ * is given there: the error's own words must say which definition failed.
+ */
+
+/** How many trailing path segments a site shows: enough to find the file, short enough to read. */
+const SITE_SEGMENTS = 3;
+
+function frameFile(line: string): { file: string; line: string } | null {
+  const match = /\(?((?:file:\/\/)?[^\s()]+?):(\d+):\d+\)?\s*$/.exec(line.trim());
+  return match ? { file: (match[1] as string).replace(/^file:\/\//, ''), line: match[2] as string } : null;
+}
+
+/** Where a definition was written: the caller's file and line, as `agents/tools/get_weather.ts:12`. */
+export function definitionSite(): string | null {
+  const frames = (new Error().stack ?? '')
+    .split('\n')
+    .map(frameFile)
+    .filter((frame) => frame !== null);
+  const here = frames[0]?.file;
+  for (const frame of frames.slice(1)) {
+    if (/\/src\/spec\//.test(frame.file) || frame.file.startsWith('node:') || frame.file.includes('/node_modules/')) {
+      continue;
+    }
+    // The same file as this function's own: a bundle, where a line says nothing about the source.
+    if (frame.file === here) return null;
+    return `${frame.file.split('/').slice(-SITE_SEGMENTS).join('/')}:${frame.line}`;
+  }
+  return null;
+}
+
+/**
+ * A definition the runtime cannot serve. Its message names the definition (a prompt's or agent's
+ * name, a tool's description and where it was written) and, for a schema, the argument path; its
+ * stack is that one line, so `wrangler dev` shows a readable line instead of frames in the bundle.
+ */
+export class DefinitionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DefinitionError';
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+/** How errors name a tool definition: `defineTool "Get the weather for a city" (agents/tools/weather.ts:5)`. */
+export function toolDefinitionLabel(kind: string, description: unknown): string {
+  const first = typeof description === 'string' ? (description.trim().split('\n')[0] ?? '') : '';
+  const label = first === '' ? '' : ` "${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`;
+  const site = definitionSite();
+  return `${kind}${label}${site ? ` (${site})` : ''}`;
+}
