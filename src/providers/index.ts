@@ -1,3 +1,6 @@
-/** The providers room's door: what the rest of the runtime may use of it. */
+/**
+ * Model providers (THR-4): OpenAI-compatible Chat Completions, the scripted and demo models,
+ * fallbacks and retries, and the choice of provider for a model.
+ */
 export type { ProviderEnv } from './resolve.js';
 export { resolveProvider } from './resolve.js';

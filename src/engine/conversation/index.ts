@@ -1,4 +1,7 @@
-/** The conversation room's door: what the rest of the runtime may use of it. */
+/**
+ * The conversation as the loop reads it (THR-3, DEF-6, KIND-7, KIND-8): what a turn is given, what
+ * the model is sent, what the log says is pending, dual_ai sides, round and step limits.
+ */
 export { cancelPendingCalls } from './cancel-pending.js';
 export { buildModelMessages, lastUserIndex } from './context.js';
 export { repeatedFailure } from './doom-loop.js';

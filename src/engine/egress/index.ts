@@ -1,4 +1,7 @@
-/** The egress room's door: what the rest of the runtime may use of it. */
+/**
+ * Egress (containment): which URLs the runtime may contact on a model's behalf, IP addresses in every
+ * spelling, and `state.fetch`, which checks every redirect hop.
+ */
 export type { EgressPolicy } from './egress-policy.js';
 export { canonicalHost, canonicalHostName, egressPolicy } from './egress-policy.js';
 export type { FetchTransport } from './outbound-fetch.js';

@@ -1,4 +1,7 @@
-/** The execute room's door: what the rest of the runtime may use of it. */
+/**
+ * Running tool calls (EXE-1 to EXE-6, KIND-2 to KIND-6): validation, the executor's pipeline, the
+ * timeout and abort around a tool's code, the ThreadState a tool receives, and result shaping.
+ */
 export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
 export type { ResolvedVariables } from './thread-state.js';

@@ -1,4 +1,7 @@
-/** The files room's door: what the rest of the runtime may use of it. */
+/**
+ * The thread filesystem as tools see it (ATT-1, ATT-3, LOCK-6): confined paths, files over a
+ * FileStore, MIME types, and truncation of large outputs into sidecar files.
+ */
 export { mimeTypeFor } from './mime.js';
 export { attachmentRefFor, looksBinary, ThreadFiles } from './thread-files.js';
 export { baseName, normalizeThreadPath, PathError } from './thread-path.js';

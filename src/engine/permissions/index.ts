@@ -1,4 +1,7 @@
-/** The permissions room's door: what the rest of the runtime may use of it. */
+/**
+ * Permissions (LOCK-5, PERM-1, PERM-2): capability sets, permission rules and their scopes, the
+ * checks of what a call touches, and the access gate that checks each act of a running call.
+ */
 export type { LabelledCheck } from './access-checks.js';
 export { callChecks, fallbackFor } from './access-checks.js';
 export type { AccessGate } from './access-gate.js';

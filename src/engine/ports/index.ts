@@ -1,4 +1,8 @@
-/** The ports room's door: what the rest of the runtime may use of it. */
+/**
+ * The engine's ports: the interfaces it talks to and nothing more (THR-1, THR-4): the thread's store
+ * (messages, key-value, queue, interactions), its file store, a model provider, the frame sink, and
+ * StoreView, the base of views that change what one part of the loop sees of the store.
+ */
 export type { FileListing, FileStore, StoredFileMeta } from './file-store.js';
 export type { Frame, FrameSink, NumberedFrame } from './frames.js';
 export type { ModelRequest, ModelResponse, ModelTool, ModelUsage, Provider, StreamHandlers } from './provider.js';

@@ -1,4 +1,7 @@
-/** The registry room's door: what the rest of the runtime may use of it. */
+/**
+ * The registry (DEF-4, SUB-1 to SUB-4): an application's definitions checked once at startup, and
+ * the tools each prompt offers, prompts and agents offered as tools included.
+ */
 export type { SearchableTool } from './deferred-tools.js';
 export { LOADED_TOOLS_KEY, rankDeferredTools } from './deferred-tools.js';
 export { Registry } from './registry.js';

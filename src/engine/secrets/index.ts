@@ -1,3 +1,5 @@
-/** The secrets room's door: what the rest of the runtime may use of it. */
+/**
+ * Secrets never shown (EXE-8, VAR-3): the scrubber every stored, streamed or logged byte passes.
+ */
 export type { SecretScrubber } from './secret-scrubber.js';
 export { createScrubber, NO_SECRETS, scrubMessage } from './secret-scrubber.js';

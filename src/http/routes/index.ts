@@ -1,4 +1,6 @@
-/** The routes room's door: what the rest of the runtime may use of it. */
+/**
+ * The API's routes (THR-5): one module per resource, each a Hono app mounted by app.ts.
+ */
 export { agentRoutes } from './agents.js';
 export { deferredChildRoutes } from './deferred-children.js';
 export { fileRoutes } from './files.js';

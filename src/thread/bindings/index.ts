@@ -1,4 +1,7 @@
-/** The bindings room's door: what the rest of the runtime may use of it. */
+/**
+ * What the thread layer binds to (THR-1, THR-6): the Worker's env, the Thread object's RPC contract
+ * and stub, the D1 thread index and the R2 file store.
+ */
 export type { RuntimeEnv } from './env.js';
 export { R2FileStore } from './r2-file-store.js';
 export type {

@@ -1,4 +1,7 @@
-/** The children room's door: what the rest of the runtime may use of it. */
+/**
+ * Child threads (SUB-2 to SUB-7, ATT-4): starting them, deferring those that lack variables, files
+ * crossing by copy, and children reporting to their parent.
+ */
 export {
   bootDeferredChild,
   forEachChild,

@@ -1,4 +1,7 @@
-/** The inbox room's door: what the rest of the runtime may use of it. */
+/**
+ * What reaches a thread from outside (KIND-3 to KIND-5, VAR-5, SUB-7): user messages, answers to
+ * waiting calls, credentials for store_secret, and children's answers.
+ */
 export type { AnswerDesk } from './answers.js';
 export { answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
 export { acceptMessage } from './inbox.js';

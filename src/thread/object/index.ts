@@ -1,2 +1,4 @@
-/** The object room's door: what the rest of the runtime may use of it. */
+/**
+ * The Thread Durable Object (THR-1): its RPC methods, WebSocket, alarm, creation and details.
+ */
 export { createThreadClass, ThreadObject, USER_HEADER } from './thread-object.js';

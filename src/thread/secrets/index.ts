@@ -1,4 +1,7 @@
-/** The secrets room's door: what the rest of the runtime may use of it. */
+/**
+ * A thread's variables and secrets at rest (VAR-2, VAR-3): values sealed per thread, opened once per
+ * object lifetime, and the scrubber built from them.
+ */
 export { SecretBox } from './secret-box.js';
 export { ThreadVariables } from './thread-variables.js';
 export type { LoadedVariables, StoredVariables } from './variables.js';

@@ -1,4 +1,7 @@
-/** The storage room's door: what the rest of the runtime may use of it. */
+/**
+ * A thread's SQLite storage (THR-1, THR-2): the message log and key-value store, the schema, the
+ * numbered stream frames, and the thread's own record.
+ */
 export { FrameLog } from './frame-log.js';
 export { migrate } from './sql-schema.js';
 export { SqliteThreadStore } from './sqlite-store.js';

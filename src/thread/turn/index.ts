@@ -1,3 +1,6 @@
-/** The turn room's door: what the rest of the runtime may use of it. */
+/**
+ * The turn driven by the Durable Object alarm (THR-3): running, re-arming the safety alarm, and what
+ * an outcome means for the thread's status.
+ */
 export { TurnDriver } from './turn-driver.js';
 export { outcomeEffect } from './turn-outcome.js';

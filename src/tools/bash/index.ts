@@ -1,2 +1,5 @@
-/** The bash room's door: what the rest of the runtime may use of it. */
+/**
+ * The `bash` tool (LOCK-1, PERM-4): one command line in a simulated shell over the thread's files,
+ * each command and each file operation checked as it runs.
+ */
 export { bash } from './bash.js';

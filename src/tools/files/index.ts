@@ -1,4 +1,6 @@
-/** The files room's door: what the rest of the runtime may use of it. */
+/**
+ * The file tools (LOCK-1, LOCK-2, LOCK-6): read, write, edit, glob and grep over the thread's files.
+ */
 export { edit } from './edit.js';
 export { glob } from './glob.js';
 export { grep } from './grep.js';

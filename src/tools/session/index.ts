@@ -1,4 +1,7 @@
-/** The session room's door: what the rest of the runtime may use of it. */
+/**
+ * The session-internal tools (LOCK-1, LOCK-4, VAR-5): todo, question, skill, tool_search and
+ * store_secret, which touch only the thread's own state.
+ */
 export { question } from './question.js';
 export { skillTool } from './skill.js';
 export { STORE_SECRET_TOOL, storeSecret } from './store-secret.js';

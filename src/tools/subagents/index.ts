@@ -1,4 +1,7 @@
-/** The subagents room's door: what the rest of the runtime may use of it. */
+/**
+ * The tools that start subagents (LOCK-1, SUB-2 to SUB-4): task, agents offered as tools, handoffs,
+ * and the lifecycle tools of resumable instances.
+ */
 export { agentTool } from './agent-tool.js';
 export { subagentLifecycleTools } from './subagent-lifecycle.js';
 export { task } from './task.js';

@@ -1,3 +1,5 @@
-/** The web-fetch room's door: what the rest of the runtime may use of it. */
+/**
+ * The `web_fetch` tool (LOCK-1, LOCK-3, LOCK-6): a page through the egress policy, as markdown or text.
+ */
 export { decodeEntities } from './html-parser.js';
 export { webFetch } from './web-fetch.js';

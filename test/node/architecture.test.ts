@@ -1,0 +1,74 @@
+/**
+ * The layout a newcomer reads is the layout there is: every folder under src/ is a room with a door
+ * (`index.ts`), none holds more than 20 files, and the README's layout section names exactly the
+ * folders that exist. The import rules themselves are checked by dependency-cruiser in `npm run lint`.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MAX_FILES_PER_FOLDER = 20;
+
+function folders(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(join(ROOT, dir))) {
+    const path = `${dir}/${name}`;
+    if (statSync(join(ROOT, path)).isDirectory()) found.push(path, ...folders(path));
+  }
+  return found;
+}
+
+function filesIn(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).filter((name) => statSync(join(ROOT, dir, name)).isFile());
+}
+
+/** The folders the README's layout block names: `src/engine/`, then `  ports/` is `src/engine/ports`. */
+function layoutFolders(): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Layout'));
+  const open = section.indexOf('```') + 3;
+  const block = section.slice(open, section.indexOf('```', open));
+  const named: string[] = [];
+  // The path at each indentation level (two spaces a level) of the lines read so far.
+  const stack: string[] = [];
+  for (const line of block.split('\n')) {
+    const entry = /^( *)(\S+)\/\s/.exec(line);
+    if (!entry) continue;
+    const level = (entry[1] as string).length / 2;
+    const path = level === 0 ? (entry[2] as string) : `${stack[level - 1]}/${entry[2]}`;
+    stack[level] = path;
+    stack.length = level + 1;
+    named.push(path);
+  }
+  return named;
+}
+
+describe('the house a newcomer reads', () => {
+  const rooms = folders('src');
+
+  it('every folder under src/ that holds files has an index.ts, its only door', () => {
+    const doorless = rooms.filter((room) => filesIn(room).length > 0 && !filesIn(room).includes('index.ts'));
+    expect(doorless).toEqual([]);
+  });
+
+  it(`no folder under src/ holds more than ${MAX_FILES_PER_FOLDER} files`, () => {
+    const crowded = ['src', ...rooms]
+      .map((room) => ({ room, files: filesIn(room).length }))
+      .filter(({ files }) => files > MAX_FILES_PER_FOLDER);
+    expect(crowded).toEqual([]);
+  });
+
+  it("the README's layout names every folder under src/, and only folders that exist", () => {
+    const named = layoutFolders();
+    expect(rooms.filter((room) => !named.includes(room))).toEqual([]);
+    const missing = named.filter((path) => {
+      try {
+        return !statSync(join(ROOT, path)).isDirectory();
+      } catch {
+        return true;
+      }
+    });
+    expect(missing).toEqual([]);
+  });
+});
