@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import { outboundFetch } from '../../src/engine/egress/outbound-fetch.js';
 import { lintTools } from '../../src/spec/tool-lint.js';
+import { parseHtml } from '../../src/tools/web-fetch/html-parser.js';
 import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
 import { classifyContentType, webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import {
@@ -127,6 +128,49 @@ describe('html to markdown', () => {
   });
 });
 
+describe('html entities and malformed markup', () => {
+  it('LOCK-3: every named and numeric character reference is decoded', () => {
+    expect(md('<p>I &hearts; &Delta; and&nbsp;more: &amp;lt; &#x1F600; &#128512; &AMP; &copy 2024</p>')).toBe(
+      'I ♥ Δ and more: &lt; 😀 😀 & © 2024',
+    );
+  });
+
+  it('LOCK-3: references in attributes are decoded, except a legacy name run into a query parameter', () => {
+    expect(
+      md(
+        '<p><a href="/search?q=a&amp;b=c&lang=en&#38;x=&quot;y&quot;">find</a> <img alt="Tom &amp; Jerry" src="/t&#46;png"></p>',
+      ),
+    ).toBe('[find](https://site.example/search?q=a&b=c&lang=en&x=%22y%22) ![Tom & Jerry](https://site.example/t.png)');
+  });
+
+  it('LOCK-3: unclosed tags close with their parent, a stray </p> is dropped, <p> inside <p> starts a new one', () => {
+    expect(md('<div><p>one <b>bold <i>both</div><p>two')).toBe('one **bold _both_**\n\ntwo');
+    expect(md('<p>one</p></p>two')).toBe('one\n\ntwo');
+    expect(md('<p>one<p>two</p>')).toBe('one\n\ntwo');
+  });
+
+  it('LOCK-3: script and style content is dropped, even when it looks like markup', () => {
+    expect(md('<p>a<script>document.write("<p>x</p>")</script><style>p::after{content:"</p>"}</style>b</p>')).toBe(
+      'ab',
+    );
+  });
+
+  it('LOCK-3: the parser keeps title and textarea content as decoded text, script content as written', () => {
+    const events: string[] = [];
+    parseHtml(
+      '<title>A &amp; <b>B</b></title><textarea>x <i>y</i> &lt;z&gt;</textarea><script>if (a < b) s = "&amp;</p>";</script>',
+      {
+        open: (name) => events.push(`<${name}>`),
+        text: (text) => events.push(text),
+        close: (name) => events.push(`</${name}>`),
+      },
+    );
+    expect(events.join('')).toBe(
+      '<title>A & <b>B</b></title><textarea>x <i>y</i> <z></textarea><script>if (a < b) s = "&amp;</p>";</script>',
+    );
+  });
+});
+
 describe('search provider selection', () => {
   const all = {
     BRAVE_SEARCH_API_KEY: 'brave-key',
@@ -216,6 +260,16 @@ describe('search adapters against a stubbed fetch', () => {
     expect(url.searchParams.get('q')).toBe('cats & dogs');
     expect(url.searchParams.get('count')).toBe('7');
     expect(calls[0]?.headers.get('x-subscription-token')).toBe('brave-secret');
+  });
+
+  it('LOCK-3: titles and snippets have every character reference decoded', async () => {
+    stubFetch(200, {
+      results: [{ title: 'I &hearts; &Delta;', url: 'https://e.example/', content: 'a&nbsp;b &amp;lt; &#x1F600;' }],
+    });
+    const provider = selectProvider('t', { SEARXNG_URL: 'https://searx.example' });
+    expect(await provider.search('q', 5, call())).toEqual([
+      { title: 'I ♥ Δ', url: 'https://e.example/', snippet: 'a b &lt; 😀' },
+    ]);
   });
 
   it('LOCK-3: Tavily posts the query with a bearer key; SearXNG asks for JSON and is cut to max_results', async () => {
