@@ -15,6 +15,7 @@ export {
   MIN_SECRET_LENGTH,
   mergeVariableDefinitions,
   missingVariables,
+  positiveIntVariable,
   resolveVariableValues,
   secretDefaultProblem,
   secretValueProblem,

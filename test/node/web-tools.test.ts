@@ -3,10 +3,12 @@
  * conversion, provider selection, the adapters' request and response mapping against a stubbed
  * fetch, URL and content-type checks, and the tools' declarations.
  */
+import type { ThreadState } from '@standardagents/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import { outboundFetch } from '../../src/engine/egress/outbound-fetch.js';
 import { lintTools } from '../../src/spec/tool-lint.js';
+import { positiveIntVariable } from '../../src/spec/variables.js';
 import { parseHtml } from '../../src/tools/web-fetch/html-parser.js';
 import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
 import { classifyContentType, webFetch } from '../../src/tools/web-fetch/web-fetch.js';
@@ -16,7 +18,6 @@ import {
   selectProvider,
   stableIndex,
 } from '../../src/tools/web-search/providers/index.js';
-import { positiveIntVariable } from '../../src/tools/web-search/providers/limits.js';
 import { webSearch } from '../../src/tools/web-search/web-search.js';
 
 const md = (html: string, baseUrl = 'https://site.example/docs/page.html') =>
@@ -350,6 +351,53 @@ describe('web_fetch checks', () => {
       'variable X must be a positive integer, got "ten"',
     );
     expect(() => positiveIntVariable({ X: '0' }, 'X', 25, 100)).toThrow(RangeError);
+  });
+});
+
+describe('web tool time limits', () => {
+  /** A thread state whose fetch never answers, only rejects with its signal's reason on abort. */
+  function hangingState(tenvs: Record<string, string>, abortSignal?: AbortSignal): ThreadState {
+    const fetch = (_input: string | URL | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal;
+        if (signal?.aborted) reject(signal.reason);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    const state = {
+      threadId: 't',
+      tenvs,
+      execution: abortSignal ? { abortSignal } : null,
+      fetch,
+      getValue: async () => undefined,
+      setValue: async () => {},
+    };
+    return state as unknown as ThreadState;
+  }
+
+  it('LOCK-3, EXE-5: web_fetch tells its own time limit from a stop of the call', async () => {
+    const url = 'https://page.example/';
+    const timedOut = await webFetch.execute(hangingState({ WEB_FETCH_TIMEOUT_MS: '20' }), { url, format: 'markdown' });
+    expect(timedOut).toEqual({ status: 'error', error: `web_fetch: ${url} did not answer within 20 ms` });
+
+    const stop = new AbortController();
+    const pending = webFetch.execute(hangingState({}, stop.signal), { url, format: 'markdown' });
+    // The stop's reason may itself say "timed out" (the tool runner's own limit): it is still a stop.
+    stop.abort(new Error('Tool "web_fetch" timed out'));
+    expect(await pending).toEqual({ status: 'error', error: 'web_fetch: the call was stopped' });
+  });
+
+  it('LOCK-3, EXE-5: web_search tells its own time limit from a stop of the call', async () => {
+    const tenvs = { SEARXNG_URL: 'https://searx.example' };
+    const timedOut = await webSearch.execute(hangingState({ ...tenvs, WEB_SEARCH_TIMEOUT_MS: '20' }), {
+      query: 'q',
+      max_results: 5,
+    });
+    expect(timedOut).toEqual({ status: 'error', error: 'web_search: searxng did not answer within 20 ms' });
+
+    const stop = new AbortController();
+    const pending = webSearch.execute(hangingState(tenvs, stop.signal), { query: 'q', max_results: 5 });
+    stop.abort(new Error('stopped'));
+    expect(await pending).toEqual({ status: 'error', error: 'web_search: the call was stopped' });
   });
 });
 
