@@ -81,17 +81,19 @@ export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefine
   });
 }
 
+/**
+ * Waits `ms`, or rejects with the abort reason as soon as `signal` aborts: `AbortSignal.timeout` is the
+ * timer and `AbortSignal.any` joins it to the caller's signal. (In Node the timeout's timer does not
+ * keep the process alive; in a Worker the request does.)
+ */
 export const sleep: Sleep = (ms, signal) => {
-  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  // Node's AbortSignal.timeout takes whole milliseconds only (`retry-after-ms` may carry a fraction).
+  const timer = AbortSignal.timeout(Math.max(0, Math.ceil(ms)));
+  const either = signal ? AbortSignal.any([timer, signal]) : timer;
   return new Promise<void>((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortReason(signal as AbortSignal));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // The caller's signal decides, not the reason: a caller may abort with a TimeoutError of its own.
+    const settle = () => (signal?.aborted ? reject(abortReason(signal)) : resolve());
+    if (either.aborted) settle();
+    else either.addEventListener('abort', settle, { once: true });
   });
 };

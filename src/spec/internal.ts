@@ -16,6 +16,7 @@ export {
   MIN_SECRET_LENGTH,
   mergeVariableDefinitions,
   missingVariables,
+  positiveIntVariable,
   resolveVariableValues,
   secretDefaultProblem,
   secretValueProblem,

@@ -104,3 +104,22 @@ export function inheritVariableValues(
   const scoped = new Set(childDeclared.filter((v) => v.scoped).map((v) => v.name));
   return Object.fromEntries(Object.entries(parentValues).filter(([name]) => !scoped.has(name)));
 }
+
+/**
+ * A positive integer read from a thread variable (a built-in tool's limit, LOCK-3): its fallback when
+ * unset or blank, capped at `max`; a RangeError naming the variable when it is not a positive integer.
+ */
+export function positiveIntVariable(
+  variables: Readonly<Record<string, string>>,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
+  const raw = variables[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    throw new RangeError(`variable ${name} must be a positive integer, got "${raw}"`);
+  }
+  return Math.min(value, max);
+}

@@ -695,6 +695,21 @@ describe('OpenAIProvider: abort', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it("THR-4: the backoff sleep waits its time, fractions included, and rejects with the caller's own reason", async () => {
+    const started = Date.now();
+    await realSleep(30.5);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(25);
+
+    const controller = new AbortController();
+    const pending = realSleep(60_000, controller.signal);
+    controller.abort(new Error('stopped'));
+    await expect(within(pending, PROMPT_GUARD_MS)).rejects.toThrow('stopped');
+
+    // A caller aborting with a TimeoutError of its own is an abort, not the end of the wait.
+    const timedOut = AbortSignal.abort(new DOMException('caller deadline', 'TimeoutError'));
+    await expect(realSleep(60_000, timedOut)).rejects.toThrow('caller deadline');
+  });
+
   it('THR-4: an injected sleep that ignores the signal still cannot delay an abort', async () => {
     server.enqueue({ status: 429, headers: { 'retry-after': '60' } }, { text: 'too late' });
     const controller = new AbortController();

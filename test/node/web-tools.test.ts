@@ -3,10 +3,13 @@
  * conversion, provider selection, the adapters' request and response mapping against a stubbed
  * fetch, URL and content-type checks, and the tools' declarations.
  */
+import type { ThreadState } from '@standardagents/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import { outboundFetch } from '../../src/engine/egress/outbound-fetch.js';
 import { lintTools } from '../../src/spec/tool-lint.js';
+import { positiveIntVariable } from '../../src/spec/variables.js';
+import { parseHtml } from '../../src/tools/web-fetch/html-parser.js';
 import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
 import { classifyContentType, webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import {
@@ -15,7 +18,6 @@ import {
   selectProvider,
   stableIndex,
 } from '../../src/tools/web-search/providers/index.js';
-import { positiveIntVariable } from '../../src/tools/web-search/providers/limits.js';
 import { webSearch } from '../../src/tools/web-search/web-search.js';
 
 const md = (html: string, baseUrl = 'https://site.example/docs/page.html') =>
@@ -127,6 +129,49 @@ describe('html to markdown', () => {
   });
 });
 
+describe('html entities and malformed markup', () => {
+  it('LOCK-3: every named and numeric character reference is decoded', () => {
+    expect(md('<p>I &hearts; &Delta; and&nbsp;more: &amp;lt; &#x1F600; &#128512; &AMP; &copy 2024</p>')).toBe(
+      'I ♥ Δ and more: &lt; 😀 😀 & © 2024',
+    );
+  });
+
+  it('LOCK-3: references in attributes are decoded, except a legacy name run into a query parameter', () => {
+    expect(
+      md(
+        '<p><a href="/search?q=a&amp;b=c&lang=en&#38;x=&quot;y&quot;">find</a> <img alt="Tom &amp; Jerry" src="/t&#46;png"></p>',
+      ),
+    ).toBe('[find](https://site.example/search?q=a&b=c&lang=en&x=%22y%22) ![Tom & Jerry](https://site.example/t.png)');
+  });
+
+  it('LOCK-3: unclosed tags close with their parent, a stray </p> is dropped, <p> inside <p> starts a new one', () => {
+    expect(md('<div><p>one <b>bold <i>both</div><p>two')).toBe('one **bold _both_**\n\ntwo');
+    expect(md('<p>one</p></p>two')).toBe('one\n\ntwo');
+    expect(md('<p>one<p>two</p>')).toBe('one\n\ntwo');
+  });
+
+  it('LOCK-3: script and style content is dropped, even when it looks like markup', () => {
+    expect(md('<p>a<script>document.write("<p>x</p>")</script><style>p::after{content:"</p>"}</style>b</p>')).toBe(
+      'ab',
+    );
+  });
+
+  it('LOCK-3: the parser keeps title and textarea content as decoded text, script content as written', () => {
+    const events: string[] = [];
+    parseHtml(
+      '<title>A &amp; <b>B</b></title><textarea>x <i>y</i> &lt;z&gt;</textarea><script>if (a < b) s = "&amp;</p>";</script>',
+      {
+        open: (name) => events.push(`<${name}>`),
+        text: (text) => events.push(text),
+        close: (name) => events.push(`</${name}>`),
+      },
+    );
+    expect(events.join('')).toBe(
+      '<title>A & <b>B</b></title><textarea>x <i>y</i> <z></textarea><script>if (a < b) s = "&amp;</p>";</script>',
+    );
+  });
+});
+
 describe('search provider selection', () => {
   const all = {
     BRAVE_SEARCH_API_KEY: 'brave-key',
@@ -218,6 +263,16 @@ describe('search adapters against a stubbed fetch', () => {
     expect(calls[0]?.headers.get('x-subscription-token')).toBe('brave-secret');
   });
 
+  it('LOCK-3: titles and snippets have every character reference decoded', async () => {
+    stubFetch(200, {
+      results: [{ title: 'I &hearts; &Delta;', url: 'https://e.example/', content: 'a&nbsp;b &amp;lt; &#x1F600;' }],
+    });
+    const provider = selectProvider('t', { SEARXNG_URL: 'https://searx.example' });
+    expect(await provider.search('q', 5, call())).toEqual([
+      { title: 'I ♥ Δ', url: 'https://e.example/', snippet: 'a b &lt; 😀' },
+    ]);
+  });
+
   it('LOCK-3: Tavily posts the query with a bearer key; SearXNG asks for JSON and is cut to max_results', async () => {
     const tavilyCalls = stubFetch(200, { results: [{ title: 'T', url: 'https://t.example/', content: 'c' }] });
     const tavily = selectProvider('t', { TAVILY_API_KEY: 'tvly-secret' });
@@ -296,6 +351,53 @@ describe('web_fetch checks', () => {
       'variable X must be a positive integer, got "ten"',
     );
     expect(() => positiveIntVariable({ X: '0' }, 'X', 25, 100)).toThrow(RangeError);
+  });
+});
+
+describe('web tool time limits', () => {
+  /** A thread state whose fetch never answers, only rejects with its signal's reason on abort. */
+  function hangingState(tenvs: Record<string, string>, abortSignal?: AbortSignal): ThreadState {
+    const fetch = (_input: string | URL | Request, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        const signal = init?.signal;
+        if (signal?.aborted) reject(signal.reason);
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    const state = {
+      threadId: 't',
+      tenvs,
+      execution: abortSignal ? { abortSignal } : null,
+      fetch,
+      getValue: async () => undefined,
+      setValue: async () => {},
+    };
+    return state as unknown as ThreadState;
+  }
+
+  it('LOCK-3, EXE-5: web_fetch tells its own time limit from a stop of the call', async () => {
+    const url = 'https://page.example/';
+    const timedOut = await webFetch.execute(hangingState({ WEB_FETCH_TIMEOUT_MS: '20' }), { url, format: 'markdown' });
+    expect(timedOut).toEqual({ status: 'error', error: `web_fetch: ${url} did not answer within 20 ms` });
+
+    const stop = new AbortController();
+    const pending = webFetch.execute(hangingState({}, stop.signal), { url, format: 'markdown' });
+    // The stop's reason may itself say "timed out" (the tool runner's own limit): it is still a stop.
+    stop.abort(new Error('Tool "web_fetch" timed out'));
+    expect(await pending).toEqual({ status: 'error', error: 'web_fetch: the call was stopped' });
+  });
+
+  it('LOCK-3, EXE-5: web_search tells its own time limit from a stop of the call', async () => {
+    const tenvs = { SEARXNG_URL: 'https://searx.example' };
+    const timedOut = await webSearch.execute(hangingState({ ...tenvs, WEB_SEARCH_TIMEOUT_MS: '20' }), {
+      query: 'q',
+      max_results: 5,
+    });
+    expect(timedOut).toEqual({ status: 'error', error: 'web_search: searxng did not answer within 20 ms' });
+
+    const stop = new AbortController();
+    const pending = webSearch.execute(hangingState(tenvs, stop.signal), { query: 'q', max_results: 5 });
+    stop.abort(new Error('stopped'));
+    expect(await pending).toEqual({ status: 'error', error: 'web_search: the call was stopped' });
   });
 });
 

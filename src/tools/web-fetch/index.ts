@@ -1,5 +1,4 @@
 /**
  * The `web_fetch` tool (LOCK-1, LOCK-3, LOCK-6): a page through the egress policy, as markdown or text.
  */
-export { decodeEntities } from './html-parser.js';
 export { webFetch } from './web-fetch.js';

@@ -10,8 +10,7 @@ import { z } from 'zod';
 import { canonicalHost } from '../../engine/egress/index.js';
 import { AccessDenied } from '../../engine/permissions/index.js';
 import { EgressRefused } from '../../spec/index.js';
-import { DEFAULT_MAX_OUTPUT_BYTES, defineTool } from '../../spec/internal.js';
-import { deadline, positiveIntVariable } from '../web-search/providers/index.js';
+import { DEFAULT_MAX_OUTPUT_BYTES, defineTool, positiveIntVariable } from '../../spec/internal.js';
 import { htmlToText } from './html-to-text.js';
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 30_000;
@@ -159,11 +158,13 @@ export const webFetch = defineTool({
     } catch (error) {
       return { status: 'error', error: `web_fetch: ${(error as Error).message}` };
     }
-    const limit = deadline(timeoutMs, state.execution?.abortSignal);
+    // Aborts when the time limit passes or the thread stops the call (EXE-5); the reason tells which.
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = state.execution ? AbortSignal.any([timeout, state.execution.abortSignal]) : timeout;
     try {
       // state.fetch checks the URL and every redirect hop against the egress policy.
       const response = await state.fetch(input.url, {
-        signal: limit.signal,
+        signal,
         headers: { 'user-agent': USER_AGENT, accept: ACCEPT },
       });
       const url = new URL(response.url || input.url);
@@ -197,12 +198,15 @@ export const webFetch = defineTool({
       if (error instanceof EgressRefused || error instanceof AccessDenied) {
         return { status: 'error', error: `web_fetch: ${error.message}` };
       }
-      if (limit.timedOut())
+      if (isTimeout(signal.reason))
         return { status: 'error', error: `web_fetch: ${input.url} did not answer within ${timeoutMs} ms` };
-      if (limit.signal.aborted) return { status: 'error', error: 'web_fetch: the call was stopped' };
+      if (signal.aborted) return { status: 'error', error: 'web_fetch: the call was stopped' };
       return { status: 'error', error: `web_fetch: could not fetch ${input.url}: ${(error as Error).message}` };
-    } finally {
-      limit.dispose();
     }
   },
 });
+
+/** `AbortSignal.timeout`'s reason; a stop carries the caller's own reason instead. */
+function isTimeout(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
+}

@@ -5,10 +5,8 @@
  * call has a time limit (default 15 s); both are host configuration through variables.
  */
 import { z } from 'zod';
-import { defineTool } from '../../spec/index.js';
+import { defineTool, positiveIntVariable } from '../../spec/internal.js';
 import {
-  deadline,
-  positiveIntVariable,
   SEARCH_PROVIDER_HOSTS,
   SEARCH_PROVIDER_VARIABLES,
   SearchProviderError,
@@ -81,23 +79,28 @@ export const webSearch = defineTool({
     }
     await state.setValue(CALLS_KEY, calls + 1);
 
-    const limit = deadline(timeoutMs, state.execution?.abortSignal);
+    // Aborts when the time limit passes or the thread stops the call (EXE-5); the reason tells which.
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = state.execution ? AbortSignal.any([timeout, state.execution.abortSignal]) : timeout;
     try {
       // Through state.fetch: a provider base URL from a variable passes the egress policy.
       const results = await provider.search(input.query, input.max_results, {
         fetch: (target, init) => state.fetch(target, init),
-        signal: limit.signal,
+        signal,
       });
       return { status: 'success', result: JSON.stringify({ results }) };
     } catch (error) {
-      if (limit.timedOut()) {
+      if (isTimeout(signal.reason)) {
         return { status: 'error', error: `web_search: ${provider.name} did not answer within ${timeoutMs} ms` };
       }
-      if (limit.signal.aborted) return { status: 'error', error: 'web_search: the call was stopped' };
+      if (signal.aborted) return { status: 'error', error: 'web_search: the call was stopped' };
       if (error instanceof SearchProviderError) return { status: 'error', error: `web_search: ${error.message}` };
       return { status: 'error', error: `web_search: ${provider.name} failed: ${(error as Error).message}` };
-    } finally {
-      limit.dispose();
     }
   },
 });
+
+/** `AbortSignal.timeout`'s reason; a stop carries the caller's own reason instead. */
+function isTimeout(reason: unknown): boolean {
+  return reason instanceof DOMException && reason.name === 'TimeoutError';
+}

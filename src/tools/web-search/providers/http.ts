@@ -4,7 +4,7 @@
  * SearchProviderErrors (the status and what to check, never the response body, which may echo a key),
  * and result mapping that strips the markup some APIs put in titles and snippets.
  */
-import { decodeEntities } from '../../web-fetch/index.js';
+import { decodeHTML } from 'entities';
 import { type SearchCall, SearchProviderError, type SearchResult } from './types.js';
 
 const MAX_SNIPPET_CHARS = 1000;
@@ -67,7 +67,7 @@ export function baseUrl(variables: Readonly<Record<string, string>>, name: strin
 /** Plain text from an API's title or snippet, which may carry tags (`<strong>`) and entities. */
 export function plainText(value: unknown): string {
   if (typeof value !== 'string') return '';
-  const text = decodeEntities(value.replace(/<[^>]*>/g, ''))
+  const text = decodeHTML(value.replace(/<[^>]*>/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > MAX_SNIPPET_CHARS ? `${text.slice(0, MAX_SNIPPET_CHARS - 1)}…` : text;

@@ -66,5 +66,3 @@ export function selectProvider(
     `no web search provider is configured: set one of the variables ${adapters.map((a) => a.enabledBy).join(', ')} on the thread, its agent or its prompt`,
   );
 }
-
-export { deadline, positiveIntVariable } from './limits.js';
