@@ -1,5 +1,5 @@
 /**
- * Test agents for containment (issue findings through HTTP, PERM-1, PERM-2, PERM-4, SUB-2, EXE-6):
+ * Test agents for containment through HTTP (PERM-1, PERM-2, PERM-4, SUB-2, EXE-6):
  * the example `workspace` agent's own rules on a scripted model, an agent with denies, an agent with
  * no rule about its tools, and a parent whose children are allowed everything by their own manifest.
  */
