@@ -1,41 +1,106 @@
 /**
- * Picks the provider for a model definition from the Worker's variables (THR-4). An `openai` model
- * with neither OPENAI_BASE_URL nor OPENAI_API_KEY set is answered by the offline demo script, so the
- * example agents run without any key.
+ * Picks the provider for a model definition from the Worker's env (THR-4). Each model names where
+ * its endpoint and key come from (`baseURL` / `baseURLVariable`, `apiKeyVariable`, `binding`), with
+ * per-provider defaults, so one Worker serves models of several providers and accounts.
+ *
+ * A model that is not configured — no key and no endpoint of its own, or no binding — fails its
+ * turn with an error naming what to set, never a made-up answer. Only a Worker explicitly in demo
+ * mode (`DEMO_MODE=true`, which `npm run dev` sets) answers such a model with the offline demo
+ * script. A fallback model (`defineModel({ fallbacks })`) is tried when one fails, across providers.
  */
-import type { Provider } from '../engine/ports/index.js';
-import type { ModelDefinition } from '../spec/index.js';
-import { demoScript } from './demo-script.js';
+import { type Provider, ProviderError } from '../engine/ports/index.js';
+import type { ModelDefinition, ModelProvider } from '../spec/index.js';
 import { FallbackProvider, type ProviderChoice } from './fallback.js';
-import { OpenAIProvider } from './openai.js';
-import { ScriptedProvider } from './scripted.js';
+import { openaiKind } from './openai/index.js';
+import { demoScript, ScriptedProvider } from './scripted/index.js';
+import type { ProviderKind } from './transport/index.js';
 
-export interface ProviderEnv {
-  OPENAI_BASE_URL?: string;
-  OPENAI_API_KEY?: string;
+/** The Worker's env as providers read it: variables and bindings by name. */
+export type ProviderEnv = { readonly [name: string]: unknown } & {
+  /** `true`, `1` or `yes`: models without credentials are answered by the offline demo script. */
+  DEMO_MODE?: string;
+  /** The provider model id of `openai` models that name none. */
   MODEL?: string;
+};
+
+/** The providers reached over HTTP or a binding; `scripted` needs no configuration. */
+const KINDS: Partial<Record<ModelProvider, ProviderKind>> = {
+  openai: openaiKind,
+};
+
+/** Whether a model can be called, and if not, what is missing (for `GET /api/agents`). */
+export interface ModelStatus {
+  name: string;
+  provider: ModelProvider;
+  configured: boolean;
+  /** The variables or bindings to set, when not configured. */
+  missing: string[];
+  /** Answered by the offline demo script (demo mode, not configured). */
+  demo: boolean;
 }
 
-const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+function text(env: ProviderEnv, name: string): string | undefined {
+  const value = env[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+export function isDemoMode(env: ProviderEnv): boolean {
+  return /^(true|1|yes)$/i.test(text(env, 'DEMO_MODE') ?? '');
+}
+
+type Configured = { ok: true; provider: Provider; model: string } | { ok: false; missing: string[]; why: string };
+
+function configure(model: ModelDefinition, env: ProviderEnv): Configured {
+  if (model.provider === 'scripted') {
+    return { ok: true, provider: new ScriptedProvider(model.script ?? demoScript, model.name), model: model.name };
+  }
+  const kind = KINDS[model.provider];
+  if (!kind) return { ok: false, missing: [], why: `the ${model.provider} provider is not available in this build` };
+  const id = model.model ?? (model.provider === 'openai' ? text(env, 'MODEL') : undefined);
+  const missing: string[] = [];
+  if (!id) missing.push(model.provider === 'openai' ? 'MODEL' : 'model (in defineModel)');
+  if (kind.via === 'binding') {
+    const name = model.binding ?? kind.defaultBinding;
+    const binding = env[name];
+    if (!kind.accepts(binding)) missing.push(name);
+    if (missing.length > 0 || !id) {
+      return { ok: false, missing, why: `needs the ${kind.title} binding ${name} in wrangler.toml` };
+    }
+    return { ok: true, provider: kind.create(binding), model: id };
+  }
+  const keyVariable = model.apiKeyVariable ?? kind.keyVariable;
+  const apiKey = text(env, keyVariable);
+  const ownEndpoint = model.baseURL ?? text(env, model.baseURLVariable ?? kind.baseURLVariable);
+  // A server of one's own (a gateway, Ollama, a test server) may need no key; the vendor's does.
+  if (!apiKey && !ownEndpoint) missing.push(keyVariable);
+  if (missing.length > 0 || !id) {
+    return { ok: false, missing, why: `set ${missing.join(' and ')} (wrangler secret put ${missing[0]})` };
+  }
+  return { ok: true, provider: kind.create({ baseURL: ownEndpoint ?? kind.defaultBaseURL, apiKey }), model: id };
+}
+
+export function modelStatus(model: ModelDefinition, env: ProviderEnv): ModelStatus {
+  const configured = configure(model, env);
+  return {
+    name: model.name,
+    provider: model.provider,
+    configured: configured.ok,
+    missing: configured.ok ? [] : configured.missing,
+    demo: !configured.ok && isDemoMode(env),
+  };
+}
+
+/** A provider whose every call fails with why the model cannot be called. */
+function unconfigured(model: ModelDefinition, why: string): Provider {
+  const message = `model "${model.name}" (${model.provider}) is not configured: ${why}`;
+  return { complete: async () => Promise.reject(new ProviderError(message)) };
+}
 
 function choiceFor(model: ModelDefinition, env: ProviderEnv): ProviderChoice {
-  if (model.provider === 'scripted') {
-    return { provider: new ScriptedProvider(model.script ?? demoScript, model.name), model: model.name };
-  }
-  if (!env.OPENAI_BASE_URL && !env.OPENAI_API_KEY) {
-    return { provider: new ScriptedProvider(demoScript, 'offline-demo'), model: 'offline-demo' };
-  }
-  const id = model.model ?? env.MODEL;
-  if (!id) {
-    throw new Error(`model "${model.name}" names no provider model id and the MODEL variable is not set`);
-  }
-  return {
-    provider: new OpenAIProvider({
-      baseURL: env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL,
-      apiKey: env.OPENAI_API_KEY,
-    }),
-    model: id,
-  };
+  const configured = configure(model, env);
+  if (configured.ok) return { provider: configured.provider, model: configured.model };
+  if (isDemoMode(env)) return { provider: new ScriptedProvider(demoScript, 'offline-demo'), model: 'offline-demo' };
+  return { provider: unconfigured(model, configured.why), model: model.model ?? model.name };
 }
 
 export function resolveProvider(

@@ -1,8 +1,12 @@
 /**
- * `defineModel` (DEF-6): a named model a prompt refers to. `provider: 'openai'` speaks the
- * OpenAI-compatible Chat Completions protocol (configured by OPENAI_BASE_URL, OPENAI_API_KEY, MODEL);
- * `provider: 'scripted'` answers from a script, for tests and offline use.
+ * `defineModel` (DEF-6, THR-4): a named model a prompt refers to, on one of the providers — the
+ * OpenAI-compatible Chat Completions protocol (`openai`), Anthropic's Messages API (`anthropic`),
+ * Google's Gemini API (`google`), the Workers AI binding (`workers-ai`) — or a script (`scripted`),
+ * for tests and offline use. Each model names where its endpoint and its key come from, so one Worker
+ * can serve models of several providers and accounts; its settings, context window and prices shape
+ * every request and the thread's usage totals.
  */
+import type { z } from 'zod';
 import { DefinitionError } from './definition-error.js';
 import type { ToolCall } from './types.js';
 
@@ -39,25 +43,119 @@ export interface ScriptedRequest {
  */
 export type Script = readonly ScriptedReply[] | ((request: ScriptedRequest) => ScriptedReply | Promise<ScriptedReply>);
 
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'google', 'workers-ai', 'scripted'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+/** A structured answer (validated against `schema` when it arrives; a mismatch fails the turn). */
+export interface ResponseFormat {
+  /** A name the provider may show the model; default `response`. */
+  name?: string;
+  schema: z.ZodObject;
+}
+
+/** How a model answers, set on the model and overridable per prompt (`definePrompt({ modelSettings })`). */
+export interface ModelSettings {
+  /** 0 to 2. */
+  temperature?: number;
+  /** The most tokens one answer may have. Anthropic requires it; its default there is 4096. */
+  maxOutputTokens?: number;
+  /** 0 to 1. */
+  topP?: number;
+  /** At most 4 sequences that end an answer. */
+  stop?: string[];
+  /** For the reasoning models that have it (OpenAI, Anthropic extended thinking, Gemini thinking). */
+  reasoningEffort?: 'low' | 'medium' | 'high';
+  responseFormat?: ResponseFormat;
+}
+
+/** US dollars per million tokens, for the thread's cost totals and `maxCost` budgets. */
+export interface ModelPrices {
+  input: number;
+  output: number;
+  /** Input tokens served from the provider's prompt cache; default the input price. */
+  cachedInput?: number;
+}
+
 export interface ModelDefinition {
   name: string;
-  provider: 'openai' | 'scripted';
-  /** The provider's model id; for `openai`, the MODEL variable when omitted. */
+  provider: ModelProvider;
+  /**
+   * The provider's model id (`gpt-4o-mini`, `claude-sonnet-4-5`, `gemini-2.5-flash`,
+   * `@cf/meta/llama-3.3-70b-instruct-fp8-fast`). For `openai`, the MODEL variable when omitted.
+   */
   model?: string;
+  /** The endpoint, when not the provider's own (OpenRouter, Ollama, a gateway, a test server). */
+  baseURL?: string;
+  /**
+   * The Worker variable holding the endpoint, read when `baseURL` is not given. Default
+   * `OPENAI_BASE_URL` for `openai`, `ANTHROPIC_BASE_URL` for `anthropic`, `GOOGLE_BASE_URL` for `google`.
+   */
+  baseURLVariable?: string;
+  /**
+   * The Worker variable (a secret) holding the API key. Default `OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
+   * `GOOGLE_API_KEY`. Not used by `workers-ai`, which calls its binding.
+   */
+  apiKeyVariable?: string;
+  /** For `workers-ai`: the name of the AI binding in wrangler.toml. Default `AI`. */
+  binding?: string;
   /** Names of models tried in order when this one fails after its retries (THR-4). */
   fallbacks?: string[];
   /** For `scripted`: the replies. Without one, a demo script answers by calling named tools. */
   script?: Script;
   /** Whether the model accepts image parts (EXE-9). Default false. */
   vision?: boolean;
+  settings?: ModelSettings;
+  /** The most tokens a request may hold; older turns are compacted to fit. Unlimited when omitted. */
+  contextWindow?: number;
+  /** The model that summarises older turns when the context is full; default this model. */
+  compactWith?: string;
+  prices?: ModelPrices;
+}
+
+const REASONING_EFFORTS = ['low', 'medium', 'high'];
+
+/** What is wrong with a settings object, or null; `where` starts the message. */
+export function modelSettingsProblem(settings: ModelSettings | undefined, where: string): string | null {
+  if (!settings) return null;
+  const { temperature, maxOutputTokens, topP, stop, reasoningEffort, responseFormat } = settings;
+  if (temperature !== undefined && !(temperature >= 0 && temperature <= 2))
+    return `${where}: temperature must be 0 to 2`;
+  if (maxOutputTokens !== undefined && !(Number.isInteger(maxOutputTokens) && maxOutputTokens > 0)) {
+    return `${where}: maxOutputTokens must be a positive integer`;
+  }
+  if (topP !== undefined && !(topP >= 0 && topP <= 1)) return `${where}: topP must be 0 to 1`;
+  if (
+    stop !== undefined &&
+    !(Array.isArray(stop) && stop.length <= 4 && stop.every((s) => typeof s === 'string' && s))
+  ) {
+    return `${where}: stop must be at most 4 non-empty strings`;
+  }
+  if (reasoningEffort !== undefined && !REASONING_EFFORTS.includes(reasoningEffort)) {
+    return `${where}: reasoningEffort must be "low", "medium" or "high"`;
+  }
+  if (responseFormat !== undefined) {
+    const type = (responseFormat.schema as { _zod?: { def?: { type?: string } } } | undefined)?._zod?.def?.type;
+    if (type !== 'object') return `${where}: responseFormat.schema must be a Zod object schema`;
+  }
+  return null;
 }
 
 export function defineModel(options: ModelDefinition): ModelDefinition {
   if (!options.name?.trim()) throw new DefinitionError('defineModel: name must be a non-empty string');
-  if (options.provider !== 'openai' && options.provider !== 'scripted') {
+  const where = `defineModel "${options.name}"`;
+  if (!MODEL_PROVIDERS.includes(options.provider)) {
     throw new DefinitionError(
-      `defineModel "${options.name}": provider must be "openai" or "scripted", got "${String(options.provider)}"`,
+      `${where}: provider must be one of ${MODEL_PROVIDERS.map((p) => `"${p}"`).join(', ')}, got "${String(options.provider)}"`,
     );
+  }
+  const settingsProblem = modelSettingsProblem(options.settings, where);
+  if (settingsProblem) throw new DefinitionError(settingsProblem);
+  if (options.contextWindow !== undefined && !(Number.isInteger(options.contextWindow) && options.contextWindow > 0)) {
+    throw new DefinitionError(`${where}: contextWindow must be a positive number of tokens`);
+  }
+  const prices = options.prices;
+  if (prices && ![prices.input, prices.output, prices.cachedInput ?? 0].every((p) => Number.isFinite(p) && p >= 0)) {
+    throw new DefinitionError(`${where}: prices must be non-negative numbers of dollars per million tokens`);
   }
   return { ...options, fallbacks: options.fallbacks ?? [] };
 }

@@ -3,6 +3,7 @@
  * rounds of tool calls a turn may run (KIND-7).
  */
 import type { z } from 'zod';
+import { type ModelSettings, modelSettingsProblem } from './define-model.js';
 import { DefinitionError } from './definition-error.js';
 import { checkSubagentToolConfig, SUBAGENT_ONLY_KEYS, type SubagentToolConfig } from './subagent-tool-config.js';
 import { checkSubpromptConfig, SUBPROMPT_ONLY_KEYS, type SubpromptConfig } from './subprompt-config.js';
@@ -63,6 +64,8 @@ export interface PromptDefinition {
   exposeAsTool: boolean;
   /** Unlimited when undefined (the side's step limits still apply). */
   maxToolRounds: MaxToolRounds | undefined;
+  /** Settings over the model's own for this prompt's requests (THR-4). */
+  modelSettings: ModelSettings | undefined;
 }
 
 export interface DefinePromptOptions {
@@ -86,6 +89,8 @@ export interface DefinePromptOptions {
    * with an error tool message before the model is called.
    */
   maxToolRounds?: MaxToolRounds;
+  /** Settings over the model's own (temperature, maxOutputTokens, ..., responseFormat) for this prompt. */
+  modelSettings?: ModelSettings;
 }
 
 /** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
@@ -123,6 +128,8 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
       `definePrompt "${options.name}": maxToolRounds must be a non-negative integer or a function`,
     );
   }
+  const settingsProblem = modelSettingsProblem(options.modelSettings, `definePrompt "${options.name}"`);
+  if (settingsProblem) throw new DefinitionError(settingsProblem);
   return {
     name: options.name,
     toolDescription: options.toolDescription ?? '',
@@ -140,5 +147,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs)],
     exposeAsTool: options.exposeAsTool ?? false,
     maxToolRounds: rounds,
+    modelSettings: options.modelSettings,
   };
 }

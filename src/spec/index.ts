@@ -20,12 +20,16 @@ export type {
   ModelContentPart,
   ModelDefinition,
   ModelMessage,
+  ModelPrices,
+  ModelProvider,
+  ModelSettings,
+  ResponseFormat,
   Script,
   ScriptedReply,
   ScriptedRequest,
   ScriptedToolCall,
 } from './define-model.js';
-export { defineModel } from './define-model.js';
+export { defineModel, MODEL_PROVIDERS } from './define-model.js';
 export type {
   DefinePromptOptions,
   MaxToolRounds,

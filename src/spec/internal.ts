@@ -1,4 +1,6 @@
 /** The spec room's door: what the rest of the runtime may use of it. */
+
+export { modelSettingsProblem } from './define-model.js';
 export { isSubpromptConfig } from './define-prompt.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, defineTool, MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
 export { DefinitionError } from './definition-error.js';

@@ -21,7 +21,7 @@ import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../.
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/ports/thread-store.js';
 import { type AppDefinitions, Registry } from '../../src/engine/registry/index.js';
 import { runTurn } from '../../src/engine/turn/session.js';
-import { ScriptedProvider } from '../../src/providers/scripted.js';
+import { ScriptedProvider } from '../../src/providers/scripted/scripted.js';
 import type {
   AgentDefinition,
   AnyToolDefinition,

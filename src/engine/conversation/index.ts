@@ -6,6 +6,7 @@ export { cancelPendingCalls } from './cancel-pending.js';
 export { buildModelMessages, lastUserIndex } from './context.js';
 export { repeatedFailure } from './doom-loop.js';
 export { MAX_STEPS_CEILING } from './limits.js';
+export { requestSettings, responseFormatProblem } from './model-settings.js';
 export { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
 export type { Side, TurnEnd } from './sides.js';
 export {

@@ -9,6 +9,16 @@ export interface ModelTool {
   function: { name: string; description: string; parameters: JsonSchema };
 }
 
+/** A model's settings as a request carries them: the response format's schema as JSON Schema. */
+export interface RequestSettings {
+  temperature?: number;
+  maxOutputTokens?: number;
+  topP?: number;
+  stop?: string[];
+  reasoningEffort?: 'low' | 'medium' | 'high';
+  responseFormat?: { name: string; schema: JsonSchema };
+}
+
 export interface ModelRequest {
   /** The provider's model id. */
   model: string;
@@ -16,13 +26,17 @@ export interface ModelRequest {
   tools: readonly ModelTool[];
   toolChoice?: 'auto' | 'none' | 'required';
   parallelToolCalls?: boolean;
+  settings?: RequestSettings;
   signal?: AbortSignal;
 }
 
 export interface ModelUsage {
+  /** Input tokens, cached ones included. */
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Input tokens the provider served from its prompt cache, when it says. */
+  cachedTokens?: number;
 }
 
 export interface ModelResponse {

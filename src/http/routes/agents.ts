@@ -1,9 +1,12 @@
 /**
  * `GET /api/agents`: what the Worker serves — agents, their prompts and the tools each prompt may
- * call, with the JSON Schemas the model receives.
+ * call, with the JSON Schemas the model receives — and its models, each with whether it can be
+ * called here or which variables or bindings it still needs (THR-4).
  */
 import { Hono } from 'hono';
 import type { Registry } from '../../engine/registry/index.js';
+import { modelStatus } from '../../providers/index.js';
+import type { HttpEnv } from '../contract/index.js';
 
 function describePrompt(registry: Registry, name: string) {
   const prompt = registry.prompt(name);
@@ -19,7 +22,7 @@ function describePrompt(registry: Registry, name: string) {
 }
 
 export function agentRoutes(registry: Registry) {
-  const app = new Hono();
+  const app = new Hono<HttpEnv>();
   const body = {
     agents: [...registry.agents.values()].map((agent) => ({
       name: agent.name,
@@ -36,6 +39,9 @@ export function agentRoutes(registry: Registry) {
       ...(agent.sideB ? { sideB: { ...agent.sideB, prompt: describePrompt(registry, agent.sideB.prompt) } } : {}),
     })),
   };
-  app.get('/', (c) => c.json(body));
+  // Configuration comes from the env, which a request brings.
+  app.get('/', (c) =>
+    c.json({ ...body, models: [...registry.models.values()].map((model) => modelStatus(model, c.env)) }),
+  );
   return app;
 }

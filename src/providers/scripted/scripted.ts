@@ -3,8 +3,8 @@
  * agents offline. It streams its text in small deltas like a real model so clients see the same
  * frames either way.
  */
-import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../engine/ports/index.js';
-import type { ModelMessage, Script, ScriptedReply, ToolCall } from '../spec/index.js';
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
+import type { ModelMessage, Script, ScriptedReply, ToolCall } from '../../spec/index.js';
 
 /** Characters per text delta: small enough that streaming is visible. */
 const DELTA_SIZE = 16;

@@ -4,20 +4,33 @@
  * transient failures before the stream starts, turns every other failure into a ProviderError that
  * says what the server said (never the API key), and stops promptly when the request's signal aborts.
  */
-import { createParser } from 'eventsource-parser';
-import type { ModelRequest, ModelResponse, ModelUsage, Provider, StreamHandlers } from '../engine/ports/index.js';
-import { ProviderError } from '../engine/ports/index.js';
+import type {
+  ModelRequest,
+  ModelResponse,
+  ModelUsage,
+  Provider,
+  RequestSettings,
+  StreamHandlers,
+} from '../../engine/ports/index.js';
+import { ProviderError } from '../../engine/ports/index.js';
 import {
+  type Attempt,
   abortable,
   abortReason,
   DEFAULT_RETRY_POLICY,
+  describe,
+  errorDetail,
+  isRecord,
   isRetryableStatus,
-  nextDelay,
   type RetryPolicy,
+  readEventStream,
+  redactKey,
   retryAfterMs,
   type Sleep,
   sleep,
-} from './retry.js';
+  snippet,
+  withRetries,
+} from '../transport/index.js';
 import { ToolCallAssembler, type ToolCallFragment } from './sse-tool-call-assembler.js';
 
 export interface OpenAIProviderOptions {
@@ -35,10 +48,6 @@ export interface OpenAIProviderOptions {
 }
 
 const NAME = 'OpenAI-compatible provider';
-/** A body that never produced an SSE event is kept up to this size so it can be read as JSON. */
-const MAX_NON_SSE_BODY = 1 << 20;
-
-type Attempt = { ok: true; response: ModelResponse } | { ok: false; error: ProviderError; retryAfterMs: number | null };
 
 export class OpenAIProvider implements Provider {
   private readonly url: string;
@@ -61,26 +70,11 @@ export class OpenAIProvider implements Provider {
   }
 
   async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
-    try {
-      return await this.completeWithRetries(request, handlers);
-    } catch (error) {
-      throw this.redact(error);
-    }
-  }
-
-  private async completeWithRetries(request: ModelRequest, handlers: StreamHandlers): Promise<ModelResponse> {
-    const { signal } = request;
     const init = this.requestInit(request);
-    for (let attempt = 0; ; attempt++) {
-      if (signal?.aborted) throw abortReason(signal);
-      const outcome = await this.attempt(request, init, handlers);
-      if (outcome.ok) return outcome.response;
-      if (attempt >= this.policy.maxRetries) {
-        const { message, status } = outcome.error;
-        throw new ProviderError(`${message} (gave up after ${attempt + 1} attempts)`, status, true);
-      }
-      const delay = nextDelay(attempt, this.policy, outcome.retryAfterMs);
-      await abortable(this.sleep(delay, signal), signal);
+    try {
+      return await withRetries(this.policy, this.sleep, request.signal, () => this.attempt(request, init, handlers));
+    } catch (error) {
+      throw redactKey(error, this.apiKey);
     }
   }
 
@@ -94,6 +88,7 @@ export class OpenAIProvider implements Provider {
     if (request.tools.length > 0) body.tools = request.tools;
     if (request.toolChoice !== undefined) body.tool_choice = request.toolChoice;
     if (request.parallelToolCalls !== undefined) body.parallel_tool_calls = request.parallelToolCalls;
+    Object.assign(body, settingsBody(request.settings));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'text/event-stream, application/json',
@@ -136,12 +131,23 @@ export class OpenAIProvider implements Provider {
       throw error;
     }
   }
+}
 
-  private redact(error: unknown): unknown {
-    const key = this.apiKey;
-    if (!key || !(error instanceof ProviderError) || !error.message.includes(key)) return error;
-    return new ProviderError(error.message.replaceAll(key, '[redacted]'), error.status, error.retryable);
+/** The model settings in Chat Completions fields (THR-4). */
+function settingsBody(settings: RequestSettings | undefined): Record<string, unknown> {
+  if (!settings) return {};
+  const body: Record<string, unknown> = {};
+  if (settings.temperature !== undefined) body.temperature = settings.temperature;
+  // `max_tokens` is what every OpenAI-compatible server reads; OpenAI maps it for its reasoning models.
+  if (settings.maxOutputTokens !== undefined) body.max_tokens = settings.maxOutputTokens;
+  if (settings.topP !== undefined) body.top_p = settings.topP;
+  if (settings.stop !== undefined) body.stop = settings.stop;
+  if (settings.reasoningEffort !== undefined) body.reasoning_effort = settings.reasoningEffort;
+  if (settings.responseFormat) {
+    const { name, schema } = settings.responseFormat;
+    body.response_format = { type: 'json_schema', json_schema: { name, schema, strict: false } };
   }
+  return body;
 }
 
 /** Reads a successful response: an SSE stream of chunks, or (from servers that ignore `stream`) one JSON body. */
@@ -151,50 +157,23 @@ async function readStep(
   handlers: StreamHandlers,
   progress: { consumed: boolean },
 ): Promise<ModelResponse> {
-  const { signal } = request;
   const step = new StepAccumulator(request.model, handlers);
-  let comments = 0;
-  let raw = '';
-  const parser = createParser({
-    onEvent(event) {
-      if (signal?.aborted) throw abortReason(signal);
-      step.onData(event.data);
-    },
-    onComment() {
-      comments++;
-    },
-  });
-  const feed = (text: string) => {
-    if (step.events === 0 && raw.length < MAX_NON_SSE_BODY) raw += text;
-    parser.feed(text);
-  };
   const body = response.body;
   if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  try {
-    while (!step.done) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await abortable(reader.read(), signal);
-      } catch (error) {
-        if (signal?.aborted) throw abortReason(signal);
-        throw new ProviderError(`${NAME}: the connection failed while streaming: ${describe(error)}`, undefined, true);
-      }
-      if (chunk.done) break;
-      if (chunk.value.byteLength > 0) progress.consumed = true;
-      feed(decoder.decode(chunk.value, { stream: true }));
-    }
-    // A stream cut off without [DONE] may still hold a last event that no blank line terminated.
-    if (!step.done) feed(`${decoder.decode()}\n\n`);
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  if (step.events > 0) return step.result();
-  if (comments > 0 || raw.trim() === '') {
+  const read = await readEventStream(body, {
+    name: NAME,
+    signal: request.signal,
+    progress,
+    onEvent: (event) => {
+      step.onData(event.data);
+      return step.done;
+    },
+  });
+  if (read.events > 0) return step.result();
+  if (read.comments > 0 || read.raw.trim() === '') {
     throw new ProviderError(`${NAME} answered ${response.status} but the stream ended without any data`, undefined);
   }
-  step.onJsonBody(raw, response);
+  step.onJsonBody(read.raw, response);
   return step.result();
 }
 
@@ -299,7 +278,9 @@ function toUsage(usage: Record<string, unknown>): ModelUsage {
   const promptTokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0;
   const completionTokens = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
   const totalTokens = typeof usage.total_tokens === 'number' ? usage.total_tokens : promptTokens + completionTokens;
-  return { promptTokens, completionTokens, totalTokens };
+  const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const cached = typeof details.cached_tokens === 'number' ? details.cached_tokens : undefined;
+  return { promptTokens, completionTokens, totalTokens, ...(cached !== undefined ? { cachedTokens: cached } : {}) };
 }
 
 function firstChoice(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -313,36 +294,4 @@ function reportedError(error: unknown, what: string): ProviderError {
   const code = isRecord(error) ? Number(error.code) : Number.NaN;
   const status = Number.isInteger(code) && code >= 400 && code <= 599 ? code : undefined;
   return new ProviderError(`${NAME} ${what}: ${message}`, status, status !== undefined && isRetryableStatus(status));
-}
-
-/** The provider's own explanation of a failed request: `error.message` from its JSON, else its text. */
-async function errorDetail(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  try {
-    const body: unknown = JSON.parse(text);
-    if (isRecord(body)) {
-      const { error } = body;
-      if (isRecord(error) && typeof error.message === 'string' && error.message !== '') return error.message;
-      if (typeof error === 'string' && error !== '') return error;
-      if (typeof body.message === 'string' && body.message !== '') return body.message;
-    }
-  } catch {
-    // Not JSON: the text itself is the best explanation there is.
-  }
-  return snippet(text) || response.statusText || 'no details given';
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  return `${error.message}${cause}`;
-}
-
-function snippet(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > 300 ? `${flat.slice(0, 300)}…` : flat;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

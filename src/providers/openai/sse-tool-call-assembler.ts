@@ -7,7 +7,7 @@
  * as the raw concatenated string. Parsing them is the executor's job, which reports bad JSON to the
  * model.
  */
-import type { ToolCall } from '../spec/index.js';
+import type { ToolCall } from '../../spec/index.js';
 
 /** One element of `delta.tool_calls` as servers actually send it. */
 export interface ToolCallFragment {

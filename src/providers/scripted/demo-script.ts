@@ -3,7 +3,7 @@
  * names (filling string arguments with the user's words) and then reports what the tools returned.
  * Enough to watch a whole tool round trip without an API key.
  */
-import type { ModelMessage, ScriptedReply, ScriptedRequest } from '../spec/index.js';
+import type { ModelMessage, ScriptedReply, ScriptedRequest } from '../../spec/index.js';
 
 function text(content: ModelMessage['content']): string {
   if (typeof content === 'string') return content;
