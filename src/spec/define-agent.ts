@@ -47,6 +47,15 @@ export interface AgentDefinition {
   permissions: PermissionRule[];
   /** A pre-execute hook on every call of this agent (PERM-3). */
   watchdog: Watchdog | undefined;
+  /** The most a thread of this agent may spend on models (THR-4); a thread's own budget can be tighter. */
+  budget: AgentBudget | undefined;
+}
+
+/** Model spending limits of a thread: tokens (input and output together) and US dollars. */
+export interface AgentBudget {
+  maxTokens?: number;
+  /** Needs models that declare `prices`. */
+  maxCost?: number;
 }
 
 export interface DefineAgentOptions {
@@ -63,6 +72,7 @@ export interface DefineAgentOptions {
   requires?: RequirementSet;
   permissions?: PermissionRule[];
   watchdog?: Watchdog;
+  budget?: AgentBudget;
 }
 
 function side(agent: string, label: string, input: SideConfigInput): SideConfig {
@@ -95,6 +105,12 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
   }
   const secretDefault = secretDefaultProblem(options.variables ?? []);
   if (secretDefault) throw new DefinitionError(`defineAgent "${options.name}": ${secretDefault}`);
+  const budget = options.budget;
+  if (budget && !Object.values(budget).every((limit) => typeof limit === 'number' && limit > 0)) {
+    throw new DefinitionError(
+      `defineAgent "${options.name}": budget.maxTokens and budget.maxCost must be positive numbers`,
+    );
+  }
   const turns = options.maxSessionTurns;
   if (turns !== undefined && !(Number.isInteger(turns) && turns > 0)) {
     throw new DefinitionError(`defineAgent "${options.name}": maxSessionTurns must be a positive integer`);
@@ -112,5 +128,6 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     requires: options.requires ?? {},
     permissions: options.permissions ?? [],
     watchdog: options.watchdog,
+    budget: options.budget,
   };
 }

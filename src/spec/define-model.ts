@@ -30,6 +30,8 @@ export interface ScriptedToolCall {
 export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
+  /** The step's token usage; by default an estimate of four characters a token. */
+  usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
 }
 
 export interface ScriptedRequest {

@@ -3,6 +3,7 @@
  */
 
 export type {
+  AgentBudget,
   AgentDefinition,
   DefineAgentOptions,
   SideConfig,

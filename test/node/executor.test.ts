@@ -375,8 +375,18 @@ describe('EXE-4: ToolResult in, envelope stored and streamed', () => {
     });
     expect(result?.envelope).toEqual({ type: 'output', data: '42', metadata: { duration_ms: 7 } });
 
-    expect(h.frameTypes()).toEqual(['message', 'message', 'tool_started', 'tool_result', 'message', 'message']);
-    const frames = h.frames.filter((frame) => frame.type !== 'message_delta');
+    // THR-4: each model step's message is followed by its usage frame.
+    expect(h.frameTypes()).toEqual([
+      'message',
+      'message',
+      'usage',
+      'tool_started',
+      'tool_result',
+      'message',
+      'message',
+      'usage',
+    ]);
+    const frames = h.frames.filter((frame) => frame.type !== 'message_delta' && frame.type !== 'usage');
     // LOCK-7: every tool frame carries the tool's ACP kind ('other' unless the tool declares one).
     expect(frames[2]).toEqual({
       type: 'tool_started',
@@ -427,7 +437,16 @@ describe('EXE-4: ToolResult in, envelope stored and streamed', () => {
     expect(result?.tool_status).toBe('error');
     expect(result?.content).toBe('Error: no such city');
     expect(result?.envelope).toEqual({ type: 'error', error_text: 'no such city', metadata: { duration_ms: 0 } });
-    expect(h.frameTypes()).toEqual(['message', 'message', 'tool_started', 'tool_result', 'message', 'message']);
+    expect(h.frameTypes()).toEqual([
+      'message',
+      'message',
+      'usage',
+      'tool_started',
+      'tool_result',
+      'message',
+      'message',
+      'usage',
+    ]);
     expect(h.frames.find((frame) => frame.type === 'tool_result')).toMatchObject({
       status: 'error',
       envelope: { type: 'error', error_text: 'no such city' },
@@ -440,7 +459,7 @@ describe('EXE-4: ToolResult in, envelope stored and streamed', () => {
       script: [{ toolCalls: [{ id: 'c1', name: 'echo', arguments: {} }] }, { text: 'ok' }],
     });
     await h.send('go');
-    expect(h.frameTypes()).toEqual(['message', 'message', 'tool_result', 'message', 'message']);
+    expect(h.frameTypes()).toEqual(['message', 'message', 'usage', 'tool_result', 'message', 'message', 'usage']);
     const [result] = toolMessages(h.store.messages());
     expect(result?.envelope).toMatchObject({ type: 'error', metadata: { duration_ms: expect.any(Number) } });
     expect(result?.envelope?.type === 'error' && result.envelope.error_text).toContain('text');

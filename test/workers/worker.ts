@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
+import * as modelsApp from './models-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 
@@ -383,7 +384,7 @@ const runtime = createRuntime({
     ...egress.tools,
     ...secretsApp.tools,
   },
-  models: [scripted, remote],
+  models: [scripted, remote, ...modelsApp.models],
   prompts: [
     general,
     withSecrets,
@@ -406,6 +407,7 @@ const runtime = createRuntime({
     ...subagents.prompts,
     ...containment.prompts,
     ...egress.prompts,
+    ...modelsApp.prompts,
     ...secretsApp.prompts,
   ],
   skills: [
@@ -420,6 +422,7 @@ const runtime = createRuntime({
     ...subagents.agents,
     ...containment.agents,
     ...egress.agents,
+    ...modelsApp.agents,
     ...secretsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),

@@ -1,9 +1,11 @@
 /**
  * Builds the model's view of a thread: the prompt's system text, then the log as Chat Completions
  * messages. Each stored message is converted once and remembered, so a step costs only the new
- * messages plus assembling the list the request body needs anyway.
+ * messages plus assembling the list the request body needs anyway. Once the conversation has been
+ * compacted (compaction.ts), the newest summary stands in for the messages it covers.
  */
 import type { Message, ModelContentPart, ModelMessage, PromptDefinition } from '../../spec/index.js';
+import { latestCompaction } from './compaction.js';
 
 const converted = new WeakMap<Message, ModelMessage>();
 
@@ -57,7 +59,7 @@ function withoutToolCalls(message: Message): ModelMessage | null {
  * Index of the user message that starts the current turn: the last one not sent while tool calls
  * were waiting for results (a message injected mid-step is part of the step, not a new turn).
  */
-function turnStartIndex(log: readonly Message[], shown: Shown): number {
+export function turnStartIndex(log: readonly Message[], shown: Shown = inMainConversation): number {
   const outstanding = new Set<string>();
   let start = -1;
   for (let index = 0; index < log.length; index++) {
@@ -84,7 +86,12 @@ export function buildModelMessages(
   const out: ModelMessage[] = [];
   if (system.trim() !== '') out.push({ role: 'system', content: system });
   const turnStart = turnStartIndex(log, shown);
-  const first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
+  let first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
+  const compaction = prompt.includeChat ? latestCompaction(log) : null;
+  if (compaction) {
+    out.push({ role: 'system', content: `Summary of the conversation before:\n${compaction.summary}` });
+    while (first < log.length && (log[first] as Message).seq <= compaction.mark.through_seq) first++;
+  }
   // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
   const sentCalls = new Set<string>();
   // Messages that land between a tool call and its result are held back until the results are in.

@@ -3,7 +3,9 @@
  * the model is sent, what the log says is pending, dual_ai sides, round and step limits.
  */
 export { cancelPendingCalls } from './cancel-pending.js';
-export { buildModelMessages, lastUserIndex } from './context.js';
+export type { CompactionMark } from './compaction.js';
+export { compactConversation, estimateTokens, latestCompaction, requestBudget } from './compaction.js';
+export { buildModelMessages, lastUserIndex, turnStartIndex } from './context.js';
 export { repeatedFailure } from './doom-loop.js';
 export { MAX_STEPS_CEILING } from './limits.js';
 export { requestSettings, responseFormatProblem } from './model-settings.js';
@@ -32,3 +34,15 @@ export {
   userAfter,
 } from './turn-log.js';
 export type { TurnDeps, TurnOutcome } from './turn-types.js';
+export type { Budget } from './usage.js';
+export {
+  BUDGET_KEY,
+  budgetExceeded,
+  effectiveBudget,
+  NO_USAGE,
+  recordUsage,
+  threadBudget,
+  threadUsage,
+  turnIdOf,
+  turnUsage,
+} from './usage.js';

@@ -3,6 +3,7 @@
  * stores them and sends them over the WebSocket; this file is the catalogue of their shapes.
  */
 import type { AcpToolKind, InteractionKind, Message, ThreadStatus, ToolEnvelope } from '../../spec/index.js';
+import type { UsageTotals } from './provider.js';
 
 export type Frame =
   /** A message was appended to the log. */
@@ -30,6 +31,8 @@ export type Frame =
   | { type: 'status'; status: ThreadStatus; reason?: string }
   /** A turn failed (the model could not be reached, a limit was hit). */
   | { type: 'error'; code: string; message: string }
+  /** A model step's usage, with the turn's and the thread's totals after it (THR-4). */
+  | { type: 'usage'; message_id: string; model: string; step: UsageTotals; turn: UsageTotals; thread: UsageTotals }
   /** A custom event a tool sent with `state.emit`. */
   | { type: 'event'; event: string; data: unknown };
 

@@ -13,6 +13,7 @@ export type {
   Provider,
   RequestSettings,
   StreamHandlers,
+  UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';
 export { StoreView } from './store-view.js';

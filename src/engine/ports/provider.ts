@@ -39,6 +39,20 @@ export interface ModelUsage {
   cachedTokens?: number;
 }
 
+/** Usage summed over model steps (a thread's, a turn's, one step's), as stored and streamed. */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  /** Input tokens served from a prompt cache (part of input_tokens). */
+  cached_tokens: number;
+  total_tokens: number;
+  /** US dollars, for the steps whose model declares prices. */
+  cost_usd: number;
+  steps: number;
+  /** Steps whose model declares no prices: cost_usd leaves them out. */
+  unpriced_steps: number;
+}
+
 export interface ModelResponse {
   text: string;
   toolCalls: ToolCall[];

@@ -8,13 +8,18 @@
  */
 import type { AttachmentRef, Message, SubpromptConfig, ThreadState, ToolResult } from '../../spec/index.js';
 import {
+  budgetExceeded,
   buildModelMessages,
   flagOn,
   MAX_STEPS_CEILING,
   modelTools,
   pendingToolCalls,
+  recordUsage,
+  requestSettings,
   systemText,
   type TurnDeps,
+  threadBudget,
+  turnIdOf,
 } from '../conversation/index.js';
 import { executeToolCalls, parsedArguments, STOPPED_MESSAGE, type ToolGuard } from '../execute/index.js';
 import type { GuardSetup } from '../guards/index.js';
@@ -154,6 +159,7 @@ async function runSubprompt(
   }
   const model = registry.model(prompt.model);
   const provider = deps.provider(model);
+  const settings = requestSettings(model, prompt);
   const tools = bindSubprompts(
     registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
     nested,
@@ -197,6 +203,9 @@ async function runSubprompt(
     if (steps >= MAX_STEPS_CEILING) {
       return subpromptResult(promptName, config, log, `it reached the limit of ${MAX_STEPS_CEILING} model steps`);
     }
+    // THR-4: a nested prompt spends from the same thread budget as its caller.
+    const overBudget = budgetExceeded(deps.store, threadBudget(deps.agent.budget, deps.store));
+    if (overBudget) return subpromptResult(promptName, config, log, overBudget);
     deps.onProgress?.();
     const messageId = crypto.randomUUID();
     let response: Awaited<ReturnType<typeof provider.complete>>;
@@ -208,6 +217,7 @@ async function runSubprompt(
           tools: requestTools,
           toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
           parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,
+          ...(settings ? { settings } : {}),
           signal,
         },
         { onTextDelta: (delta) => emit({ type: 'message_delta', message_id: messageId, delta }) },
@@ -224,6 +234,7 @@ async function runSubprompt(
       metadata: { model: response.model, usage: response.usage, finish_reason: response.finishReason },
     });
     emit({ type: 'message', message });
+    recordUsage(deps.store, emit, { usage: response.usage, model, messageId, turnId: turnIdOf(deps.store.messages()) });
   }
 }
 

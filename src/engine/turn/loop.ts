@@ -25,6 +25,7 @@ import {
   offeredTools,
   pendingToolCalls,
   repeatedFailure,
+  requestSettings,
   roundsThisTurn,
   stepsThisTurn,
   systemText,
@@ -35,6 +36,7 @@ import { executeToolCalls, parsedArguments } from '../execute/index.js';
 import { approvalGuard, callStates, type GuardSetup, rememberAllowed, toolGuards } from '../guards/index.js';
 import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
 import { bindSubprompts, startImmediateSubagents, subagentInstances } from '../subagents/index.js';
+import { accountStep, prepareRequest, type StepSetting } from './model-step.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
@@ -136,6 +138,15 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   const allRequestTools = modelTools(tools);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
+  let imageParts: Awaited<ReturnType<ToolImages['partsFor']>> | undefined;
+  const step: StepSetting = {
+    deps,
+    prompt,
+    model,
+    provider,
+    settings: requestSettings(model, prompt),
+    render: (log) => buildModelMessages(prompt, log, imageParts, system),
+  };
   // DEF-6: with stopOnResponse false, a side's text answer does not end its turn; the model goes on.
   let goOn = false;
 
@@ -157,7 +168,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
     }
     if (pending.length > 0) {
       deps.onProgress?.();
-      const step = await executeToolCalls(pending, {
+      const executed = await executeToolCalls(pending, {
         tools: toolMap,
         store,
         files: deps.files,
@@ -171,7 +182,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
         now,
         onAlwaysAllowed: (call) => rememberAllowed(guardSetup, call),
       });
-      if (step.waiting) return { kind: 'waiting' };
+      if (executed.waiting) return { kind: 'waiting' };
       if (store.info.agentId !== agent.name) {
         // SUB-2: a handoff to an agent that exists ends this turn; the new owner takes the next one.
         if (registry.agent(store.info.agentId)) return { kind: 'done', reason: 'handoff' };
@@ -205,7 +216,10 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
       ? modelTools(offeredTools(tools, store, Object.keys(subagentInstances(store)).length > 0))
       : allRequestTools;
     const turnMessages = current.slice(lastUserIndex(current) + 1);
-    const imageParts = images ? await images.partsFor(turnMessages) : undefined;
+    imageParts = images ? await images.partsFor(turnMessages) : undefined;
+    // THR-4: within budget, and within the context window (compacting older turns when needed).
+    const prepared = await prepareRequest(step, requestTools);
+    if ('outcome' in prepared) return prepared.outcome;
     const messageId = crypto.randomUUID();
     let text = '';
     let response: Awaited<ReturnType<Provider['complete']>>;
@@ -213,10 +227,11 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
       response = await provider.complete(
         {
           model: model.model ?? model.name,
-          messages: buildModelMessages(prompt, current, imageParts, system),
+          messages: prepared.messages,
           tools: requestTools,
           toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
           parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,
+          ...(step.settings ? { settings: step.settings } : {}),
           signal,
         },
         {
@@ -274,6 +289,8 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
       },
     });
     emit({ type: 'message', message: assistant });
+    const accounted = accountStep(step, response, assistant, current);
+    if (accounted) return accounted;
     if (roundFailure) return { kind: 'failed', message: roundFailure };
     if (roundRefused) return { kind: 'done', reason: 'round_limit', pendingToolCalls: response.toolCalls };
     if (response.toolCalls.length === 0 && side.stopOnResponse) {

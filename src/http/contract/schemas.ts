@@ -34,6 +34,14 @@ export const CreateThreadBody = z
       .max(1000)
       .default([])
       .describe('Session-scope permission rules (PERM-1)'),
+    budget: z
+      .object({
+        maxTokens: z.number().int().positive().optional().describe('Most tokens (input and output) the thread may use'),
+        maxCost: z.number().positive().optional().describe('Most US dollars the thread may spend on models'),
+      })
+      .strict()
+      .optional()
+      .describe("The thread's model budget; the agent's own budget applies too, the tighter limit wins (THR-4)"),
   })
   .strict();
 

@@ -61,6 +61,7 @@ export function threadRoutes(registry: Registry) {
         tags: body.tags,
         headless: body.headless,
         permissions: body.permissions,
+        ...(body.budget ? { budget: body.budget } : {}),
       }),
     );
     return c.json(details, 201);

@@ -1,7 +1,7 @@
 /**
  * The scripted provider: a model that answers from a script, for tests and for running the example
  * agents offline. It streams its text in small deltas like a real model so clients see the same
- * frames either way.
+ * frames either way, and reports usage (the script's, or an estimate) so totals and budgets work.
  */
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
 import type { ModelMessage, Script, ScriptedReply, ToolCall } from '../../spec/index.js';
@@ -18,6 +18,11 @@ function stepIndex(messages: readonly ModelMessage[]): number {
     if (message.role === 'assistant') steps++;
   }
   return steps;
+}
+
+/** About four characters a token, as the scripted model's usage estimate. */
+function estimate(text: string): number {
+  return Math.ceil(text.length / 4);
 }
 
 function abortError(signal: AbortSignal): unknown {
@@ -58,10 +63,17 @@ export class ScriptedProvider implements Provider {
         arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
       },
     }));
+    const promptTokens = reply.usage?.promptTokens ?? estimate(JSON.stringify(request.messages));
+    const completionTokens = reply.usage?.completionTokens ?? estimate(text + JSON.stringify(toolCalls));
     return {
       text,
       toolCalls,
-      usage: null,
+      usage: {
+        promptTokens,
+        completionTokens,
+        totalTokens: promptTokens + completionTokens,
+        ...(reply.usage?.cachedTokens !== undefined ? { cachedTokens: reply.usage.cachedTokens } : {}),
+      },
       finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
       model: this.name,
     };

@@ -2,6 +2,7 @@
  * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
  * returned as values, not thrown, because an exception crossing RPC keeps only its message.
  */
+import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 
 export interface ApiError {
@@ -46,6 +47,8 @@ export interface CreateThreadInput {
   permissions?: PermissionRule[];
   /** Rules a child thread inherits from its ancestors: their denies are final here (PERM-1). */
   inheritedPermissions?: PermissionRule[];
+  /** The thread's own model budget (THR-4). */
+  budget?: { maxTokens?: number; maxCost?: number };
   /** Set when a parent thread spawns this one (SUB-7). */
   parentId?: string;
   /** The parent's tool call this child answers when its turn ends. */
@@ -88,6 +91,10 @@ export interface ThreadDetails {
   message_count: number;
   /** The newest stream frame: a WebSocket opened with `?after=` this misses nothing from now on. */
   last_frame_seq: number;
+  /** Model usage of the whole thread and of its newest turn (THR-4). */
+  usage: { thread: UsageTotals; turn: UsageTotals };
+  /** The budget in force: the agent's and the thread's, the tighter of each; null when none. */
+  budget: { maxTokens?: number; maxCost?: number } | null;
 }
 
 export interface PostMessageInput {

@@ -5,6 +5,7 @@
  * the thread is erased again.
  */
 
+import { BUDGET_KEY } from '../../engine/conversation/index.js';
 import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
@@ -57,6 +58,7 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
     const store = host.store();
     if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
     if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
+    if (input.budget) store.setValue(BUDGET_KEY, input.budget);
     for (const message of input.messages) {
       store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
     }

@@ -1,8 +1,10 @@
 /**
- * What `GET /api/threads/:id` answers: the record, the status, the children and what the thread
- * waits for.
+ * What `GET /api/threads/:id` answers: the record, the status, the children, what the thread waits
+ * for, and its model usage and budget (THR-4).
  */
 
+import { threadBudget, threadUsage, turnUsage } from '../../engine/conversation/index.js';
+import type { AgentBudget } from '../../spec/index.js';
 import type { JsonValue, ThreadDetails, ThreadIndex } from '../bindings/index.js';
 import type { SqliteThreadStore, ThreadMeta, ThreadRecord } from '../storage/index.js';
 
@@ -11,7 +13,9 @@ export function threadDetails(
   meta: ThreadMeta,
   store: SqliteThreadStore,
   lastFrameSeq: number,
+  agentBudget: AgentBudget | undefined,
 ): ThreadDetails {
+  const budget = threadBudget(agentBudget, store);
   return {
     id: record.id,
     agent: record.agentId,
@@ -31,6 +35,8 @@ export function threadDetails(
     last_error: meta.get<string>('last_error'),
     message_count: store.messageCount(),
     last_frame_seq: lastFrameSeq,
+    usage: { thread: threadUsage(store), turn: turnUsage(store) },
+    budget: budget.maxTokens === undefined && budget.maxCost === undefined ? null : budget,
   };
 }
 

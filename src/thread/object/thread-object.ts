@@ -168,7 +168,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   private details(record: ThreadRecord): ThreadDetails {
-    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq());
+    const agentBudget = this.registry.agent(record.agentId)?.budget;
+    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq(), agentBudget);
   }
 
   // ---- RPC ----------------------------------------------------------------------------------

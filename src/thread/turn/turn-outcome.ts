@@ -14,9 +14,17 @@ export interface OutcomeEffect {
 export function outcomeEffect(outcome: TurnOutcome, waits: readonly Interaction[]): OutcomeEffect {
   switch (outcome.kind) {
     case 'failed':
-      return { status: 'error', reason: 'failed', error: { code: 'turn_failed', message: outcome.message } };
+      return {
+        status: 'error',
+        reason: 'failed',
+        error: { code: outcome.code ?? 'turn_failed', message: outcome.message },
+      };
     case 'limit':
-      return { status: 'idle', reason: 'limit', error: { code: 'step_limit', message: outcome.message } };
+      return {
+        status: 'idle',
+        reason: 'limit',
+        error: { code: outcome.code ?? 'step_limit', message: outcome.message },
+      };
     case 'waiting':
       // KIND-4: a human-in-the-loop wait has its own status.
       return { status: waits.some((wait) => wait.kind === 'hitl') ? 'awaiting_hitl' : 'waiting' };
