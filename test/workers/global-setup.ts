@@ -235,8 +235,8 @@ export default async function setup(project: TestProject) {
         model.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
       );
     }
-    // GET /status/<code>: an outside API failing with that status.
-    const status = /^\/status\/(\d{3})$/.exec(url.pathname);
+    // /status/<code>, and any path under it: an outside API (or a model server) failing with that status.
+    const status = /^\/status\/(\d{3})(\/.*)?$/.exec(url.pathname);
     if (status) return send(Number(status[1]), { error: `status ${status[1]}` });
     // Anything else: an outside API answering JSON about the request.
     return send(200, { ok: true, path: url.pathname, query: Object.fromEntries(url.searchParams) });
