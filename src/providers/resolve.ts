@@ -11,6 +11,7 @@
 import { type Provider, ProviderError } from '../engine/ports/index.js';
 import type { ModelDefinition, ModelProvider } from '../spec/index.js';
 import { FallbackProvider, type ProviderChoice } from './fallback.js';
+import { googleKind } from './google/index.js';
 import { openaiKind } from './openai/index.js';
 import { demoScript, ScriptedProvider } from './scripted/index.js';
 import type { ProviderKind } from './transport/index.js';
@@ -26,6 +27,7 @@ export type ProviderEnv = { readonly [name: string]: unknown } & {
 /** The providers reached over HTTP or a binding; `scripted` needs no configuration. */
 const KINDS: Partial<Record<ModelProvider, ProviderKind>> = {
   openai: openaiKind,
+  google: googleKind,
 };
 
 /** Whether a model can be called, and if not, what is missing (for `GET /api/agents`). */
