@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { type GoogleServer, startGoogleServer } from '../../harness/google-server.mjs';
 import type { ModelRequest } from '../../src/engine/ports/provider.js';
 import { GoogleProvider } from '../../src/providers/google/google.js';
+import { modelStatus, resolveProvider } from '../../src/providers/resolve.js';
+import type { ModelDefinition } from '../../src/spec/define-model.js';
 import { argumentsJsonSchema } from '../../src/spec/schema.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
@@ -86,6 +88,34 @@ describe('GoogleProvider: the request', () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('GoogleProvider: configuration', () => {
+  const gemini: ModelDefinition = { name: 'gemini', provider: 'google', model: 'gemini-2.5-flash' };
+  const lookup = (name: string): ModelDefinition => {
+    throw new Error(`no model ${name}`);
+  };
+
+  it('THR-4: a google model reads GOOGLE_BASE_URL and GOOGLE_API_KEY, or the variables it names', async () => {
+    server.enqueue({ text: 'default variables' }, { text: 'own variables' });
+    const own: ModelDefinition = { ...gemini, baseURLVariable: 'GEMINI_URL', apiKeyVariable: 'GEMINI_KEY' };
+
+    const first = await resolveProvider(gemini, lookup, { GOOGLE_BASE_URL: server.url, GOOGLE_API_KEY: 'k1' }).complete(
+      request({ model: 'ignored' }),
+    );
+    const second = await resolveProvider(own, lookup, { GEMINI_URL: server.url, GEMINI_KEY: 'k2' }).complete(request());
+
+    expect([first.text, second.text]).toEqual(['default variables', 'own variables']);
+    expect(server.requests.map((recorded) => [recorded.model, recorded.headers['x-goog-api-key']])).toEqual([
+      ['gemini-2.5-flash', 'k1'],
+      ['gemini-2.5-flash', 'k2'],
+    ]);
+  });
+
+  it('THR-4: without a key or an endpoint, a google model is not configured and names GOOGLE_API_KEY', () => {
+    expect(modelStatus(gemini, {})).toMatchObject({ configured: false, missing: ['GOOGLE_API_KEY'] });
+    expect(modelStatus(gemini, { GOOGLE_API_KEY: 'k' })).toMatchObject({ configured: true, missing: [] });
   });
 });
 
