@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
+import * as google from './google-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 
@@ -382,8 +383,9 @@ const runtime = createRuntime({
     ...containment.tools,
     ...egress.tools,
     ...secretsApp.tools,
+    ...google.tools,
   },
-  models: [scripted, remote],
+  models: [scripted, remote, ...google.models],
   prompts: [
     general,
     withSecrets,
@@ -407,6 +409,7 @@ const runtime = createRuntime({
     ...containment.prompts,
     ...egress.prompts,
     ...secretsApp.prompts,
+    ...google.prompts,
   ],
   skills: [
     defineSkill({
@@ -421,6 +424,7 @@ const runtime = createRuntime({
     ...containment.agents,
     ...egress.agents,
     ...secretsApp.agents,
+    ...google.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
