@@ -1,6 +1,7 @@
 /**
  * The Google Gemini provider (THR-4): Gemini's native `streamGenerateContent` API, with tool calls,
- * images (EXE-9), thinking, structured output and retries.
+ * images (EXE-9), thinking, structured output and retries. Native rather than Gemini's
+ * OpenAI-compatible endpoint: google.ts says why.
  */
 import type { HttpProviderKind } from '../transport/index.js';
 import { GoogleProvider } from './google.js';
