@@ -28,6 +28,9 @@ export default defineConfig({
                 OPENAI_BASE_URL: inject<string>('modelBaseUrl'),
                 OPENAI_API_KEY: 'test-model-key',
                 MODEL: 'test-model',
+                // Models with provider 'google' reach the local Gemini server of global-setup.ts.
+                GOOGLE_BASE_URL: inject<string>('googleBaseUrl'),
+                GOOGLE_API_KEY: 'test-google-key',
                 SERVICES_URL: inject<string>('servicesUrl'),
                 INTRANET_URL: inject<string>('intranetUrl'),
                 // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a

@@ -12,6 +12,7 @@ import { type Provider, ProviderError } from '../engine/ports/index.js';
 import type { ModelDefinition, ModelProvider } from '../spec/index.js';
 import { anthropicKind } from './anthropic/index.js';
 import { FallbackProvider, type ProviderChoice } from './fallback.js';
+import { googleKind } from './google/index.js';
 import { openaiKind } from './openai/index.js';
 import { demoScript, ScriptedProvider } from './scripted/index.js';
 import type { ProviderKind } from './transport/index.js';
@@ -28,6 +29,7 @@ export type ProviderEnv = { readonly [name: string]: unknown } & {
 const KINDS: Partial<Record<ModelProvider, ProviderKind>> = {
   openai: openaiKind,
   anthropic: anthropicKind,
+  google: googleKind,
 };
 
 /** Whether a model can be called, and if not, what is missing (for `GET /api/agents`). */

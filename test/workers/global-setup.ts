@@ -1,18 +1,23 @@
 /**
  * Local services for the workerd tests, started once in Node: an OpenAI-compatible model server
- * (harness/openai-server.mjs) that plays the directive script in each thread's own user
- * message, a small HTTP service for tools that call outside APIs and for inspecting what the model
- * server received, and an "intranet" server that the egress policy must keep the tools away from.
+ * (harness/openai-server.mjs) and a Gemini API server (harness/google-server.mjs) that play the
+ * directive script in each thread's own user message, a small HTTP service for tools that call
+ * outside APIs and for inspecting what the model servers received, and an "intranet" server that
+ * the egress policy must keep the tools away from.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ScriptedRequest } from '@standardagents/spec';
 import type { TestProject } from 'vitest/node';
+import { startGoogleServer } from '../../harness/google-server.mjs';
 import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { directiveScript } from '../support/directive-script.js';
+import { geminiDirectiveReply } from '../support/gemini-directive.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     modelBaseUrl: string;
+    /** The local Gemini API server (harness/google-server.mjs), for models of provider 'google'. */
+    googleBaseUrl: string;
     servicesUrl: string;
     intranetUrl: string;
   }
@@ -220,6 +225,7 @@ function intranetService(req: IncomingMessage, res: ServerResponse): void {
 
 export default async function setup(project: TestProject) {
   const model = await startOpenAIServer({ respond: directiveReply });
+  const gemini = await startGoogleServer({ respond: geminiDirectiveReply, apiKey: 'test-google-key' });
   const services = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (url.pathname.startsWith('/web/')) return void webService(req, res, url);
@@ -235,6 +241,15 @@ export default async function setup(project: TestProject) {
         model.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
       );
     }
+    // GET /google-requests?containing=<marker>: what the Gemini server received, when it mentions the marker.
+    if (url.pathname === '/google-requests') {
+      const marker = url.searchParams.get('containing') ?? '';
+      const received = gemini.requests.map(({ path, query, body }) => ({ path, query, body }));
+      return send(
+        200,
+        received.filter((request) => JSON.stringify(request.body).includes(marker)),
+      );
+    }
     // /status/<code>, and any path under it: an outside API (or a model server) failing with that status.
     const status = /^\/status\/(\d{3})(\/.*)?$/.exec(url.pathname);
     if (status) return send(Number(status[1]), { error: `status ${status[1]}` });
@@ -242,11 +257,13 @@ export default async function setup(project: TestProject) {
     return send(200, { ok: true, path: url.pathname, query: Object.fromEntries(url.searchParams) });
   });
   project.provide('modelBaseUrl', model.baseURL);
+  project.provide('googleBaseUrl', gemini.url);
   project.provide('servicesUrl', await listen(services));
   const intranet = createServer(intranetService);
   project.provide('intranetUrl', await listen(intranet));
   return async () => {
     await model.close();
+    await gemini.close();
     // Requests to /web/hang/ may still be open.
     services.closeAllConnections();
     await new Promise((resolve) => services.close(resolve));

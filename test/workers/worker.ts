@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
+import * as google from './google-app.js';
 import * as modelsApp from './models-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
@@ -383,8 +384,9 @@ const runtime = createRuntime({
     ...containment.tools,
     ...egress.tools,
     ...secretsApp.tools,
+    ...google.tools,
   },
-  models: [scripted, remote, ...modelsApp.models],
+  models: [scripted, remote, ...modelsApp.models, ...google.models],
   prompts: [
     general,
     withSecrets,
@@ -409,6 +411,7 @@ const runtime = createRuntime({
     ...egress.prompts,
     ...modelsApp.prompts,
     ...secretsApp.prompts,
+    ...google.prompts,
   ],
   skills: [
     defineSkill({
@@ -424,6 +427,7 @@ const runtime = createRuntime({
     ...egress.agents,
     ...modelsApp.agents,
     ...secretsApp.agents,
+    ...google.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

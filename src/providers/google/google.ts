@@ -1,0 +1,166 @@
+/**
+ * The Google Gemini provider (THR-4): one streamed model step over Gemini's native API,
+ * `POST {base}/v1beta/models/{model}:streamGenerateContent?alt=sse` with the key in the
+ * `x-goog-api-key` header (never in the URL, so no error or log line can carry it).
+ *
+ * Native rather than Gemini's OpenAI-compatible endpoint (`/v1beta/openai/`): Google itself
+ * recommends calling the Gemini API directly to anyone not already on the OpenAI libraries, and
+ * nothing Google publishes shows the compatible layer carrying everything this runtime uses through
+ * tools and streaming: thinking levels and budgets need Gemini-specific extra fields there, Gemini
+ * 3's thought signatures ride in a non-standard `extra_content` of each tool call, and block
+ * reasons, safety ratings, and cached- and thought-token counts are Gemini's own fields.
+ *
+ * Like the OpenAI-compatible provider, it retries 429, 5xx (503 is Gemini's "model overloaded") and
+ * network failures before the first byte of a stream arrives, honouring `Retry-After` or the
+ * error's own `RetryInfo` delay; never after (deltas may already have reached clients); stops at
+ * once when the request's signal aborts; and turns every other failure into a ProviderError saying
+ * what Gemini said.
+ */
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
+import { ProviderError } from '../../engine/ports/index.js';
+import {
+  type Attempt,
+  abortable,
+  abortReason,
+  DEFAULT_RETRY_POLICY,
+  describe,
+  isRetryableStatus,
+  type RetryPolicy,
+  readEventStream,
+  redactKey,
+  retryAfterMs,
+  type Sleep,
+  sleep,
+  withRetries,
+} from '../transport/index.js';
+import { httpErrorOf, NAME } from './google-error.js';
+import { requestBody } from './request-body.js';
+import { GeminiStep } from './stream-step.js';
+
+export interface GoogleProviderOptions {
+  /** The API's origin, `https://generativelanguage.googleapis.com`, or a gateway in front of it. */
+  baseURL: string;
+  apiKey?: string;
+  fetch?: typeof fetch;
+  /** Attempts after the first one for 429, 5xx and network failures. Default 3. */
+  maxRetries?: number;
+  /** Default 500. */
+  baseDelayMs?: number;
+  /** Caps both the backoff and the server's requested delay. Default 8000. */
+  maxDelayMs?: number;
+  sleep?: Sleep;
+}
+
+export class GoogleProvider implements Provider {
+  private readonly base: string;
+  private readonly apiKey: string | undefined;
+  private readonly fetchImpl: typeof fetch;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: Sleep;
+
+  constructor(options: GoogleProviderOptions) {
+    const origin = options.baseURL.replace(/\/+$/, '');
+    // A base that already names the API version (`.../v1beta`) is taken as is.
+    this.base = /\/v1(alpha|beta)?\d*$/.test(origin) ? origin : `${origin}/v1beta`;
+    this.apiKey = options.apiKey || undefined;
+    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.policy = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    };
+    this.sleep = options.sleep ?? sleep;
+  }
+
+  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+    const url = this.urlFor(request.model);
+    const init = this.requestInit(request);
+    try {
+      return await withRetries(this.policy, this.sleep, request.signal, () =>
+        this.attempt(url, request, init, handlers),
+      );
+    } catch (error) {
+      throw redactKey(error, this.apiKey);
+    }
+  }
+
+  /** `models/gemini-2.5-flash`; a model id that already names its collection (`tunedModels/x`) is kept. */
+  private urlFor(model: string): string {
+    const path = model.includes('/') ? model : `models/${model}`;
+    return `${this.base}/${path.split('/').map(encodeURIComponent).join('/')}:streamGenerateContent?alt=sse`;
+  }
+
+  private requestInit(request: ModelRequest): RequestInit {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream, application/json',
+    };
+    if (this.apiKey) headers['x-goog-api-key'] = this.apiKey;
+    return { method: 'POST', headers, body: JSON.stringify(requestBody(request)), signal: request.signal };
+  }
+
+  /** One request. Throws what must not be retried; returns a transient failure for the loop to retry. */
+  private async attempt(
+    url: string,
+    request: ModelRequest,
+    init: RequestInit,
+    handlers: StreamHandlers,
+  ): Promise<Attempt> {
+    const { signal } = request;
+    const doFetch = this.fetchImpl;
+    let response: Response;
+    try {
+      response = await abortable(doFetch(url, init), signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      const reason = `${NAME} at ${url.split('?')[0]} could not be reached: ${describe(error)}`;
+      return { ok: false, error: new ProviderError(reason, undefined, true), retryAfterMs: null };
+    }
+    if (!response.ok) {
+      const failure = await abortable(httpErrorOf(response), signal);
+      const error = new ProviderError(failure.message, response.status, isRetryableStatus(response.status));
+      if (!error.retryable) throw error;
+      return { ok: false, error, retryAfterMs: retryAfterMs(response.headers) ?? failure.retryDelayMs };
+    }
+    const progress = { consumed: false };
+    try {
+      return { ok: true, response: await readStep(response, request, handlers, progress) };
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
+      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
+        return { ok: false, error, retryAfterMs: null };
+      }
+      throw error;
+    }
+  }
+}
+
+/** Reads a successful response: an SSE stream of chunks, or (from a server that ignored `alt=sse`) JSON. */
+async function readStep(
+  response: Response,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: { consumed: boolean },
+): Promise<ModelResponse> {
+  const body = response.body;
+  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
+  const step = new GeminiStep(request.model, handlers);
+  const read = await readEventStream(body, {
+    name: NAME,
+    signal: request.signal,
+    progress,
+    onEvent: (event) => {
+      step.onEvent(event.data);
+      return false;
+    },
+  });
+  if (read.events === 0) {
+    if (read.comments > 0 || read.raw.trim() === '') {
+      throw new ProviderError(`${NAME} answered ${response.status} but the stream ended without any data`);
+    }
+    step.onJsonBody(read.raw, response);
+  }
+  return step.result();
+}
