@@ -14,6 +14,7 @@ import { FallbackProvider, type ProviderChoice } from './fallback.js';
 import { openaiKind } from './openai/index.js';
 import { demoScript, ScriptedProvider } from './scripted/index.js';
 import type { ProviderKind } from './transport/index.js';
+import { workersAIKind } from './workers-ai/index.js';
 
 /** The Worker's env as providers read it: variables and bindings by name. */
 export type ProviderEnv = { readonly [name: string]: unknown } & {
@@ -26,6 +27,7 @@ export type ProviderEnv = { readonly [name: string]: unknown } & {
 /** The providers reached over HTTP or a binding; `scripted` needs no configuration. */
 const KINDS: Partial<Record<ModelProvider, ProviderKind>> = {
   openai: openaiKind,
+  'workers-ai': workersAIKind,
 };
 
 /** Whether a model can be called, and if not, what is missing (for `GET /api/agents`). */
