@@ -21,6 +21,7 @@ import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
+import * as workersAi from './workers-ai-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
 const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
@@ -382,8 +383,9 @@ const runtime = createRuntime({
     ...containment.tools,
     ...egress.tools,
     ...secretsApp.tools,
+    ...workersAi.tools,
   },
-  models: [scripted, remote],
+  models: [scripted, remote, ...workersAi.models],
   prompts: [
     general,
     withSecrets,
@@ -407,6 +409,7 @@ const runtime = createRuntime({
     ...containment.prompts,
     ...egress.prompts,
     ...secretsApp.prompts,
+    ...workersAi.prompts,
   ],
   skills: [
     defineSkill({
@@ -421,6 +424,7 @@ const runtime = createRuntime({
     ...containment.agents,
     ...egress.agents,
     ...secretsApp.agents,
+    ...workersAi.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
@@ -465,5 +469,10 @@ const runtime = createRuntime({
   ]),
 });
 
-export const Thread = runtime.Thread;
+// The Workers AI test model reaches its stub binding through the env each thread receives (workers-ai-app.ts).
+export class Thread extends runtime.Thread {
+  constructor(...[ctx, env]: ConstructorParameters<typeof runtime.Thread>) {
+    super(ctx, workersAi.withStubBinding(env));
+  }
+}
 export default runtime.worker;
