@@ -16,6 +16,7 @@ import { googleKind } from './google/index.js';
 import { openaiKind } from './openai/index.js';
 import { demoScript, ScriptedProvider } from './scripted/index.js';
 import type { ProviderKind } from './transport/index.js';
+import { workersAIKind } from './workers-ai/index.js';
 
 /** The Worker's env as providers read it: variables and bindings by name. */
 export type ProviderEnv = { readonly [name: string]: unknown } & {
@@ -30,6 +31,7 @@ const KINDS: Partial<Record<ModelProvider, ProviderKind>> = {
   openai: openaiKind,
   anthropic: anthropicKind,
   google: googleKind,
+  'workers-ai': workersAIKind,
 };
 
 /** Whether a model can be called, and if not, what is missing (for `GET /api/agents`). */

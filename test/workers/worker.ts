@@ -23,6 +23,7 @@ import * as google from './google-app.js';
 import * as modelsApp from './models-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
+import * as workersAi from './workers-ai-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
 const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
@@ -385,8 +386,9 @@ const runtime = createRuntime({
     ...egress.tools,
     ...secretsApp.tools,
     ...google.tools,
+    ...workersAi.tools,
   },
-  models: [scripted, remote, ...modelsApp.models, ...google.models],
+  models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
     general,
     withSecrets,
@@ -412,6 +414,7 @@ const runtime = createRuntime({
     ...modelsApp.prompts,
     ...secretsApp.prompts,
     ...google.prompts,
+    ...workersAi.prompts,
   ],
   skills: [
     defineSkill({
@@ -428,6 +431,7 @@ const runtime = createRuntime({
     ...modelsApp.agents,
     ...secretsApp.agents,
     ...google.agents,
+    ...workersAi.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
@@ -472,5 +476,10 @@ const runtime = createRuntime({
   ]),
 });
 
-export const Thread = runtime.Thread;
+// The Workers AI test model reaches its stub binding through the env each thread receives (workers-ai-app.ts).
+export class Thread extends runtime.Thread {
+  constructor(...[ctx, env]: ConstructorParameters<typeof runtime.Thread>) {
+    super(ctx, workersAi.withStubBinding(env));
+  }
+}
 export default runtime.worker;

@@ -1,0 +1,141 @@
+/**
+ * Reads what `env.AI.run` answered into one model step (THR-4), in either of the two shapes Workers
+ * AI's text-generation models use:
+ *
+ * - the native one: streamed as `data: {"response":"<text>","p":"<padding>"}` events, tool calls
+ *   under a top-level `tool_calls`, a last `data: {"response":"","usage":{...}}` and `data: [DONE]`;
+ *   unstreamed as `{ response, tool_calls, usage }` (in JSON mode `response` is the parsed object);
+ * - the Chat Completions one (GLM, Kimi, gpt-oss, Gemma 4, Qwen 3, ...): `chat.completion.chunk`s
+ *   with `choices[0].delta`, followed by the same native usage event; unstreamed a `chat.completion`.
+ *
+ * Text deltas are handed on as they arrive. Usage is the last one reported: Chat Completions chunks
+ * report zeros or running totals before the final totals arrive in the native usage event.
+ */
+import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
+import { ProviderError } from '../../engine/ports/index.js';
+import { isRecord, snippet } from '../transport/index.js';
+import { bindingFailure, NAME } from './binding-errors.js';
+import { ToolCallFragments } from './tool-call-fragments.js';
+
+export class AnswerReader {
+  /** `data: [DONE]` arrived. */
+  done = false;
+  private text = '';
+  private usage: ModelUsage | null = null;
+  private finishReason: string | null = null;
+  private readonly toolCalls = new ToolCallFragments();
+
+  constructor(
+    private model: string,
+    private readonly handlers: StreamHandlers,
+  ) {}
+
+  /** One server-sent event's data. */
+  onEventData(data: string): void {
+    const trimmed = data.trim();
+    if (trimmed === '') return;
+    if (trimmed === '[DONE]') {
+      this.done = true;
+      return;
+    }
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(trimmed);
+    } catch {
+      // Events framed by single newlines reach the parser as one event of several `data:` lines.
+      if (trimmed.includes('\n')) {
+        for (const line of trimmed.split('\n')) this.onEventData(line.replace(/^data:\s?/, ''));
+        return;
+      }
+      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
+    }
+    if (!isRecord(chunk)) {
+      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(trimmed)}`);
+    }
+    if (chunk.error !== undefined && chunk.error !== null) {
+      throw bindingFailure(chunk.error, this.model, 'reported an error mid-stream');
+    }
+    this.onMeta(chunk);
+    this.addText(chunk.response);
+    this.toolCalls.addAll(chunk.tool_calls);
+    const choice = firstChoice(chunk);
+    if (!choice) return;
+    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    if (!isRecord(choice.delta)) return;
+    this.addText(choice.delta.content);
+    this.toolCalls.addAll(choice.delta.tool_calls);
+  }
+
+  /** A whole, unstreamed answer: the native output, a `chat.completion`, or bare text. */
+  onWholeAnswer(output: unknown): void {
+    this.done = true;
+    if (typeof output === 'string') {
+      this.addText(output);
+      return;
+    }
+    if (!isRecord(output)) {
+      throw new ProviderError(`${NAME} answered with something that is not a model output: ${describeValue(output)}`);
+    }
+    if (output.error !== undefined && output.error !== null) throw bindingFailure(output.error, this.model);
+    this.onMeta(output);
+    const choice = firstChoice(output);
+    const message = choice && isRecord(choice.message) ? choice.message : undefined;
+    if (!message && !('response' in output) && !('tool_calls' in output)) {
+      throw new ProviderError(`${NAME} answered with JSON that is not a model output: ${describeValue(output)}`);
+    }
+    if (choice && typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
+    this.addText(message ? message.content : output.response);
+    this.toolCalls.addAll(message ? message.tool_calls : output.tool_calls, true);
+  }
+
+  result(): ModelResponse {
+    const toolCalls = this.toolCalls.finish();
+    // Native answers name no finish reason; a complete one ended by choice, or to call tools.
+    const derived = this.done ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : null;
+    return {
+      text: this.text,
+      toolCalls,
+      usage: this.usage,
+      finishReason: this.finishReason ?? derived,
+      model: this.model,
+    };
+  }
+
+  /** Text as the binding sends it: a string, a number it failed to quote, or (JSON mode) an object. */
+  private addText(value: unknown): void {
+    if (value === undefined || value === null) return;
+    const piece = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+    if (piece === '') return;
+    this.text += piece;
+    this.handlers.onTextDelta?.(piece);
+  }
+
+  private onMeta(chunk: Record<string, unknown>): void {
+    if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
+    if (typeof chunk.finish_reason === 'string') this.finishReason = chunk.finish_reason;
+    if (isRecord(chunk.usage)) this.usage = toUsage(chunk.usage);
+  }
+}
+
+function toUsage(usage: Record<string, unknown>): ModelUsage {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const promptTokens = count(usage.prompt_tokens);
+  const completionTokens = count(usage.completion_tokens);
+  const totalTokens = typeof usage.total_tokens === 'number' ? usage.total_tokens : promptTokens + completionTokens;
+  const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
+  const cached = typeof details.cached_tokens === 'number' ? details.cached_tokens : undefined;
+  return { promptTokens, completionTokens, totalTokens, ...(cached !== undefined ? { cachedTokens: cached } : {}) };
+}
+
+function firstChoice(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
+  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+  return isRecord(choice) ? choice : undefined;
+}
+
+function describeValue(value: unknown): string {
+  try {
+    return snippet(JSON.stringify(value) ?? String(value));
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The Workers AI provider (THR-4): one model step through the Worker's AI binding,
+ * `env.AI.run(model, inputs, { signal })`. Text and tool calls are streamed (the binding streams
+ * tool calls as fragments, which Cloudflare's own AI SDK provider reads the same way); a request
+ * with a response format runs unstreamed, since JSON mode does not stream. A thrown transient
+ * failure (out of capacity, a timeout, a momentary upstream error) is retried with backoff, but never
+ * once a byte of the stream arrived: its deltas may already have reached clients. An abort stops the
+ * call at once.
+ */
+import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
+import { ProviderError } from '../../engine/ports/index.js';
+import {
+  type Attempt,
+  abortable,
+  abortReason,
+  DEFAULT_RETRY_POLICY,
+  type RetryPolicy,
+  readEventStream,
+  type Sleep,
+  sleep,
+  snippet,
+  withRetries,
+} from '../transport/index.js';
+import { AnswerReader } from './answer-reader.js';
+import { isByteStream, type WorkersAIBinding } from './binding.js';
+import { bindingFailure, NAME } from './binding-errors.js';
+import { runInputs } from './run-inputs.js';
+
+export interface WorkersAIProviderOptions {
+  /** The Worker's AI binding (`env.AI`), or anything with the same `run`. */
+  binding: WorkersAIBinding;
+  /** Attempts after the first one for transient failures. Default 3. */
+  maxRetries?: number;
+  /** Default 500. */
+  baseDelayMs?: number;
+  /** Default 8000. */
+  maxDelayMs?: number;
+  sleep?: Sleep;
+}
+
+export class WorkersAIProvider implements Provider {
+  private readonly binding: WorkersAIBinding;
+  private readonly policy: RetryPolicy;
+  private readonly sleep: Sleep;
+
+  constructor(options: WorkersAIProviderOptions) {
+    this.binding = options.binding;
+    this.policy = {
+      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
+      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+    };
+    this.sleep = options.sleep ?? sleep;
+  }
+
+  complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+    const inputs = runInputs(request);
+    return withRetries(this.policy, this.sleep, request.signal, () => this.attempt(request, inputs, handlers));
+  }
+
+  /** One call. Throws what must not be retried; returns a transient failure for the loop to retry. */
+  private async attempt(
+    request: ModelRequest,
+    inputs: Record<string, unknown>,
+    handlers: StreamHandlers,
+  ): Promise<Attempt> {
+    const { signal } = request;
+    let output: unknown;
+    try {
+      // The binding is called as a method: workerd's Ai.run needs its own `this`.
+      output = await abortable(this.binding.run(request.model, inputs, signal ? { signal } : {}), signal);
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      const failure = bindingFailure(error, request.model);
+      if (!failure.retryable) throw failure;
+      return { ok: false, error: failure, retryAfterMs: null };
+    }
+    const progress = { consumed: false };
+    try {
+      return { ok: true, response: await readAnswer(output, request, handlers, progress) };
+    } catch (error) {
+      if (signal?.aborted) throw abortReason(signal);
+      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
+      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
+        return { ok: false, error, retryAfterMs: null };
+      }
+      throw error;
+    }
+  }
+}
+
+/** What `run` resolved to: a byte stream (server-sent events, or a JSON body), or the parsed output. */
+async function readAnswer(
+  output: unknown,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: { consumed: boolean },
+): Promise<ModelResponse> {
+  const reader = new AnswerReader(request.model, handlers);
+  if (!isByteStream(output)) {
+    reader.onWholeAnswer(output);
+    return reader.result();
+  }
+  const read = await readEventStream(output, {
+    name: NAME,
+    signal: request.signal,
+    progress,
+    onEvent: (event) => {
+      reader.onEventData(event.data);
+      return reader.done;
+    },
+  });
+  if (read.events > 0) return reader.result();
+  const raw = read.raw.trim();
+  if (raw === '') {
+    throw new ProviderError(`${NAME} answered ${request.model} with a stream that ended without any data`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new ProviderError(
+      `${NAME} answered ${request.model} with a body that is neither server-sent events nor JSON: ${snippet(raw)}`,
+    );
+  }
+  reader.onWholeAnswer(body);
+  return reader.result();
+}
