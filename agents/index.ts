@@ -1,11 +1,12 @@
 /**
  * The example application: every definition the Worker serves. A tool's name is its key here.
  */
-import assistantAgent from './agents/assistant';
+import assistantAgent, { assistantAgent as assistantOn } from './agents/assistant';
 import brainstormAgent from './agents/brainstorm';
 import workspaceAgent from './agents/workspace';
 import defaultModel from './models/default';
-import assistantPrompt from './prompts/assistant';
+import { claude, gemini, llama } from './models/others';
+import assistantPrompt, { assistantPrompt as assistantPromptOn } from './prompts/assistant';
 import { critic, proposer } from './prompts/brainstorm';
 import summarizePrompt from './prompts/summarize';
 import workspacePrompt from './prompts/workspace';
@@ -15,7 +16,26 @@ import get_current_time from './tools/get_current_time';
 import search_knowledge_base from './tools/search_knowledge_base';
 
 export const tools = { get_current_time, search_knowledge_base, fetch_data };
-export const prompts = [assistantPrompt, workspacePrompt, summarizePrompt, proposer, critic];
-export const agents = [assistantAgent, workspaceAgent, brainstormAgent];
-export const models = [defaultModel];
+/** The assistant on each of the other providers' models (see models/others.ts). */
+const onOtherModels = [
+  { name: 'assistant_claude', title: 'Assistant (Claude)', model: 'claude' },
+  { name: 'assistant_gemini', title: 'Assistant (Gemini)', model: 'gemini' },
+  { name: 'assistant_llama', title: 'Assistant (Workers AI)', model: 'llama' },
+];
+
+export const prompts = [
+  assistantPrompt,
+  ...onOtherModels.map(({ name, model }) => assistantPromptOn(name, model)),
+  workspacePrompt,
+  summarizePrompt,
+  proposer,
+  critic,
+];
+export const agents = [
+  assistantAgent,
+  ...onOtherModels.map(({ name, title }) => assistantOn(name, title)),
+  workspaceAgent,
+  brainstormAgent,
+];
+export const models = [defaultModel, claude, gemini, llama];
 export const skills = [codeReview];

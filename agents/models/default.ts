@@ -1,4 +1,4 @@
 import { defineModel } from '@standardagents/spec';
 
-// The model id comes from the MODEL variable; without OPENAI_* variables an offline demo answers.
+// OpenAI-compatible: OPENAI_API_KEY (and OPENAI_BASE_URL for another server); the id from MODEL.
 export default defineModel({ name: 'default', provider: 'openai' });

@@ -7,8 +7,10 @@
  */
 import type { Message } from '@standardagents/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GoogleServer, startGoogleServer } from '../../harness/google-server.mjs';
 import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
+import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
 import { ApiClient, type FrameRecorder } from './client.js';
 
 const KEY = 'e2e-key';
@@ -20,20 +22,34 @@ const TOOL_STEP_USAGE = { prompt_tokens: 310, completion_tokens: 41, total_token
 const TEXT_STEP_USAGE = { prompt_tokens: 455, completion_tokens: 29, total_tokens: 484 };
 
 let model: OpenAIServer;
+let claude: AnthropicServer;
+let gemini: GoogleServer;
 let dev: WranglerDev;
 let api: ApiClient;
 
 beforeAll(async () => {
   model = await startOpenAIServer();
+  claude = await startAnthropicServer();
+  gemini = await startGoogleServer({ apiKey: 'gemini-key' });
+  // THR-4: one Worker, each provider with its own key variable and endpoint; not in demo mode.
   dev = await startWranglerDev({
-    vars: { API_KEYS: KEY, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: MODEL_KEY, MODEL: 'fake-model' },
+    vars: {
+      API_KEYS: KEY,
+      OPENAI_BASE_URL: model.baseURL,
+      OPENAI_API_KEY: MODEL_KEY,
+      MODEL: 'fake-model',
+      ANTHROPIC_BASE_URL: claude.url,
+      ANTHROPIC_API_KEY: 'claude-key',
+      GOOGLE_BASE_URL: gemini.url,
+      GOOGLE_API_KEY: 'gemini-key',
+    },
   });
   api = new ApiClient(dev.url, KEY);
 });
 
 afterAll(async () => {
   await dev?.stop();
-  await model?.close();
+  await Promise.all([model?.close(), claude?.close(), gemini?.close()]);
 });
 
 describe('wrangler dev', () => {
@@ -171,6 +187,75 @@ describe('wrangler dev', () => {
       } finally {
         late.close();
       }
+    });
+  });
+
+  describe('THR-4: one Worker, four providers, each model with its own credentials', () => {
+    async function turn(agent: string): Promise<Message[]> {
+      const { id } = await api.createThread({ agent });
+      await api.postMessage(id, 'What time is it?');
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+        const view = await api.thread(id);
+        if (view.status !== 'running') {
+          if (view.last_error) throw new Error(`${agent}: ${view.last_error}`);
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return api.messages(id);
+    }
+
+    it('THR-4: the Claude assistant runs a tool round on the Messages API with ANTHROPIC_API_KEY', async () => {
+      claude.reset();
+      claude.enqueue(
+        { toolCalls: [{ name: 'get_current_time', input: '{}', id: 'toolu_e2e_time' }] },
+        { text: 'It is noon (Claude).' },
+      );
+      const log = await turn('assistant_claude');
+      expect(log.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(log.at(-1)?.content).toBe('It is noon (Claude).');
+      expect(claude.requests).toHaveLength(2);
+      expect(claude.requests[0]?.headers['x-api-key']).toBe('claude-key');
+      expect(claude.requests[0]?.body).toMatchObject({ model: 'claude-sonnet-4-5', stream: true });
+      const back = claude.requests[1]?.body.messages.at(-1);
+      expect(back).toMatchObject({
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 'toolu_e2e_time', content: log[2]?.content }],
+      });
+    });
+
+    it('THR-4: the Gemini assistant runs a tool round on streamGenerateContent with GOOGLE_API_KEY', async () => {
+      gemini.reset();
+      gemini.enqueue({ functionCalls: [{ name: 'get_current_time', args: {} }] }, { text: 'It is noon (Gemini).' });
+      const log = await turn('assistant_gemini');
+      expect(log.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+      expect(log.at(-1)?.content).toBe('It is noon (Gemini).');
+      expect(gemini.requests).toHaveLength(2);
+      expect(gemini.requests[0]?.path).toContain('/models/gemini-2.5-flash:streamGenerateContent');
+      const back = gemini.requests[1]?.body?.contents?.at(-1);
+      expect(back?.parts?.[0]).toMatchObject({ functionResponse: { name: 'get_current_time' } });
+    });
+
+    it('THR-4: the OpenAI-compatible assistant answers with OPENAI_API_KEY beside them', async () => {
+      model.reset();
+      model.enqueue({ text: 'It is noon (OpenAI).' });
+      const log = await turn('assistant');
+      expect(log.at(-1)?.content).toBe('It is noon (OpenAI).');
+      expect(model.requests[0]?.headers.authorization).toBe(`Bearer ${MODEL_KEY}`);
+    });
+
+    it('THR-4: the Workers AI assistant, its binding not declared here, fails naming it instead of inventing an answer', async () => {
+      const { id } = await api.createThread({ agent: 'assistant_llama' });
+      await api.postMessage(id, 'What time is it?');
+      let view = await api.thread(id);
+      for (const deadline = Date.now() + 30_000; view.status === 'running' && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        view = await api.thread(id);
+      }
+      expect(view.last_error).toBe(
+        'model "llama" (workers-ai) is not configured: needs the Workers AI binding AI in wrangler.toml',
+      );
+      expect((await api.messages(id)).filter((message) => message.role === 'assistant')).toEqual([]);
     });
   });
 });

@@ -6,10 +6,10 @@
  * responder function. Every request is recorded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { frames, type MessageReply, message } from './anthropic-events.js';
+import { frames, type MessageReply, message } from '../../harness/anthropic-events.mjs';
 
-export type { MessageReply, ReplyBlock } from './anthropic-events.js';
-export { frames } from './anthropic-events.js';
+export type { MessageReply, ReplyBlock } from '../../harness/anthropic-events.mjs';
+export { frames } from '../../harness/anthropic-events.mjs';
 
 export interface HttpReply {
   status: number;

@@ -5,11 +5,11 @@
  */
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { frames, type MessageReply } from '../../harness/anthropic-events.mjs';
 import type { ModelRequest } from '../../src/engine/ports/index.js';
 import { AnthropicProvider } from '../../src/providers/anthropic/index.js';
 import { resolveProvider } from '../../src/providers/index.js';
 import { defineModel, type ModelDefinition } from '../../src/spec/index.js';
-import { frames, type MessageReply } from '../support/anthropic-events.js';
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return { model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'Hello' }], tools: [], ...overrides };

@@ -2,69 +2,53 @@
  * The Messages API's answer to one request, as Anthropic sends it: the server-sent events of a
  * streamed message (`message_start`, `ping`, `content_block_start` / `_delta` / `_stop` for thinking,
  * text and tool use, `message_delta`, `message_stop`, or an `error` event), or one JSON message. No
- * Node built-in, so workerd tests can stream it through an injected fetch.
+ * Node built-in, so workerd tests can stream it through an injected fetch, and plain ESM JavaScript so
+ * the benchmark (`node bench/run.mjs`) can render the same bytes; types are in anthropic-events.d.mts.
  */
 
-export type ReplyBlock =
-  | { type: 'text'; text: string }
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string }
-  /** `input` is sent as is, in `input_json_delta` fragments; '' sends none. */
-  | { type: 'tool_use'; name: string; input: string; id?: string };
+/** @typedef {import('./anthropic-events.d.mts').MessageReply} MessageReply */
+/** @typedef {import('./anthropic-events.d.mts').ReplyBlock} ReplyBlock */
 
-export interface MessageReply {
-  /** In order; `text` and `toolCalls` are shorthands appended after them. */
-  blocks?: ReplyBlock[];
-  text?: string;
-  toolCalls?: { name: string; input: string; id?: string }[];
-  /** Default `tool_use` when there are tool calls, else `end_turn`. */
-  stopReason?: string;
-  /** `message_start` usage; default 10 input tokens. */
-  usage?: Record<string, number>;
-  /** `message_delta` usage; default an output count. */
-  outputUsage?: Record<string, number>;
-  model?: string;
-  /** Characters per delta; default 4. */
-  chunkSize?: number;
-  /** An `error` event, sent right after `message_start` (`start`) or after the content (`end`, the default). */
-  error?: { type: string; message: string };
-  errorAt?: 'start' | 'end';
-  /** End the stream without `message_stop`. */
-  omitStop?: boolean;
-  /** Answer `stream: true` with one JSON message instead. */
-  asJson?: boolean;
-}
-
-function blocksOf(reply: MessageReply): ReplyBlock[] {
+/** @param {MessageReply} reply @returns {ReplyBlock[]} */
+function blocksOf(reply) {
   return [
     ...(reply.blocks ?? []),
-    ...(reply.text !== undefined ? [{ type: 'text' as const, text: reply.text }] : []),
-    ...(reply.toolCalls ?? []).map((call) => ({ type: 'tool_use' as const, ...call })),
+    ...(reply.text !== undefined ? [{ type: 'text', text: reply.text }] : []),
+    ...(reply.toolCalls ?? []).map((call) => ({ type: 'tool_use', ...call })),
   ];
 }
 
-function stopReasonOf(reply: MessageReply): string {
+/** @param {MessageReply} reply */
+function stopReasonOf(reply) {
   return reply.stopReason ?? (blocksOf(reply).some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
 }
 
 let ids = 0;
-function toolId(block: { id?: string }): string {
+/** @param {{ id?: string }} block */
+function toolId(block) {
   block.id ??= `toolu_${String(++ids).padStart(6, '0')}`;
   return block.id;
 }
 
-function split(text: string, size: number): string[] {
+/** @param {string} text @param {number} size */
+function split(text, size) {
   const points = [...text];
-  const pieces: string[] = [];
+  /** @type {string[]} */
+  const pieces = [];
   for (let index = 0; index < points.length; index += size) pieces.push(points.slice(index, index + size).join(''));
   return pieces;
 }
 
-function event(type: string, data: Record<string, unknown>): string {
+/** @param {string} type @param {Record<string, unknown>} data */
+function event(type, data) {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 }
 
-export function frames(reply: MessageReply, model: string): string[] {
+/**
+ * The server-sent events of a streamed message, byte for byte.
+ * @param {MessageReply} reply @param {string} model @returns {string[]}
+ */
+export function frames(reply, model) {
   const size = reply.chunkSize ?? 4;
   const out = [
     event('message_start', {
@@ -132,7 +116,11 @@ export function frames(reply: MessageReply, model: string): string[] {
   return out;
 }
 
-export function message(reply: MessageReply, model: string): unknown {
+/**
+ * The same answer as one JSON message (a request without `stream`).
+ * @param {MessageReply} reply @param {string} model
+ */
+export function message(reply, model) {
   return {
     id: 'msg_test',
     type: 'message',
