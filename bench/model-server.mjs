@@ -1,16 +1,16 @@
 /**
- * The benchmark's model: an OpenAI-compatible server that answers at once, with the same bytes as the
- * test server (`streamFrames` from harness/openai-server.mjs), and timestamps every exchange:
+ * The benchmark's model: a server that answers at once in the protocol of each provider adapter
+ * (bench/wire-protocols.mjs), with the same bytes as the test servers, and timestamps every exchange:
  * when a request has fully arrived, and when the last byte of its answer was handed to the OS. The gap
  * from one answer's end to the next request's arrival is the client's own time for that round.
  *
- * A run is named by a nonce in its last user message:
+ * A run is named by a nonce in the last user text of its conversation:
  *   `bench <nonce> rounds:<n>`  calls `noop` until the turn holds n tool results, then answers text;
  *   `floor <nonce>`             always calls `noop` (the Floor object only counts requests).
  */
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { streamFrames } from '../harness/openai-server.mjs';
+import { PROTOCOLS } from './wire-protocols.mjs';
 
 const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?$/;
 
@@ -30,12 +30,16 @@ export async function startTimedModelServer() {
       const arrivedAt = performance.now();
       const raw = Buffer.concat(chunks);
       const body = parseJson(raw.toString('utf8'));
-      const messages = Array.isArray(body?.messages) ? body.messages : [];
-      const lastUser = messages.findLastIndex((message) => message.role === 'user');
-      const match = RUN.exec(String(messages[lastUser]?.content ?? ''));
-      if (body === null || !match) {
+      const path = (req.url ?? '').split('?')[0] ?? '';
+      const protocol = PROTOCOLS.find((candidate) => candidate.serves(path));
+      const conversation = protocol && body !== null ? protocol.conversation(body) : [];
+      const start = conversation.findLastIndex(
+        (turn) => turn.role === 'user' && turn.texts.some((text) => RUN.test(text)),
+      );
+      const match = start < 0 ? null : RUN.exec(conversation[start]?.texts.find((text) => RUN.test(text)) ?? '');
+      if (!protocol || !match) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'not a benchmark request' } }));
+        res.end(JSON.stringify({ error: { message: `not a benchmark request: ${req.method} ${req.url}` } }));
         return;
       }
       const [, kind, nonce = '', rounds] = match;
@@ -44,12 +48,11 @@ export async function startTimedModelServer() {
       const exchanges = runs.get(nonce) ?? [];
       exchanges.push(exchange);
       runs.set(nonce, exchanges);
-      const toolResults = messages.slice(lastUser).filter((message) => message.role === 'tool').length;
+      const toolResults = conversation.slice(start).reduce((sum, turn) => sum + turn.toolResults, 0);
       const done = kind === 'bench' && toolResults >= Number(rounds);
-      const reply = done ? { text: 'done' } : { toolCalls: [{ name: 'noop', arguments: '{}' }] };
 
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const frame of streamFrames(reply, body)) res.write(frame);
+      for (const frame of protocol.answer(done, body, path)) res.write(frame);
       res.end(() => {
         exchange.finishedAt = performance.now();
         if (done) finishWaiters.get(nonce)?.();
@@ -62,7 +65,8 @@ export async function startTimedModelServer() {
   const port = typeof address === 'object' && address ? address.port : 0;
 
   return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
+    /** The server's origin; OpenAI's base URL is this with `/v1`, Anthropic's and Google's this alone. */
+    origin: `http://127.0.0.1:${port}`,
     /**
      * Resolves when a `bench` run has been sent its final text answer.
      * @param {string} nonce
@@ -108,7 +112,7 @@ export async function startTimedModelServer() {
 
 /**
  * @param {string} text
- * @returns {import('../harness/openai-server.mjs').RecordedBody | null}
+ * @returns {any}
  */
 function parseJson(text) {
   try {

@@ -12,10 +12,13 @@ const OVERHEAD_TARGET = 2;
  * 2,000-message thread may take at most this multiple of one on a 10-message thread (noise allowance).
  */
 const FLAT_TARGET = 1.5;
+/** No provider adapter may make a round more than 10% slower than the OpenAI-compatible client. */
+const PROVIDER_TARGET = 1.1;
 
 /**
  * @typedef {{ count: number, median: number, p95: number, bodyBytes: number }} Measured
  * @typedef {{ agent: string, sends: string, short: Measured, long: Measured }} HistoryResult
+ * @typedef {{ provider: string, agent: string, measured: Measured }} ProviderResult
  * @typedef {{ cpu: string, cores: number, memoryGiB: number, node: string, wrangler: string }} Machine
  * @typedef {object} Results
  * @property {string} date
@@ -24,6 +27,7 @@ const FLAT_TARGET = 1.5;
  * @property {{ short: number, long: number }} historyLengths Messages a thread is created with.
  * @property {{ runtime: Measured, floor: Measured }} overhead
  * @property {HistoryResult[]} history
+ * @property {ProviderResult[]} providers The OpenAI-compatible client first.
  * @property {number} elapsedSeconds
  */
 
@@ -37,7 +41,16 @@ export async function describeMachine() {
 }
 
 /** @param {Results} results */
-export function renderResults({ date, machine, roundsPerRun, historyLengths, overhead, history, elapsedSeconds }) {
+export function renderResults({
+  date,
+  machine,
+  roundsPerRun,
+  historyLengths,
+  overhead,
+  history,
+  providers,
+  elapsedSeconds,
+}) {
   const { short, long } = historyLengths;
   const overheadRatio = overhead.runtime.median / overhead.floor.median;
   const turnOnly = history.find((result) => result.agent === 'bench-turn');
@@ -52,6 +65,14 @@ export function renderResults({ date, machine, roundsPerRun, historyLengths, ove
       ratioRow(`\`${result.agent}\` ${long} / ${short} messages`, result.long.median / result.short.median),
     ]),
   ];
+  const openai = providers[0]?.measured.median ?? Number.NaN;
+  const providerRows = providers.map(({ provider, agent, measured }) =>
+    providerRow(`\`${provider}\` (\`${agent}\`)`, measured, measured.median / openai),
+  );
+  const providerTargets = providers.slice(1).map(({ provider, measured }) => {
+    const value = measured.median / openai;
+    return `| \`${provider}\` round within ${percent(PROVIDER_TARGET)} of the OpenAI-compatible client's | ${ratio(value)} | ${verdict(value <= PROVIDER_TARGET)} |`;
+  });
   return `# Benchmark results
 
 Run on ${date} by \`npm run bench\` (${elapsedSeconds.toFixed(0)} s in all).
@@ -81,6 +102,13 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   the model, as a chat agent does by default, so its request body grows with the history;
   \`bench-turn\` sends only the current turn, so any growth left is the runtime's own handling of a
   longer log.
+- Providers: the same agent on each provider adapter (\`bench-anthropic\`, \`bench-google\`,
+  \`bench-workers-ai\`, and \`bench\` for the OpenAI-compatible client), against the same model server
+  speaking each protocol with the test servers' bytes (\`bench/wire-protocols.mjs\`): Chat Completions,
+  Anthropic's Messages API, Gemini's \`streamGenerateContent\`, and the Workers AI binding's event
+  stream (the binding is a stand-in that posts \`{ model, inputs }\` to the server, as wrangler dev has
+  no Workers AI offline). ${roundsPerRun}-round threads with a ${short}-message history, the adapters
+  taking turns run by run (${providers[0]?.measured.count ?? 0} rounds each), after a warm-up run of each.
 - All figures come from this one run; timings on a shared VM are noisy, so compare ratios measured
   in the same run rather than absolute milliseconds across runs.
 
@@ -90,12 +118,19 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
 |---|---:|---:|---:|---:|
 ${rows.join('\n')}
 
+### Provider adapters
+
+| adapter | rounds | median (ms) | p95 (ms) | request body (median) | / OpenAI (medians) |
+|---|---:|---:|---:|---:|---:|
+${providerRows.join('\n')}
+
 ## Targets
 
 | target | measured | met |
 |---|---:|:---:|
 | Per-round overhead within ${OVERHEAD_TARGET}x of the floor | ${ratio(overheadRatio)} | ${verdict(overheadRatio <= OVERHEAD_TARGET)} |
 | Flat in history length apart from building the request body (\`bench-turn\`, ${long} / ${short} messages, at most ${FLAT_TARGET}x) | ${ratio(flatRatio)} | ${verdict(flatRatio <= FLAT_TARGET)} |
+${providerTargets.join('\n')}
 
 The \`bench\` ratio is shown for information: it adds building, sending and parsing a request body
 that grows with the history.
@@ -108,6 +143,20 @@ that grows with the history.
  */
 function row(label, { count, median, p95, bodyBytes }) {
   return `| ${label} | ${count} | ${median.toFixed(2)} | ${p95.toFixed(2)} | ${(bodyBytes / 1024).toFixed(1)} KiB |`;
+}
+
+/**
+ * @param {string} label
+ * @param {Measured} measured
+ * @param {number} versusOpenAI
+ */
+function providerRow(label, { count, median, p95, bodyBytes }, versusOpenAI) {
+  return `| ${label} | ${count} | ${median.toFixed(2)} | ${p95.toFixed(2)} | ${(bodyBytes / 1024).toFixed(1)} KiB | ${ratio(versusOpenAI)} |`;
+}
+
+/** @param {number} value */
+function percent(value) {
+  return `${Math.round((value - 1) * 100)}%`;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: the runtime's own time per tool round under a real `wrangler dev`, against the
- * floor of what a round must cost, and how it changes with the length of the thread's history.
+ * floor of what a round must cost, how it changes with the length of the thread's history, and what
+ * each provider adapter adds to it.
  *
  * The model (bench/model-server.mjs) answers at once from a local server; a round is timed on that
  * server, from the end of one answer to the arrival of the next request, so it holds exactly the
@@ -28,12 +29,20 @@ const WARM_UP_ROUNDS = 40;
 const ROUNDS_PER_RUN = 20;
 const OVERHEAD_RUNS = 30;
 const HISTORY_RUNS = 15;
+const PROVIDER_RUNS = 15;
 const SHORT_HISTORY = 10;
 const LONG_HISTORY = 2000;
 /** What each bench agent sends the model (bench/worker.ts). */
 const AGENTS = [
   { agent: 'bench', sends: 'the whole conversation' },
   { agent: 'bench-turn', sends: 'the current turn only' },
+];
+/** The same agent on each provider adapter (bench/worker.ts); `bench` is the OpenAI-compatible client. */
+const PROVIDERS = [
+  { provider: 'openai', agent: 'bench' },
+  { provider: 'anthropic', agent: 'bench-anthropic' },
+  { provider: 'google', agent: 'bench-google' },
+  { provider: 'workers-ai', agent: 'bench-workers-ai' },
 ];
 
 /** @typedef {{ gaps: number[], bodyBytes: number[] }} Sample Round times (ms) and request body sizes. */
@@ -43,7 +52,17 @@ const model = await startTimedModelServer();
 const dev = await startWranglerDev({
   config: 'bench/wrangler.toml',
   snapshot: true,
-  vars: { API_KEYS: KEY, OPENAI_BASE_URL: model.baseURL, OPENAI_API_KEY: 'bench', MODEL: 'bench-model' },
+  vars: {
+    API_KEYS: KEY,
+    OPENAI_BASE_URL: `${model.origin}/v1`,
+    OPENAI_API_KEY: 'bench',
+    MODEL: 'bench-model',
+    ANTHROPIC_BASE_URL: model.origin,
+    ANTHROPIC_API_KEY: 'bench',
+    GOOGLE_BASE_URL: model.origin,
+    GOOGLE_API_KEY: 'bench',
+    WORKERS_AI_URL: `${model.origin}/workers-ai/run`,
+  },
 });
 
 try {
@@ -68,6 +87,20 @@ try {
     history.push({ agent, sends, short: measured(short), long: measured(long) });
   }
 
+  // Every adapter in turn, run by run, so drift falls on all of them alike.
+  for (const { agent } of PROVIDERS) await runThread(agent, SHORT_HISTORY, WARM_UP_ROUNDS);
+  const perProvider = PROVIDERS.map(() => sample());
+  for (let run = 0; run < PROVIDER_RUNS; run++) {
+    for (const [index, { agent }] of PROVIDERS.entries()) {
+      add(/** @type {Sample} */ (perProvider[index]), await runThread(agent, SHORT_HISTORY, ROUNDS_PER_RUN));
+    }
+  }
+  const providers = PROVIDERS.map(({ provider, agent }, index) => ({
+    provider,
+    agent,
+    measured: measured(/** @type {Sample} */ (perProvider[index])),
+  }));
+
   const markdown = renderResults({
     date: new Date().toISOString(),
     machine: await describeMachine(),
@@ -75,6 +108,7 @@ try {
     historyLengths: { short: SHORT_HISTORY, long: LONG_HISTORY },
     overhead: { runtime: measured(runtime), floor: measured(floor) },
     history,
+    providers,
     elapsedSeconds: (performance.now() - started) / 1000,
   });
   await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);

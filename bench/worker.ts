@@ -5,31 +5,48 @@
  *
  * Two agents differ only in what they send the model: `bench` sends the whole conversation (the
  * default), `bench-turn` only the current turn, so the history benchmark can tell the cost of a
- * longer request body from the cost of a longer log.
+ * longer request body from the cost of a longer log. `bench-anthropic`, `bench-google` and
+ * `bench-workers-ai` are `bench` on each other provider adapter, all answered by the same local model
+ * server (bench/wire-protocols.mjs).
+ *
+ * Workers AI is reached through a binding, and wrangler dev has none offline: each thread's env gets
+ * `AI`, a binding that posts `{ model, inputs }` to the model server and hands back the streamed body,
+ * as the real binding returns the stream of its own fetch.
  */
 import { createRuntime, defineAgent, defineModel, definePrompt, defineTool, type RuntimeEnv } from '../src/index.js';
 import { Floor } from './floor.js';
 
 interface BenchEnv extends RuntimeEnv {
   FLOOR: DurableObjectNamespace<Floor>;
+  /** The model server's Workers AI endpoint. */
+  WORKERS_AI_URL?: string;
 }
+
+/** The other provider adapters, each timed against the same model server as `bench` (OpenAI). */
+const OTHER_PROVIDERS = [
+  { provider: 'anthropic', model: 'bench-model' },
+  { provider: 'google', model: 'bench-model' },
+  { provider: 'workers-ai', model: '@cf/meta/llama-3.3-70b-instruct-fp8-fast' },
+] as const;
 
 const noop = defineTool({
   description: 'Does nothing',
   execute: async () => ({ status: 'success', result: 'ok' }),
 });
 
-const prompt = (name: string, includeChat: boolean) =>
-  definePrompt({ name, prompt: 'Call noop until told otherwise.', model: 'bench', tools: ['noop'], includeChat });
+const prompt = (name: string, includeChat: boolean, model = 'bench') =>
+  definePrompt({ name, prompt: 'Call noop until told otherwise.', model, tools: ['noop'], includeChat });
+const agent = (name: string) => defineAgent({ name, sideA: { prompt: name, maxSteps: 100 } });
+const otherNames = OTHER_PROVIDERS.map(({ provider }) => `bench-${provider}`);
 
 const runtime = createRuntime({
   tools: { noop },
-  models: [defineModel({ name: 'bench', provider: 'openai' })],
-  prompts: [prompt('bench', true), prompt('bench-turn', false)],
-  agents: [
-    defineAgent({ name: 'bench', sideA: { prompt: 'bench', maxSteps: 100 } }),
-    defineAgent({ name: 'bench-turn', sideA: { prompt: 'bench-turn', maxSteps: 100 } }),
+  models: [
+    defineModel({ name: 'bench', provider: 'openai' }),
+    ...OTHER_PROVIDERS.map(({ provider, model }) => defineModel({ name: `bench-${provider}`, provider, model })),
   ],
+  prompts: [prompt('bench', true), prompt('bench-turn', false), ...otherNames.map((name) => prompt(name, true, name))],
+  agents: [agent('bench'), agent('bench-turn'), ...otherNames.map(agent)],
   // Each round passes the permission check like any call.
   permissions: [{ permission: 'noop', action: 'allow' }],
 });
@@ -37,7 +54,27 @@ const runtime = createRuntime({
 const serveRuntime = runtime.worker.fetch;
 if (!serveRuntime) throw new Error('the runtime Worker has no fetch handler');
 
-export const Thread = runtime.Thread;
+export class Thread extends runtime.Thread {
+  constructor(ctx: DurableObjectState, env: BenchEnv) {
+    super(ctx, { ...env, AI: workersAIOverHttp(env.WORKERS_AI_URL ?? '') });
+  }
+}
+
+function workersAIOverHttp(url: string) {
+  return {
+    async run(model: string, inputs: Record<string, unknown>, options?: { signal?: AbortSignal }) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ model, inputs }),
+        signal: options?.signal,
+      });
+      if (!response.ok) throw new Error(`${response.status}: ${await response.text()}`);
+      return inputs.stream === true ? response.body : response.json();
+    },
+  };
+}
+
 export { Floor };
 
 export default {
