@@ -12,22 +12,13 @@
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import {
-  type Attempt,
-  abortable,
-  abortReason,
-  DEFAULT_RETRY_POLICY,
-  describe,
   errorMessageOf,
+  type HttpClientOptions,
+  HttpModelClient,
   isRecord,
-  isRetryableStatus,
-  type RetryPolicy,
+  type ReadProgress,
   readEventStream,
-  redactKey,
-  retryAfterMs,
-  type Sleep,
-  sleep,
   snippet,
-  withRetries,
 } from '../transport/index.js';
 import type { ContentBlock } from './messages.js';
 import { buildRequest } from './request.js';
@@ -35,21 +26,13 @@ import { MessageAccumulator, NAME } from './stream.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
-export interface AnthropicProviderOptions {
+export interface AnthropicProviderOptions extends HttpClientOptions {
   /**
    * As Anthropic's SDKs take it, without `/v1`: `https://api.anthropic.com`, or a gateway's. A base
    * URL that already ends in `/v1` is accepted too.
    */
   baseURL: string;
   apiKey?: string;
-  fetch?: typeof fetch;
-  /** Attempts after the first one for 429, 529, other 5xx and network failures. Default 3. */
-  maxRetries?: number;
-  /** Default 500. */
-  baseDelayMs?: number;
-  /** Caps both the backoff and a server's retry-after. Default 8000. */
-  maxDelayMs?: number;
-  sleep?: Sleep;
 }
 
 /** How many steps' thinking one instance keeps: a turn's tool loop is far shorter. */
@@ -58,9 +41,7 @@ const KEPT_THINKING = 64;
 export class AnthropicProvider implements Provider {
   private readonly url: string;
   private readonly apiKey: string | undefined;
-  private readonly fetchImpl: typeof fetch;
-  private readonly policy: RetryPolicy;
-  private readonly sleep: Sleep;
+  private readonly client: HttpModelClient;
   /** Thinking blocks by the id of the first tool call of their step, oldest first. */
   private readonly thinking = new Map<string, ContentBlock[]>();
 
@@ -68,17 +49,10 @@ export class AnthropicProvider implements Provider {
     const base = options.baseURL.replace(/\/+$/, '');
     this.url = /\/v1$/.test(base) ? `${base}/messages` : `${base}/v1/messages`;
     this.apiKey = options.apiKey || undefined;
-    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-    this.policy = {
-      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-    };
-    this.sleep = options.sleep ?? sleep;
+    this.client = new HttpModelClient(NAME, this.apiKey, options);
   }
 
-  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+  complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
     const body = buildRequest(request, (id) => this.thinking.get(id));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
@@ -86,48 +60,29 @@ export class AnthropicProvider implements Provider {
       'anthropic-version': ANTHROPIC_VERSION,
     };
     if (this.apiKey) headers['x-api-key'] = this.apiKey;
-    const init: RequestInit = { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal };
-    try {
-      return await withRetries(this.policy, this.sleep, request.signal, () => this.attempt(request, init, handlers));
-    } catch (error) {
-      throw redactKey(error, this.apiKey);
-    }
+    return this.client.step({
+      url: this.url,
+      init: { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal },
+      signal: request.signal,
+      read: (response, progress) => this.read(response, request, handlers, progress),
+      explain: async (response) => ({ message: `${NAME} answered ${response.status}: ${await errorDetail(response)}` }),
+    });
   }
 
-  /** One request. Throws what must not be retried; returns a transient failure for the loop to retry. */
-  private async attempt(request: ModelRequest, init: RequestInit, handlers: StreamHandlers): Promise<Attempt> {
-    const { signal } = request;
-    const doFetch = this.fetchImpl;
-    let response: Response;
-    try {
-      response = await abortable(doFetch(this.url, init), signal);
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      const reason = `${NAME} at ${this.url} could not be reached: ${describe(error)}`;
-      return { ok: false, error: new ProviderError(reason, undefined, true), retryAfterMs: null };
-    }
-    if (!response.ok) {
-      const detail = await abortable(errorDetail(response), signal);
-      const error = new ProviderError(
-        `${NAME} answered ${response.status}: ${detail}`,
-        response.status,
-        isRetryableStatus(response.status),
-      );
-      if (!error.retryable) throw error;
-      return { ok: false, error, retryAfterMs: retryAfterMs(response.headers) };
-    }
+  private async read(
+    response: Response,
+    request: ModelRequest,
+    handlers: StreamHandlers,
+    progress: ReadProgress,
+  ): Promise<ModelResponse> {
     const step = new MessageAccumulator(request.model, handlers);
     try {
       const result = await readMessage(response, request, step);
       this.keepThinking(result, step.thinkingBlocks());
-      return { ok: true, response: result };
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
+      return result;
+    } finally {
       // Until text reached the client a retry repeats nothing; thinking and tool input are not shown.
-      if (!step.emitted && error instanceof ProviderError && error.retryable) {
-        return { ok: false, error, retryAfterMs: null };
-      }
-      throw error;
+      progress.consumed = step.emitted;
     }
   }
 

@@ -18,71 +18,40 @@
  */
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
-import {
-  type Attempt,
-  abortable,
-  abortReason,
-  DEFAULT_RETRY_POLICY,
-  describe,
-  isRetryableStatus,
-  type RetryPolicy,
-  readEventStream,
-  redactKey,
-  retryAfterMs,
-  type Sleep,
-  sleep,
-  withRetries,
-} from '../transport/index.js';
+import { type HttpClientOptions, HttpModelClient, type ReadProgress, readEventStream } from '../transport/index.js';
 import { httpErrorOf, NAME } from './google-error.js';
 import { requestBody } from './request-body.js';
 import { GeminiStep } from './stream-step.js';
 
-export interface GoogleProviderOptions {
+export interface GoogleProviderOptions extends HttpClientOptions {
   /** The API's origin, `https://generativelanguage.googleapis.com`, or a gateway in front of it. */
   baseURL: string;
   apiKey?: string;
-  fetch?: typeof fetch;
-  /** Attempts after the first one for 429, 5xx and network failures. Default 3. */
-  maxRetries?: number;
-  /** Default 500. */
-  baseDelayMs?: number;
-  /** Caps both the backoff and the server's requested delay. Default 8000. */
-  maxDelayMs?: number;
-  sleep?: Sleep;
 }
 
 export class GoogleProvider implements Provider {
   private readonly base: string;
   private readonly apiKey: string | undefined;
-  private readonly fetchImpl: typeof fetch;
-  private readonly policy: RetryPolicy;
-  private readonly sleep: Sleep;
+  private readonly client: HttpModelClient;
 
   constructor(options: GoogleProviderOptions) {
     const origin = options.baseURL.replace(/\/+$/, '');
     // A base that already names the API version (`.../v1beta`) is taken as is.
     this.base = /\/v1(alpha|beta)?\d*$/.test(origin) ? origin : `${origin}/v1beta`;
     this.apiKey = options.apiKey || undefined;
-    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-    this.policy = {
-      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-    };
-    this.sleep = options.sleep ?? sleep;
+    this.client = new HttpModelClient(NAME, this.apiKey, options);
   }
 
-  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+  complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
     const url = this.urlFor(request.model);
-    const init = this.requestInit(request);
-    try {
-      return await withRetries(this.policy, this.sleep, request.signal, () =>
-        this.attempt(url, request, init, handlers),
-      );
-    } catch (error) {
-      throw redactKey(error, this.apiKey);
-    }
+    return this.client.step({
+      url,
+      shownURL: url.split('?')[0],
+      init: this.requestInit(request),
+      signal: request.signal,
+      read: (response, progress) => readStep(response, request, handlers, progress),
+      explain: httpErrorOf,
+    });
   }
 
   /** `models/gemini-2.5-flash`; a model id that already names its collection (`tunedModels/x`) is kept. */
@@ -99,42 +68,6 @@ export class GoogleProvider implements Provider {
     if (this.apiKey) headers['x-goog-api-key'] = this.apiKey;
     return { method: 'POST', headers, body: JSON.stringify(requestBody(request)), signal: request.signal };
   }
-
-  /** One request. Throws what must not be retried; returns a transient failure for the loop to retry. */
-  private async attempt(
-    url: string,
-    request: ModelRequest,
-    init: RequestInit,
-    handlers: StreamHandlers,
-  ): Promise<Attempt> {
-    const { signal } = request;
-    const doFetch = this.fetchImpl;
-    let response: Response;
-    try {
-      response = await abortable(doFetch(url, init), signal);
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      const reason = `${NAME} at ${url.split('?')[0]} could not be reached: ${describe(error)}`;
-      return { ok: false, error: new ProviderError(reason, undefined, true), retryAfterMs: null };
-    }
-    if (!response.ok) {
-      const failure = await abortable(httpErrorOf(response), signal);
-      const error = new ProviderError(failure.message, response.status, isRetryableStatus(response.status));
-      if (!error.retryable) throw error;
-      return { ok: false, error, retryAfterMs: retryAfterMs(response.headers) ?? failure.retryDelayMs };
-    }
-    const progress = { consumed: false };
-    try {
-      return { ok: true, response: await readStep(response, request, handlers, progress) };
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
-      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
-        return { ok: false, error, retryAfterMs: null };
-      }
-      throw error;
-    }
-  }
 }
 
 /** Reads a successful response: an SSE stream of chunks, or (from a server that ignored `alt=sse`) JSON. */
@@ -142,7 +75,7 @@ async function readStep(
   response: Response,
   request: ModelRequest,
   handlers: StreamHandlers,
-  progress: { consumed: boolean },
+  progress: ReadProgress,
 ): Promise<ModelResponse> {
   const body = response.body;
   if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);

@@ -14,37 +14,20 @@ import type {
 } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import {
-  type Attempt,
-  abortable,
-  abortReason,
-  DEFAULT_RETRY_POLICY,
-  describe,
-  errorDetail,
+  type HttpClientOptions,
+  HttpModelClient,
   isRecord,
   isRetryableStatus,
-  type RetryPolicy,
+  type ReadProgress,
   readEventStream,
-  redactKey,
-  retryAfterMs,
-  type Sleep,
-  sleep,
   snippet,
-  withRetries,
 } from '../transport/index.js';
 import { ToolCallAssembler, type ToolCallFragment } from './sse-tool-call-assembler.js';
 
-export interface OpenAIProviderOptions {
+export interface OpenAIProviderOptions extends HttpClientOptions {
   /** As the OpenAI SDK takes it, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1`. */
   baseURL: string;
   apiKey?: string;
-  fetch?: typeof fetch;
-  /** Attempts after the first one for 429, 5xx and network failures. Default 3. */
-  maxRetries?: number;
-  /** Default 500. */
-  baseDelayMs?: number;
-  /** Caps both the backoff and a server's Retry-After. Default 8000. */
-  maxDelayMs?: number;
-  sleep?: Sleep;
 }
 
 const NAME = 'OpenAI-compatible provider';
@@ -52,30 +35,21 @@ const NAME = 'OpenAI-compatible provider';
 export class OpenAIProvider implements Provider {
   private readonly url: string;
   private readonly apiKey: string | undefined;
-  private readonly fetchImpl: typeof fetch;
-  private readonly policy: RetryPolicy;
-  private readonly sleep: Sleep;
+  private readonly client: HttpModelClient;
 
   constructor(options: OpenAIProviderOptions) {
     this.url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
     this.apiKey = options.apiKey || undefined;
-    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
-    this.policy = {
-      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-    };
-    this.sleep = options.sleep ?? sleep;
+    this.client = new HttpModelClient(NAME, this.apiKey, options);
   }
 
-  async complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
-    const init = this.requestInit(request);
-    try {
-      return await withRetries(this.policy, this.sleep, request.signal, () => this.attempt(request, init, handlers));
-    } catch (error) {
-      throw redactKey(error, this.apiKey);
-    }
+  complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
+    return this.client.step({
+      url: this.url,
+      init: this.requestInit(request),
+      signal: request.signal,
+      read: (response, progress) => readStep(response, request, handlers, progress),
+    });
   }
 
   private requestInit(request: ModelRequest): RequestInit {
@@ -95,41 +69,6 @@ export class OpenAIProvider implements Provider {
     };
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`;
     return { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal };
-  }
-
-  /** One request. Throws what must not be retried; returns a transient failure for the loop to retry. */
-  private async attempt(request: ModelRequest, init: RequestInit, handlers: StreamHandlers): Promise<Attempt> {
-    const { signal } = request;
-    const doFetch = this.fetchImpl;
-    let response: Response;
-    try {
-      response = await abortable(doFetch(this.url, init), signal);
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      const reason = `${NAME} at ${this.url} could not be reached: ${describe(error)}`;
-      return { ok: false, error: new ProviderError(reason, undefined, true), retryAfterMs: null };
-    }
-    if (!response.ok) {
-      const detail = await abortable(errorDetail(response), signal);
-      const error = new ProviderError(
-        `${NAME} answered ${response.status}: ${detail}`,
-        response.status,
-        isRetryableStatus(response.status),
-      );
-      if (!error.retryable) throw error;
-      return { ok: false, error, retryAfterMs: retryAfterMs(response.headers) };
-    }
-    const progress = { consumed: false };
-    try {
-      return { ok: true, response: await readStep(response, request, handlers, progress) };
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
-      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
-        return { ok: false, error, retryAfterMs: null };
-      }
-      throw error;
-    }
   }
 }
 
@@ -155,7 +94,7 @@ async function readStep(
   response: Response,
   request: ModelRequest,
   handlers: StreamHandlers,
-  progress: { consumed: boolean },
+  progress: ReadProgress,
 ): Promise<ModelResponse> {
   const step = new StepAccumulator(request.model, handlers);
   const body = response.body;

@@ -4,6 +4,8 @@
  */
 export type { EventStreamRead } from './event-stream.js';
 export { readEventStream } from './event-stream.js';
+export type { FailureExplained, HttpClientOptions, HttpStep } from './http-client.js';
+export { HttpModelClient } from './http-client.js';
 export { describe, errorDetail, errorMessageOf, isRecord, snippet } from './http-text.js';
 export type { BindingProviderKind, HttpEndpoint, HttpProviderKind, ProviderKind } from './provider-kind.js';
 export type { RetryPolicy, Sleep } from './retry.js';
@@ -17,5 +19,5 @@ export {
   retryAfterMs,
   sleep,
 } from './retry.js';
-export type { Attempt } from './retrying.js';
-export { redactKey, withRetries } from './retrying.js';
+export type { Attempt, ReadProgress, RetryOptions } from './retrying.js';
+export { readAttempt, redactKey, withRetries } from './retrying.js';

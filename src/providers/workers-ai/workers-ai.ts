@@ -13,11 +13,10 @@ import {
   type Attempt,
   abortable,
   abortReason,
-  DEFAULT_RETRY_POLICY,
-  type RetryPolicy,
+  type ReadProgress,
+  type RetryOptions,
+  readAttempt,
   readEventStream,
-  type Sleep,
-  sleep,
   snippet,
   withRetries,
 } from '../transport/index.js';
@@ -26,36 +25,21 @@ import { isByteStream, type WorkersAIBinding } from './binding.js';
 import { bindingFailure, NAME } from './binding-errors.js';
 import { runInputs } from './run-inputs.js';
 
-export interface WorkersAIProviderOptions {
+export interface WorkersAIProviderOptions extends RetryOptions {
   /** The Worker's AI binding (`env.AI`), or anything with the same `run`. */
   binding: WorkersAIBinding;
-  /** Attempts after the first one for transient failures. Default 3. */
-  maxRetries?: number;
-  /** Default 500. */
-  baseDelayMs?: number;
-  /** Default 8000. */
-  maxDelayMs?: number;
-  sleep?: Sleep;
 }
 
 export class WorkersAIProvider implements Provider {
   private readonly binding: WorkersAIBinding;
-  private readonly policy: RetryPolicy;
-  private readonly sleep: Sleep;
 
-  constructor(options: WorkersAIProviderOptions) {
+  constructor(private readonly options: WorkersAIProviderOptions) {
     this.binding = options.binding;
-    this.policy = {
-      maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
-      baseDelayMs: options.baseDelayMs ?? DEFAULT_RETRY_POLICY.baseDelayMs,
-      maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs,
-    };
-    this.sleep = options.sleep ?? sleep;
   }
 
   complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
     const inputs = runInputs(request);
-    return withRetries(this.policy, this.sleep, request.signal, () => this.attempt(request, inputs, handlers));
+    return withRetries(this.options, request.signal, () => this.attempt(request, inputs, handlers));
   }
 
   /** One call. Throws what must not be retried; returns a transient failure for the loop to retry. */
@@ -75,17 +59,7 @@ export class WorkersAIProvider implements Provider {
       if (!failure.retryable) throw failure;
       return { ok: false, error: failure, retryAfterMs: null };
     }
-    const progress = { consumed: false };
-    try {
-      return { ok: true, response: await readAnswer(output, request, handlers, progress) };
-    } catch (error) {
-      if (signal?.aborted) throw abortReason(signal);
-      // Once a byte arrived, deltas may have reached the client: a retry would repeat them.
-      if (!progress.consumed && error instanceof ProviderError && error.retryable) {
-        return { ok: false, error, retryAfterMs: null };
-      }
-      throw error;
-    }
+    return readAttempt(signal, (progress) => readAnswer(output, request, handlers, progress));
   }
 }
 
@@ -94,7 +68,7 @@ async function readAnswer(
   output: unknown,
   request: ModelRequest,
   handlers: StreamHandlers,
-  progress: { consumed: boolean },
+  progress: ReadProgress,
 ): Promise<ModelResponse> {
   const reader = new AnswerReader(request.model, handlers);
   if (!isByteStream(output)) {
