@@ -13,12 +13,11 @@ import {
   THINKING_BUDGETS,
 } from '../../src/providers/anthropic/index.js';
 import { resolveProvider } from '../../src/providers/index.js';
-import type { Sleep } from '../../src/providers/transport/index.js';
 import { defineModel, type ModelDefinition, type ModelMessage } from '../../src/spec/index.js';
 import { type AnthropicServer, errorBody, frames, startAnthropicServer } from '../support/anthropic-server.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, within } from '../support/provider-kit.js';
 
 const API_KEY = 'sk-ant-test-SECRET-0123456789';
-const PROMPT_GUARD_MS = 2000;
 
 let server: AnthropicServer;
 
@@ -48,32 +47,6 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 
 function provider(options: Partial<AnthropicProviderOptions> = {}): AnthropicProvider {
   return new AnthropicProvider({ baseURL: server.url, apiKey: API_KEY, sleep: async () => {}, ...options });
-}
-
-function recordingSleep(): { delays: number[]; sleep: Sleep } {
-  const delays: number[] = [];
-  return { delays, sleep: async (ms) => void delays.push(ms) };
-}
-
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The body of the nth request the server received. */

@@ -9,9 +9,9 @@ import { type GoogleServer, startGoogleServer, streamFrames } from '../../harnes
 import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { GoogleProvider, type GoogleProviderOptions } from '../../src/providers/google/google.js';
 import { sleep as realSleep, type Sleep } from '../../src/providers/transport/retry.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../support/provider-kit.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
-const PROMPT_GUARD_MS = 2000;
 
 let server: GoogleServer;
 
@@ -41,55 +41,6 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
 
 function provider(options: Partial<GoogleProviderOptions> = {}): GoogleProvider {
   return new GoogleProvider({ baseURL: server.url, apiKey: API_KEY, sleep: async () => {}, ...options });
-}
-
-function recordingSleep(): { delays: number[]; sleep: Sleep } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-  };
-}
-
-/** The rejection of `promise`; fails the test if it resolves. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-/** Settles like `promise`, or rejects if it is still pending after `ms`. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** A fetch answering every call with a 200 whose body emits `pieces` one read at a time. */
-function streamFetch(pieces: (string | Uint8Array)[]): typeof fetch {
-  return async () => {
-    const encoder = new TextEncoder();
-    const queue = pieces.map((piece) => (typeof piece === 'string' ? encoder.encode(piece) : piece));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
 }
 
 function deltasOf(): { deltas: string[]; onTextDelta: (delta: string) => void } {

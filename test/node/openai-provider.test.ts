@@ -9,9 +9,9 @@ import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } 
 import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai/openai.js';
 import { sleep as realSleep, type Sleep } from '../../src/providers/transport/retry.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../support/provider-kit.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
-const PROMPT_GUARD_MS = 2000;
 
 let server: OpenAIServer;
 
@@ -39,41 +39,8 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   };
 }
 
-function recordingSleep(): { delays: number[]; sleep: Sleep } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-  };
-}
-
 function provider(options: Partial<OpenAIProviderOptions> = {}): OpenAIProvider {
   return new OpenAIProvider({ baseURL: `${server.baseURL}/`, apiKey: API_KEY, sleep: async () => {}, ...options });
-}
-
-/** The rejection of `promise`; fails the test if it resolves. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-/** Settles like `promise`, or rejects if it is still pending after `ms`: a hang fails instead of stalling the suite. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function chunk(delta: Record<string, unknown>, finishReason: string | null = null, model = 'm-1'): unknown {
@@ -88,23 +55,6 @@ function chunk(delta: Record<string, unknown>, finishReason: string | null = nul
 
 function sse(...events: unknown[]): string {
   return events.map((event) => (typeof event === 'string' ? event : `data: ${JSON.stringify(event)}\n\n`)).join('');
-}
-
-/** A fetch answering every call with a 200 whose body emits `pieces` one read at a time. */
-function streamFetch(pieces: (string | Uint8Array)[], calls: { count: number } = { count: 0 }): typeof fetch {
-  return async () => {
-    calls.count++;
-    const encoder = new TextEncoder();
-    const queue = pieces.map((piece) => (typeof piece === 'string' ? encoder.encode(piece) : piece));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  };
 }
 
 describe('OpenAIProvider: streaming', () => {

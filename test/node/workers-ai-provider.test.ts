@@ -24,9 +24,9 @@ import {
   workersAIKind,
 } from '../../src/providers/workers-ai/index.js';
 import { defineModel, type ModelDefinition } from '../../src/spec/index.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, within } from '../support/provider-kit.js';
 
 const MODEL = '@cf/meta/llama-3.3-70b-instruct-fp8-fast';
-const PROMPT_GUARD_MS = 2000;
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
@@ -46,39 +46,6 @@ function stubWith(...replies: StubReply[]): WorkersAIStub {
 
 function provider(binding: WorkersAIBinding, options: Partial<WorkersAIProviderOptions> = {}): WorkersAIProvider {
   return new WorkersAIProvider({ binding, sleep: async () => {}, ...options });
-}
-
-function recordingSleep(): { delays: number[]; sleep: Sleep } {
-  const delays: number[] = [];
-  return {
-    delays,
-    sleep: async (ms) => {
-      delays.push(ms);
-    },
-  };
-}
-
-/** The rejection of `promise`; fails the test if it resolves. */
-async function failure(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
-
-/** Settles like `promise`, or rejects if it is still pending after `ms`: a hang fails instead of stalling the suite. */
-async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** A binding whose streamed answer is `pieces`, one read each: for byte boundaries the stub never makes. */
