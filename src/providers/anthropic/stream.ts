@@ -9,7 +9,7 @@
 import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import type { ToolCall } from '../../spec/index.js';
-import { isRecord, isRetryableStatus, snippet } from '../transport/index.js';
+import { eventObject, isRecord, isRetryableStatus, snippet } from '../transport/index.js';
 import type { ContentBlock } from './messages.js';
 
 export const NAME = 'Anthropic provider';
@@ -85,13 +85,8 @@ export class MessageAccumulator {
   onEvent(data: string): void {
     const trimmed = data.trim();
     if (trimmed === '') return;
-    let event: unknown;
-    try {
-      event = JSON.parse(trimmed);
-    } catch {
-      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
-    }
-    if (!isRecord(event) || typeof event.type !== 'string') {
+    const event = eventObject(NAME, trimmed);
+    if (typeof event.type !== 'string') {
       throw new ProviderError(`${NAME} sent a stream event without a type: ${snippet(trimmed)}`);
     }
     switch (event.type) {

@@ -20,7 +20,7 @@
 import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import type { ToolCall } from '../../spec/index.js';
-import { isRecord, snippet } from '../transport/index.js';
+import { eventObject, isRecord, snippet } from '../transport/index.js';
 import { googleError, NAME, reportedError } from './google-error.js';
 
 /** Finish reasons of an answer withheld by a filter, and what they mean. */
@@ -56,15 +56,7 @@ export class GeminiStep {
   onEvent(data: string): void {
     const trimmed = data.trim();
     if (trimmed === '') return;
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(trimmed);
-    } catch {
-      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
-    }
-    if (!isRecord(chunk)) {
-      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(trimmed)}`);
-    }
+    const chunk = eventObject(NAME, trimmed);
     this.onChunk(chunk, 'reported an error mid-stream');
   }
 

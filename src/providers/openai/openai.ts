@@ -14,6 +14,7 @@ import type {
 } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import {
+  eventObject,
   type HttpClientOptions,
   HttpModelClient,
   isRecord,
@@ -138,15 +139,7 @@ class StepAccumulator {
       this.done = true;
       return;
     }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(trimmed);
-    } catch {
-      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
-    }
-    if (!isRecord(chunk)) {
-      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(trimmed)}`);
-    }
+    const chunk = eventObject(NAME, trimmed);
     if (chunk.error !== undefined && chunk.error !== null) {
       throw reportedError(chunk.error, 'reported an error mid-stream');
     }

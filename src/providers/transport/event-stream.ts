@@ -7,7 +7,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../../engine/ports/index.js';
-import { describe } from './http-text.js';
+import { describe, isRecord, snippet } from './http-text.js';
 import { abortable, abortReason } from './retry.js';
 
 const MAX_NON_EVENT_BODY = 1 << 20;
@@ -75,4 +75,16 @@ export async function readEventStream(
     reader.cancel().catch(() => {});
   }
   return read;
+}
+
+/** One event's data as the JSON object it must be, or a ProviderError saying what arrived instead. */
+export function eventObject(name: string, data: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new ProviderError(`${name} sent a stream event that is not JSON: ${snippet(data)}`);
+  }
+  if (!isRecord(value)) throw new ProviderError(`${name} sent a stream event that is not an object: ${snippet(data)}`);
+  return value;
 }

@@ -3,7 +3,7 @@
  * server-sent event stream, and the vendor's explanation of a failure.
  */
 export type { EventStreamRead } from './event-stream.js';
-export { readEventStream } from './event-stream.js';
+export { eventObject, readEventStream } from './event-stream.js';
 export type { FailureExplained, HttpClientOptions, HttpStep } from './http-client.js';
 export { HttpModelClient } from './http-client.js';
 export { describe, errorDetail, errorMessageOf, isRecord, snippet } from './http-text.js';
