@@ -86,13 +86,16 @@ export type {
   GetMessagesOptions,
   GrepMatch,
   NewMessageInput,
+  RunCodeLog,
+  RunCodeOptions,
+  RunCodeResult,
   SetContextOptions,
   SpawnChildOptions,
   ThreadState,
   ToolContext,
   WriteFileOptions,
 } from './thread-state.js';
-export { ContextValidationError, EgressRefused } from './thread-state.js';
+export { CallPaused, ContextValidationError, EgressRefused } from './thread-state.js';
 export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
 export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {

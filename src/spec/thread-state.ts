@@ -17,6 +17,8 @@ export interface ExecutionState {
   /** The tool call being executed. */
   toolCallId: string;
   toolName: string;
+  /** When the call's timeout expires, in ms since the epoch (EXE-6): the default limit of `runCode`. */
+  deadline?: number;
 }
 
 export interface FileStat {
@@ -96,6 +98,64 @@ export class EgressRefused extends Error {
     this.name = 'EgressRefused';
   }
 }
+
+/**
+ * What `state.invokeTool` (and a program of `state.runCode` calling a tool) throws when the invoked
+ * call waits for an answer: an approval, a question, a client tool. The calling call pauses with it
+ * (the thread waits) and, once answered, runs again from its start; the calls it had already made
+ * return their recorded results instead of running twice. Rethrow it: a tool that catches it and
+ * returns ends the call, and the wait with it.
+ */
+export class CallPaused extends Error {
+  constructor(
+    /** The invoked call that waits. */
+    readonly toolCallId: string,
+    readonly kind: string,
+  ) {
+    super(`tool call ${toolCallId} waits for ${kind === 'approval' ? 'an approval' : `a ${kind} answer`}`);
+    this.name = 'CallPaused';
+  }
+}
+
+/** Options of `state.runCode` (CODE-1). */
+export interface RunCodeOptions {
+  /** JSON passed to the program as `input`. */
+  input?: unknown;
+  /** Wall-clock limit in ms; default what remains of the calling tool's timeout, at most 300000. */
+  timeout?: number;
+  /** Extra source files the program may import by relative path, e.g. `{ 'util.ts': '...' }`. */
+  modules?: Record<string, string>;
+  /**
+   * Let the program use `fetch`. Default false: the isolate has no network at all. When granted,
+   * every request goes through the calling tool's `state.fetch` (the egress policy and its rules).
+   */
+  network?: boolean;
+  /** Thread paths the program may read or write through `files`, each checked by the thread's rules. */
+  files?: { read?: string[]; write?: string[] };
+  /** Tools of the thread's agent the program may call as `tools.<name>(args)`, through `invokeTool`. */
+  tools?: string[];
+  /** Estimated allocation limit in MiB; default 64, at most 128. */
+  memoryMB?: number;
+}
+
+/** A line the program printed with `console.*`. */
+export interface RunCodeLog {
+  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
+  text: string;
+}
+
+/** What a program of `state.runCode` came to, as data (CODE-1). */
+export type RunCodeResult =
+  | { status: 'success'; result: unknown; logs: RunCodeLog[]; logsDropped: number }
+  | {
+      status: 'error';
+      error: string;
+      /** Where the error was thrown: `program` or a module's name, and the line in that source. */
+      file?: string;
+      line?: number;
+      logs: RunCodeLog[];
+      logsDropped: number;
+    };
 
 /**
  * A tool's view of the thread's tool context (KIND-6). Both parts are read from the thread's store
@@ -210,6 +270,22 @@ export interface ThreadState<
    * explicit communication). Rejects on a thread without a parent.
    */
   notifyParent(message: string): Promise<void>;
+
+  /**
+   * Calls another tool of the thread's agent as the model would (THR-7): validation, capabilities,
+   * permission rules, the watchdog, approval, truncation, and a stored tool message one level below
+   * this call. Resolves with the tool's result; rejects with its error. Throws `CallPaused` when the
+   * call waits for an answer.
+   */
+  invokeTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
+
+  /**
+   * Runs JavaScript or TypeScript in an isolate of its own (CODE-1): no network unless granted, a
+   * time, loop and memory limit, stopped with this call. `source` is the body of an async function:
+   * it may `await`, `return` its result, and use `input`, `tools` and `files`. Never rejects for
+   * what the program does: errors come back as data, with the line.
+   */
+  runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult>;
 }
 
 export interface SpawnChildOptions {

@@ -128,6 +128,10 @@ export class MemoryThreadStore implements ThreadStore {
     this.journal.add(toolCallId);
   }
 
+  clearToolStarted(toolCallId: string): void {
+    this.journal.delete(toolCallId);
+  }
+
   toolStarted(toolCallId: string): boolean {
     return this.journal.has(toolCallId);
   }

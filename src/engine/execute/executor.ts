@@ -6,9 +6,10 @@
  *
  * and calls run one after another in the order the model returned them (EXE-2). Every call ends as
  * a tool message persisted before the next call starts (EXE-3), unless it waits for a human or a
- * client: then the step pauses there, its wait stored, until the answer resumes it (KIND-7).
+ * client: then the step pauses there, its wait stored, until the answer resumes it (KIND-7). A call
+ * whose invoked call waits (invoke-tool.ts) pauses the same way and runs again once answered.
  */
-import type { ExecutionState, Message, ThreadState, ToolCall, ToolResult } from '../../spec/index.js';
+import type { Message, ThreadState, ToolCall, ToolResult } from '../../spec/index.js';
 import {
   type ApprovalAnswer,
   HUMAN_INTERACTIONS,
@@ -17,40 +18,17 @@ import {
   type InteractionRequest,
   isInteractionRequest,
 } from '../../spec/internal.js';
-import type { ThreadFiles } from '../files/index.js';
 import { truncationLimits } from '../files/index.js';
-import type { FrameSink, ThreadStore } from '../ports/index.js';
-import type { ResolvedTool } from '../registry/index.js';
+import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
+import { toolInvoker } from './invoke-tool.js';
 import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
-import { type RunContext, runToolCode } from './tool-runner.js';
+import { isPaused, runToolCode } from './tool-runner.js';
 
+export type { ExecutedStep, ExecutorDeps, GuardDecision, ToolGuard } from './executor-types.js';
 export type { ValidatedCall } from './tool-call-validation.js';
 export { DEFAULT_TOOL_TIMEOUT_MS } from './tool-runner.js';
-
-/** `ask` pauses an interactive thread for an approval and denies at once on a headless one (PERM-2). */
-export type GuardDecision =
-  | { action: 'allow' }
-  | { action: 'deny'; reason: string }
-  | { action: 'ask'; reason: string };
-
-/** A pre-execute check (capabilities, permissions, the watchdog, approvals). */
-export type ToolGuard = (call: ValidatedCall) => GuardDecision | Promise<GuardDecision>;
-
-export interface ExecutorDeps extends RunContext {
-  tools: ReadonlyMap<string, ResolvedTool>;
-  store: ThreadStore;
-  files: ThreadFiles;
-  emit: FrameSink;
-  guards: readonly ToolGuard[];
-  createState(execution: ExecutionState): ThreadState;
-  /** Replaces secret values in anything that leaves the tool (EXE-8). */
-  scrub(text: string): string;
-  now(): number;
-  /** A human allowed a call "always" (PERM-2): the permission layer remembers it for the thread. */
-  onAlwaysAllowed?(call: ValidatedCall): void | Promise<void>;
-}
 
 type Outcome = { type: 'result'; result: ToolResult } | { type: 'wait' };
 
@@ -103,16 +81,35 @@ function started(validated: ValidatedCall, deps: ExecutorDeps): void {
   });
 }
 
+/**
+ * Runs the tool's code; a call paused by a call it invoked waits, and is no longer marked started: it
+ * runs again from its start once answered (THR-3's never-twice rule is kept by replaying what it invoked).
+ */
+async function run<T = ToolResult>(
+  validated: ValidatedCall,
+  deps: ExecutorDeps,
+  body: (state: ThreadState) => Promise<unknown>,
+  accept?: (value: unknown) => value is T,
+): Promise<T | ToolResult | { wait: true }> {
+  const outcome = await runToolCode(validated, deps, body, accept);
+  if (!isPaused(outcome)) return outcome;
+  deps.store.clearToolStarted(validated.call.id);
+  return { wait: true };
+}
+
+const waits = (value: unknown): value is { wait: true } => (value as { wait?: unknown } | null)?.wait === true;
+
 /** Runs the tool: its body, or the begin / complete halves of an interactive tool. */
-async function execute(validated: ValidatedCall, waits: readonly Interaction[], deps: ExecutorDeps) {
+async function execute(validated: ValidatedCall, waitsOf: readonly Interaction[], deps: ExecutorDeps) {
   const { definition } = validated.tool;
   const args = validated.args;
   const hooks = definition.interaction;
-  const answered = find(waits, (kind) => kind !== 'approval');
+  const answered = find(waitsOf, (kind) => kind !== 'approval');
+  const outcome = (result: ToolResult | { wait: true }): Outcome =>
+    waits(result) ? { type: 'wait' } : { type: 'result', result };
   if (hooks && answered) {
     if (!answered.answered) return { type: 'wait' } as const;
-    const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, answered.answer));
-    return { type: 'result', result } as const;
+    return outcome(await run(validated, deps, (state) => hooks.complete(state, args, answered.answer)));
   }
   if (deps.store.toolStarted(validated.call.id) && !definition.idempotent) {
     // THR-3: the thread restarted while this call ran; never run a non-idempotent tool twice.
@@ -121,19 +118,16 @@ async function execute(validated: ValidatedCall, waits: readonly Interaction[], 
   started(validated, deps);
   if (!hooks) {
     const body = definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
-    const result = await runToolCode(validated, deps, (state) =>
-      args === undefined ? body(state) : body(state, args),
-    );
-    return { type: 'result', result } as const;
+    return outcome(await run(validated, deps, (state) => (args === undefined ? body(state) : body(state, args))));
   }
-  const begun = await runToolCode(validated, deps, (state) => hooks.begin(state, args), isRequest);
+  const begun = await run(validated, deps, (state) => hooks.begin(state, args), isRequest);
+  if (waits(begun)) return { type: 'wait' } as const;
   if (!isRequest(begun)) return { type: 'result', result: begun } as const;
   // LOCK-1, PERM-2: nobody can answer on a headless thread, so the call fails at once.
   if (deps.store.info.headless && HUMAN_INTERACTIONS.includes(begun.kind)) return fails(headlessMessage(begun.kind));
   const stored = wait(validated, begun, deps);
   if (!stored.answered) return { type: 'wait' } as const;
-  const result = await runToolCode(validated, deps, (state) => hooks.complete(state, args, stored.answer));
-  return { type: 'result', result } as const;
+  return outcome(await run(validated, deps, (state) => hooks.complete(state, args, stored.answer)));
 }
 
 function isRequest(value: unknown): value is InteractionRequest {
@@ -208,12 +202,6 @@ async function persist(
   return message;
 }
 
-export interface ExecutedStep {
-  messages: Message[];
-  /** A call waits for an interaction; it and the calls after it stay pending. */
-  waiting: boolean;
-}
-
 /**
  * Executes a step's calls in model order, each persisted before the next begins. Adjacent calls of
  * tools declared `concurrent` are checked one by one, then run together, and persisted in call order.
@@ -227,6 +215,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
       progress.set(validated.call.id, [...(progress.get(validated.call.id) ?? []), event]);
       deps.emit({ type: 'tool_progress', tool_call_id: validated.call.id, name: validated.tool.name, event });
     },
+    invokeFor: (validated, signal) => toolInvoker(validated, running, signal, executeToolCalls),
   };
   for (let index = 0; index < calls.length; ) {
     const group = nextGroup(calls, index, running);

@@ -22,6 +22,8 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
   'notifyParent',
   'fetch',
   'authorize',
+  'invokeTool',
+  'runCode',
 ]);
 /** The ones that answer synchronously: they throw instead of rejecting. */
 const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set(['emit', 'authorize']);
@@ -38,10 +40,18 @@ export interface Fence {
   ended: string | null;
 }
 
-export function fencedState(state: ThreadState, fence: Fence, tool: string): ThreadState {
+/** `own` holds what this call's state has that the thread's does not (its `invokeTool`). */
+export function fencedState(
+  state: ThreadState,
+  fence: Fence,
+  tool: string,
+  own: Partial<Pick<ThreadState, 'invokeTool'>> = {},
+): ThreadState {
   return new Proxy(state, {
     get(base, property, receiver) {
-      const value = Reflect.get(base, property, receiver);
+      const value = Object.hasOwn(own, property)
+        ? own[property as keyof typeof own]
+        : Reflect.get(base, property, receiver);
       if (!ACTS.has(property) || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         if (fence.ended !== null) {
@@ -51,7 +61,8 @@ export function fencedState(state: ThreadState, fence: Fence, tool: string): Thr
           if (SYNCHRONOUS.has(property)) throw error;
           return Promise.reject(error);
         }
-        return (value as (...rest: unknown[]) => unknown).apply(base, args);
+        // The receiver, not the bare state: a method like runCode acts through this fenced state.
+        return (value as (...rest: unknown[]) => unknown).apply(receiver, args);
       };
     },
   });

@@ -4,6 +4,7 @@
  */
 export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
+export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
 export type { ResolvedVariables } from './thread-state.js';
 export { createThreadState, isToolWrittenKey, toolValueKey } from './thread-state.js';
 export { STOPPED_MESSAGE } from './tool-call-error.js';

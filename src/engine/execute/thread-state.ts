@@ -10,6 +10,8 @@ import type {
   GetMessagesOptions,
   Message,
   NewMessageInput,
+  RunCodeOptions,
+  RunCodeResult,
   SpawnChildOptions,
   ThreadState,
 } from '../../spec/index.js';
@@ -48,6 +50,17 @@ export interface ThreadStateDeps {
   checkHost?(url: URL): void;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
   transport?: FetchTransport;
+  /**
+   * Runs a program in a sandbox (CODE-1); the thread layer provides it (the isolate comes from a
+   * Worker Loader binding). `state` is the calling state, through which the program's tool calls,
+   * files and requests pass.
+   */
+  runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+}
+
+/** The state methods only a running call has: outside one there is nothing to invoke or pay for. */
+function notInCall(what: string): never {
+  throw new Error(`${what} is only available to a running tool call`);
 }
 
 const KV_PREFIX = 'user:';
@@ -173,6 +186,16 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     async notifyParent(message: string) {
       if (!info.parentId) throw new Error('this thread has no parent to notify');
       await deps.notifyParent(message);
+    },
+
+    // The executor gives each running call its own invokeTool (invoke-tool.ts).
+    async invokeTool() {
+      notInCall('invokeTool');
+    },
+    // `this` is the state the tool holds (fenced, with its invokeTool): the program acts through it.
+    async runCode(this: ThreadState, source: string, options: RunCodeOptions = {}) {
+      if (!deps.execution || !deps.runCode) notInCall('runCode');
+      return deps.runCode(this, source, options);
     },
   };
 }

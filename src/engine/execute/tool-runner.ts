@@ -5,6 +5,7 @@
  */
 
 import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.js';
+import { CallPaused } from '../../spec/index.js';
 import { describeIssues, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { type Fence, fencedState } from './fenced-state.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
@@ -21,6 +22,17 @@ export interface RunContext {
   stepCount: number;
   side: 'a' | 'b';
   createState(execution: ExecutionState): ThreadState;
+  /** The `invokeTool` of a running call (invoke-tool.ts); `signal` is the call's own. */
+  invokeFor?(validated: ValidatedCall, signal: AbortSignal): ThreadState['invokeTool'];
+}
+
+/** A call whose invoked call waits for an answer (CallPaused): it runs again once answered. */
+export interface PausedCall {
+  paused: CallPaused;
+}
+
+export function isPaused(value: unknown): value is PausedCall {
+  return typeof value === 'object' && value !== null && (value as PausedCall).paused instanceof CallPaused;
 }
 
 function isAsyncGenerator(value: unknown): value is AsyncGenerator<unknown, unknown, undefined> {
@@ -79,7 +91,7 @@ export async function runToolCode<T = ToolResult>(
   context: RunContext,
   body: (state: ThreadState) => Promise<unknown>,
   accept: (value: unknown) => value is T = isToolResult as (value: unknown) => value is T,
-): Promise<T | ToolResult> {
+): Promise<T | ToolResult | PausedCall> {
   const { tool, call } = validated;
   const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
   const controller = new AbortController();
@@ -97,6 +109,7 @@ export async function runToolCode<T = ToolResult>(
     controller.signal.addEventListener('abort', () => resolveAbort(null));
   });
   const fence: Fence = { ended: null };
+  const invokeTool = context.invokeFor?.(validated, controller.signal);
   const state = fencedState(
     context.createState({
       stepCount: context.stepCount,
@@ -104,10 +117,13 @@ export async function runToolCode<T = ToolResult>(
       abortSignal: controller.signal,
       toolCallId: call.id,
       toolName: tool.name,
+      deadline: Date.now() + timeoutMs,
     }),
     fence,
     tool.name,
+    invokeTool ? { invokeTool } : {},
   );
+  let paused = false;
   try {
     // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
     const running = Promise.resolve()
@@ -123,11 +139,20 @@ export async function runToolCode<T = ToolResult>(
     }
     return outcome as T | ToolResult;
   } catch (error) {
+    if (error instanceof CallPaused && !abortReason) {
+      paused = true;
+      return { paused: error };
+    }
     const err = error instanceof Error ? error : new Error(String(error));
     return { status: 'error', error: err.message || String(error), stack: err.stack };
   } finally {
-    fence.ended =
-      abortReason === null ? 'it returned' : abortReason === STOPPED_MESSAGE ? 'it was stopped' : 'it timed out';
+    fence.ended = paused
+      ? 'it paused for an answer'
+      : abortReason === null
+        ? 'it returned'
+        : abortReason === STOPPED_MESSAGE
+          ? 'it was stopped'
+          : 'it timed out';
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onTurnAbort);
   }

@@ -16,5 +16,6 @@ export type {
   UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';
-export { StoreView } from './store-view.js';
+export type { NestedPlace } from './store-view.js';
+export { NestedStore, StoreView } from './store-view.js';
 export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

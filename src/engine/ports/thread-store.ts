@@ -54,6 +54,8 @@ export interface ThreadStore {
   /** Journal of tool calls whose execution began, so a restart never runs one twice (THR-3). */
   markToolStarted(toolCallId: string): void;
   toolStarted(toolCallId: string): boolean;
+  /** A call that paused for an answer (CallPaused) runs again from its start once answered. */
+  clearToolStarted(toolCallId: string): void;
   children(): string[];
   /** Makes another agent the thread's owner from the next step on (SUB-2 handoff). */
   handoff(agentId: string): void;

@@ -21,11 +21,10 @@ import {
   threadBudget,
   turnIdOf,
 } from '../conversation/index.js';
-import { executeToolCalls, parsedArguments, STOPPED_MESSAGE, type ToolGuard } from '../execute/index.js';
+import { callingStep, executeToolCalls, parsedArguments, STOPPED_MESSAGE, type ToolGuard } from '../execute/index.js';
 import type { GuardSetup } from '../guards/index.js';
 import { callStates } from '../guards/index.js';
-import type { NewMessage, ThreadInfo, ThreadStore } from '../ports/index.js';
-import { StoreView } from '../ports/index.js';
+import { NestedStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { attachedPaths, initialMessage } from '../registry/index.js';
 
@@ -38,36 +37,6 @@ export interface NestedContext {
   guards: readonly ToolGuard[];
   /** The turn's rules and capabilities: nested calls are checked by them at run time too. */
   setup: GuardSetup;
-}
-
-/** A nested run's own messages; what it appends is placed one level below its calling step. */
-class NestedStore extends StoreView {
-  constructor(
-    store: ThreadStore,
-    private readonly place: { depth: number; parentId: string; call: string },
-  ) {
-    super(store);
-  }
-
-  /** Nobody answers inside a nested run: a wait for a human fails at once, as on a headless thread. */
-  override get info(): ThreadInfo {
-    return { ...this.store.info, headless: true };
-  }
-
-  protected select(log: readonly Message[]): Message[] {
-    const { depth, call } = this.place;
-    return log.filter((message) => message.depth === depth && message.metadata?.prompt_call === call);
-  }
-
-  override append(message: NewMessage): Message {
-    const { depth, parentId, call } = this.place;
-    return this.store.append({
-      ...message,
-      depth,
-      parent_id: parentId,
-      metadata: { ...message.metadata, prompt_call: call },
-    });
-  }
 }
 
 /** A tool that waits for an answer would pause the parent's step from inside a tool call. */
@@ -85,14 +54,6 @@ export function bindSubprompts(tools: readonly ResolvedTool[], nested: NestedCon
       runSubprompt(nested, subprompt.prompt.name, subprompt.config, state, args ?? {});
     return { ...tool, definition: { ...tool.definition, execute } as ResolvedTool['definition'] };
   });
-}
-
-function callingStep(log: readonly Message[], callId: string): Message | undefined {
-  for (let index = log.length - 1; index >= 0; index--) {
-    const message = log[index] as Message;
-    if (message.role === 'assistant' && message.tool_calls?.some((call) => call.id === callId)) return message;
-  }
-  return undefined;
 }
 
 /** The conversation the calling step belongs to, before it: what `includeChat` shows the sub-prompt. */
@@ -145,7 +106,13 @@ async function runSubprompt(
   if (depth > MAX_PROMPT_DEPTH) {
     return { status: 'error', error: `prompt tools nest at most ${MAX_PROMPT_DEPTH} levels deep` };
   }
-  const store = new NestedStore(deps.store, { depth, parentId: step.id, call: callId });
+  const store = new NestedStore(deps.store, {
+    depth,
+    parentId: step.id,
+    marker: 'prompt_call',
+    call: callId,
+    headless: true,
+  });
   if (store.messages().length === 0) {
     const files = await attachments(state, attachedPaths(config, args));
     if (typeof files === 'string') return { status: 'error', error: files };

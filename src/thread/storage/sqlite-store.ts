@@ -178,6 +178,10 @@ export class SqliteThreadStore implements ThreadStore {
     );
   }
 
+  clearToolStarted(toolCallId: string): void {
+    this.sql.exec('DELETE FROM tool_journal WHERE tool_call_id = ?', toolCallId);
+  }
+
   toolStarted(toolCallId: string): boolean {
     return this.sql.exec('SELECT 1 FROM tool_journal WHERE tool_call_id = ?', toolCallId).toArray().length > 0;
   }
