@@ -76,6 +76,7 @@ function workersAIOverHttp(url: string) {
 }
 
 export { Floor };
+export const SandboxNetwork = runtime.SandboxNetwork;
 
 export default {
   fetch(request, env, ctx) {

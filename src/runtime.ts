@@ -1,9 +1,11 @@
 /**
  * The runtime as a library: hand it an application's definitions, get back the Worker's fetch
- * handler and the Thread Durable Object class to export.
+ * handler, the Thread Durable Object class and the network entrypoint of sandboxed programs to
+ * export.
  *
  *   const runtime = createRuntime({ tools, prompts, agents, models });
  *   export const Thread = runtime.Thread;
+ *   export const SandboxNetwork = runtime.SandboxNetwork;
  *   export default runtime.worker;
  */
 
@@ -12,6 +14,7 @@ import { type AppDefinitions, Registry } from './engine/registry/index.js';
 import { createApp } from './http/index.js';
 import type { RuntimeEnv } from './thread/bindings/index.js';
 import { createThreadClass } from './thread/object/index.js';
+import { SandboxNetwork } from './thread/sandbox/index.js';
 import { lockedTools } from './tools/index.js';
 import { agentTool, subagentLifecycleTools } from './tools/subagents/index.js';
 
@@ -19,6 +22,8 @@ export interface Runtime {
   registry: Registry;
   worker: ExportedHandler<RuntimeEnv>;
   Thread: ReturnType<typeof createThreadClass>;
+  /** The outbound of `state.runCode` programs granted the network (CODE-1). */
+  SandboxNetwork: typeof SandboxNetwork;
 }
 
 export function createRuntime(definitions: AppDefinitions): Runtime {
@@ -38,5 +43,6 @@ export function createRuntime(definitions: AppDefinitions): Runtime {
     registry,
     worker: { fetch: (request, env, ctx) => app.fetch(request, env, ctx) },
     Thread: createThreadClass(registry),
+    SandboxNetwork,
   };
 }

@@ -7,4 +7,5 @@ import { createRuntime } from './runtime.js';
 const runtime = createRuntime(app);
 
 export const Thread = runtime.Thread;
+export const SandboxNetwork = runtime.SandboxNetwork;
 export default runtime.worker;

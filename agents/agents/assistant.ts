@@ -13,6 +13,8 @@ export function assistantAgent(name: string, title: string) {
       { permission: 'search_knowledge_base', action: 'allow' },
       { permission: 'summarize', action: 'allow' },
       { permission: 'brainstorm', action: 'allow' },
+      // A program's own tool calls are checked one by one, by these same rules.
+      { permission: 'run_code', action: 'allow' },
       // fetch_data requests whatever endpoint the model names: a human approves each call.
       { permission: 'fetch_data', action: 'ask' },
     ],

@@ -19,6 +19,8 @@ export interface ExecutionState {
   toolName: string;
   /** When the call's timeout expires, in ms since the epoch (EXE-6): the default limit of `runCode`. */
   deadline?: number;
+  /** The tools offered beside this one, by name: those `invokeTool` can reach. */
+  offeredTools?: readonly string[];
 }
 
 export interface FileStat {

@@ -7,6 +7,7 @@ import type { SearchableTool } from '../engine/registry/index.js';
 import type { AnyToolDefinition, SkillDefinition } from '../spec/index.js';
 import { bash } from './bash/index.js';
 import { edit, glob, grep, read, write } from './files/index.js';
+import { RUN_CODE_TOOL, runCode } from './run-code/index.js';
 import { question, STORE_SECRET_TOOL, skillTool, storeSecret, todo, toolSearchTool } from './session/index.js';
 import { task } from './subagents/index.js';
 import { webFetch } from './web-fetch/index.js';
@@ -27,6 +28,8 @@ export const builtinTools: Readonly<Record<string, AnyToolDefinition>> = {
   web_fetch: webFetch,
   // VAR-5: not a locked id; the registry offers it to every prompt with a secret variable.
   [STORE_SECRET_TOOL]: storeSecret,
+  // CODE-1: not a locked id; a prompt offers it by listing it.
+  [RUN_CODE_TOOL]: runCode,
 };
 
 /**

@@ -482,4 +482,5 @@ export class Thread extends runtime.Thread {
     super(ctx, workersAi.withStubBinding(env));
   }
 }
+export const SandboxNetwork = runtime.SandboxNetwork;
 export default runtime.worker;

@@ -216,6 +216,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
       deps.emit({ type: 'tool_progress', tool_call_id: validated.call.id, name: validated.tool.name, event });
     },
     invokeFor: (validated, signal) => toolInvoker(validated, running, signal, executeToolCalls),
+    offeredTools: [...deps.tools.keys()],
   };
   for (let index = 0; index < calls.length; ) {
     const group = nextGroup(calls, index, running);

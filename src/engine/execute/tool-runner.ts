@@ -24,6 +24,8 @@ export interface RunContext {
   createState(execution: ExecutionState): ThreadState;
   /** The `invokeTool` of a running call (invoke-tool.ts); `signal` is the call's own. */
   invokeFor?(validated: ValidatedCall, signal: AbortSignal): ThreadState['invokeTool'];
+  /** The tools offered beside the running one (ExecutionState.offeredTools). */
+  offeredTools?: readonly string[];
 }
 
 /** A call whose invoked call waits for an answer (CallPaused): it runs again once answered. */
@@ -118,6 +120,7 @@ export async function runToolCode<T = ToolResult>(
       toolCallId: call.id,
       toolName: tool.name,
       deadline: Date.now() + timeoutMs,
+      ...(context.offeredTools ? { offeredTools: context.offeredTools } : {}),
     }),
     fence,
     tool.name,

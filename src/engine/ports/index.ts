@@ -1,6 +1,7 @@
 /**
  * The engine's ports: the interfaces it talks to and nothing more (THR-1, THR-4): the thread's store
- * (messages, key-value, queue, interactions), its file store, a model provider, the frame sink, and
+ * (messages, key-value, queue, interactions), its file store, a model provider, the frame sink, an
+ * isolate loader for sandboxed programs (CODE-1), and
  * StoreView, the base of views that change what one part of the loop sees of the store.
  */
 export type { FileListing, FileStore, StoredFileMeta } from './file-store.js';
@@ -16,6 +17,7 @@ export type {
   UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';
+export type { SandboxCode, SandboxHost, SandboxIsolate, SandboxLoader, SandboxOutcome } from './sandbox.js';
 export type { NestedPlace } from './store-view.js';
 export { NestedStore, StoreView } from './store-view.js';
 export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

@@ -22,4 +22,6 @@ export interface RuntimeEnv extends ProviderEnv {
   EGRESS_ALLOW_HOSTS?: string;
   /** Upload size limit in bytes (ATT-5). */
   MAX_UPLOAD_BYTES?: string;
+  /** Isolates for `state.runCode` programs (CODE-1): `[[worker_loaders]] binding = "LOADER"`. */
+  LOADER?: WorkerLoader;
 }

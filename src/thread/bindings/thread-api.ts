@@ -152,6 +152,8 @@ export interface DeferredChildView {
  */
 export interface ThreadRpc extends Rpc.DurableObjectBranded {
   create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>>;
+  /** A request of a sandboxed program granted the network (CODE-1), sent through its run's `state.fetch`. */
+  sandboxFetch(run: string, request: Request): Promise<Response>;
   spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>>;
   deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>>;
   bootDeferredChild(

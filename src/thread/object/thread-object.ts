@@ -48,6 +48,7 @@ import {
   messageFromChild,
   storeSecretAnswer,
 } from '../inbox/index.js';
+import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import { FrameLog, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect, TurnDriver } from '../turn/index.js';
@@ -74,6 +75,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
+    this.programs = new ThreadPrograms(ctx, env);
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -88,6 +90,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       spawnChild: (options) => spawnForTool(this.answerDesk(), this.record() as ThreadRecord, options),
       messageChild: (nameOrId, message) =>
         messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
+      runCode: (state, source, options) => this.programs.run(state, source, options),
     });
     ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
@@ -106,6 +109,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private readonly reporter: ParentReporter;
   /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
   private readonly variables: ThreadVariables;
+  /** The sandboxed programs of this thread's calls (CODE-1). */
+  private readonly programs: ThreadPrograms;
 
   private record(): ThreadRecord | null {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
@@ -173,6 +178,10 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
+
+  async sandboxFetch(run: string, request: Request): Promise<Response> {
+    return this.programs.fetch(run, request);
+  }
 
   async create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>> {
     const created = await writeNewThread(

@@ -12,7 +12,7 @@ import type { FrameSink } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { runTurn } from '../../engine/turn/index.js';
 import { resolveProvider } from '../../providers/index.js';
-import type { SpawnChildOptions } from '../../spec/index.js';
+import type { RunCodeOptions, RunCodeResult, SpawnChildOptions, ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { R2FileStore } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
@@ -39,6 +39,8 @@ export interface TurnDriverHost {
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
   notifyParent(message: string): Promise<void>;
   messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+  /** Runs a program of a tool call in a sandbox (CODE-1). */
+  runCode(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
 }
 
 interface RunningTurn {
@@ -132,6 +134,7 @@ export class TurnDriver {
               spawnChild: (options) => host.spawnChild(options),
               notifyParent: (message) => host.notifyParent(message),
               messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
+              runCode: (state, source, options) => host.runCode(state, source, options),
               execution,
               gate,
               egress,
