@@ -1,7 +1,8 @@
 /**
  * CODE-1, the pure half of sandboxed code: a program made ready for its isolate (types stripped with
  * its lines kept, a guard at the start of every loop and function body, imports pointed at the
- * emitted modules and everything else refused with the user's file and line).
+ * emitted modules and everything else refused with the user's file and line), and the isolate's main
+ * module as text. The isolate itself is exercised in test/workers/sandbox-isolate.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +12,7 @@ import {
   type ProgramSyntaxError,
   prepareProgram,
   randomGuardName,
+  sandboxMainModule,
 } from '../../src/engine/sandbox/index.js';
 
 const G = '__sa_guard_test';
@@ -302,5 +304,34 @@ describe('prepareProgram: syntax errors', () => {
   it('CODE-1: a module may not `return` at its top level; the program may, and may `await`', () => {
     expect(refused({ source: '', modules: { 'r.ts': 'return 1;' } })).toMatchObject({ file: 'r.ts', line: 1 });
     expect(prepareProgram({ source: 'await 1;\nreturn 2;' }).ok).toBe(true);
+  });
+});
+
+describe('sandboxMainModule', () => {
+  it('CODE-1: the config is embedded as JSON, so a tool name cannot break out into code', () => {
+    const main = sandboxMainModule({
+      guard: G,
+      modules: ['program.js'],
+      toolNames: ["x'); globalThis.pwned = 1; ('"],
+      files: false,
+      timeoutMs: 1000,
+    });
+    expect(main).toContain(`"toolNames":["x'); globalThis.pwned = 1; ('"]`);
+    expect(main).toContain("import { WorkerEntrypoint } from 'cloudflare:workers';");
+    expect(main).toContain("await import('./program.js')");
+    expect(main).not.toContain('eval(');
+    expect(main).not.toContain('new Function');
+  });
+
+  it('CODE-1: a config no run could use is refused', () => {
+    expect(() => sandboxMainModule({ guard: 'a b', modules: [], toolNames: [], files: false, timeoutMs: 1 })).toThrow(
+      TypeError,
+    );
+    expect(() => sandboxMainModule({ guard: G, modules: [], toolNames: [], files: false, timeoutMs: 0 })).toThrow(
+      RangeError,
+    );
+    expect(() =>
+      sandboxMainModule({ guard: G, modules: [], toolNames: [], files: false, timeoutMs: 1, maxTicks: 1.5 }),
+    ).toThrow(RangeError);
   });
 });
