@@ -1,10 +1,12 @@
 /**
  * CODE-1, the pure half of sandboxed code: a program made ready for its isolate (types stripped with
  * its lines kept, a guard at the start of every loop and function body, imports pointed at the
- * emitted modules and everything else refused with the user's file and line), and the isolate's main
- * module as text. The isolate itself is exercised in test/workers/sandbox-isolate.test.ts.
+ * emitted modules and everything else refused with the user's file and line), and the TypeScript
+ * declarations a model is shown for its tools. The isolate itself is exercised in
+ * test/workers/sandbox-isolate.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   MAX_MODULES,
   type PreparedProgram,
@@ -13,7 +15,9 @@ import {
   prepareProgram,
   randomGuardName,
   sandboxMainModule,
+  toolDeclarations,
 } from '../../src/engine/sandbox/index.js';
+import { argumentsJsonSchema } from '../../src/spec/index.js';
 
 const G = '__sa_guard_test';
 
@@ -333,5 +337,106 @@ describe('sandboxMainModule', () => {
     expect(() =>
       sandboxMainModule({ guard: G, modules: [], toolNames: [], files: false, timeoutMs: 1, maxTicks: 1.5 }),
     ).toThrow(RangeError);
+  });
+});
+
+describe('toolDeclarations', () => {
+  const weather = z.object({
+    city: z.string().describe('City name'),
+    unit: z.enum(['c', 'f']).default('c'),
+  });
+  const search = z.object({
+    query: z.string().min(1),
+    limit: z.number().int().positive().optional().describe('At most this many results'),
+    filters: z
+      .object({
+        tags: z.array(z.string()),
+        since: z.string().nullable(),
+        'content-type': z.literal('text').or(z.literal('image')).optional(),
+      })
+      .optional(),
+  });
+  const shapes = z.object({
+    shape: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('circle'), radius: z.number() }),
+      z.object({ kind: z.literal('square'), side: z.number() }),
+    ]),
+    point: z.tuple([z.number(), z.number()]),
+    labels: z.record(z.string(), z.string()),
+    either: z.array(z.union([z.string(), z.boolean()])),
+    flag: z.boolean().nullish(),
+    nothing: z.null(),
+  });
+  const Tree = z.object({
+    name: z.string(),
+    get children() {
+      return z.array(Tree);
+    },
+  });
+
+  it('CODE-1: zod schemas become argument types, descriptions JSDoc, defaults optional', () => {
+    const declarations = toolDeclarations([
+      { name: 'get_weather', description: 'Get the weather for a city', parameters: argumentsJsonSchema(weather) },
+      { name: 'search', description: 'Search the */ web\nquickly', parameters: argumentsJsonSchema(search) },
+      { name: 'draw', description: '', parameters: argumentsJsonSchema(shapes) },
+      { name: 'now', description: 'The time.', parameters: argumentsJsonSchema(undefined) },
+      { name: 'tree-walk', description: 'Walk a tree', parameters: argumentsJsonSchema(z.object({ tree: Tree })) },
+    ]);
+    expect(declarations).toBe(
+      [
+        'declare const input: unknown;',
+        'declare const tools: {',
+        '  /** Get the weather for a city */',
+        '  get_weather(args: { /** City name */ city: string; /** (default: "c") */ unit?: "c" | "f" }): Promise<unknown>;',
+        '  /** Search the *\\/ web quickly */',
+        '  search(args: { query: string; /** At most this many results */ limit?: number; filters?: { tags: string[]; since: string | null; "content-type"?: "text" | "image" } }): Promise<unknown>;',
+        '  draw(args: { shape: { kind: "circle"; radius: number } | { kind: "square"; side: number }; point: [number, number]; labels: { [key: string]: string }; either: (string | boolean)[]; flag?: boolean | null; nothing: null }): Promise<unknown>;',
+        '  /** The time. */',
+        '  now(args?: {}): Promise<unknown>;',
+        '  /** Walk a tree */',
+        '  "tree-walk"(args: { tree: unknown }): Promise<unknown>;',
+        '};',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('CODE-1: files are declared only when the run grants them', () => {
+    expect(toolDeclarations([])).toBe('declare const input: unknown;\ndeclare const tools: {};\n');
+    const withFiles = toolDeclarations([], { files: true });
+    expect(withFiles).toContain('declare const files: {');
+    expect(withFiles).toContain('read(path: string): Promise<string>;');
+    expect(withFiles).toContain('write(path: string, text: string): Promise<void>;');
+  });
+
+  it('CODE-1: plain JSON Schema keywords: type lists, allOf, const objects, open objects, boolean schemas', () => {
+    const declarations = toolDeclarations([
+      {
+        name: 'raw',
+        description: '',
+        parameters: {
+          type: 'object',
+          properties: {
+            a: { type: ['string', 'null'] },
+            b: {
+              allOf: [
+                { type: 'object', properties: { x: { type: 'number' } } },
+                { anyOf: [{ type: 'string' }, { type: 'number' }] },
+              ],
+            },
+            c: { const: { nested: true } },
+            d: { type: 'object' },
+            e: true,
+            f: { type: 'array' },
+            g: { $ref: '#/$defs/Thing' },
+          },
+          required: ['a', 'b', 'c', 'd', 'e', 'f', 'g'],
+          additionalProperties: { type: 'integer' },
+        },
+      },
+    ]);
+    expect(declarations).toContain(
+      '  raw(args: { a: string | null; b: { x?: number } & (string | number); c: unknown; d: { [key: string]: unknown }; e: unknown; f: unknown[]; g: unknown; [key: string]: number }): Promise<unknown>;',
+    );
   });
 });

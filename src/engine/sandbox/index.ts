@@ -2,7 +2,8 @@
  * Sandboxed code (CODE-1), the part that is pure: a model- or user-written program made ready for an
  * isolate of its own (types stripped, loops and functions guarded, imports limited to its own
  * modules), the isolate's main module with its limits (ticks, wall clock, a memory ledger, console and
- * result caps, stop). Loading the isolate and the bridge to tools and files belong to the host side.
+ * result caps, stop), and the TypeScript declarations a model is shown. Loading the isolate and the
+ * bridge to tools and files belong to the host side.
  */
 export { MAX_MODULES, MAX_SOURCE_BYTES, PROGRAM_MODULE, SANDBOX_MAIN_MODULE } from './module-names.js';
 export type { PreparedProgram, ProgramInput, ProgramSyntaxError } from './program-source.js';
@@ -25,3 +26,5 @@ export {
   MAX_RESULT_BYTES,
 } from './sandbox-config.js';
 export { sandboxMainModule } from './sandbox-main.js';
+export type { DeclaredTool } from './tool-declarations.js';
+export { toolDeclarations } from './tool-declarations.js';
