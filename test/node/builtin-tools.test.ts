@@ -8,8 +8,8 @@ import { subagentLifecycleTools } from '../../src/tools/subagents/subagent-lifec
 describe('built-in tools', () => {
   const tools = lockedTools([], () => []);
 
-  it('LOCK-1: the locked set is registered under exactly its ids, beside store_secret (VAR-5)', () => {
-    expect(Object.keys(tools).sort()).toEqual([...LOCKED_TOOL_IDS, 'store_secret'].sort());
+  it('LOCK-1: the locked set is registered under exactly its ids, beside store_secret (VAR-5) and run_code (CODE-1)', () => {
+    expect(Object.keys(tools).sort()).toEqual([...LOCKED_TOOL_IDS, 'store_secret', 'run_code'].sort());
   });
 
   it('DEF-7: every built-in tool passes the tool-design lint (findings are failures for built-ins)', () => {

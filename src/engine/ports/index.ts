@@ -17,7 +17,15 @@ export type {
   UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';
-export type { SandboxCode, SandboxHost, SandboxIsolate, SandboxLoader, SandboxOutcome } from './sandbox.js';
+export type {
+  SandboxCode,
+  SandboxFailureKind,
+  SandboxHost,
+  SandboxIsolate,
+  SandboxLoader,
+  SandboxLog,
+  SandboxOutcome,
+} from './sandbox.js';
 export type { NestedPlace } from './store-view.js';
 export { NestedStore, StoreView } from './store-view.js';
 export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

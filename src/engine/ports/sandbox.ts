@@ -7,7 +7,7 @@ import type { RunCodeLog } from '../../spec/index.js';
 
 /** An isolate's code: its modules (`main.js` first among them) and what it may reach. */
 export interface SandboxCode {
-  /** Identical code under the same id may reuse a warm isolate; another id gets a fresh one. */
+  /** Unique per run: an isolate serves one run, so nothing a program leaves behind meets another. */
   id: string;
   modules: Record<string, string>;
   /** The run whose `state.fetch` a granted network goes through; null: no network at all. */
@@ -16,25 +16,42 @@ export interface SandboxCode {
   cpuMs: number;
 }
 
-/** What the program reaches on the host, each call passing through the calling tool's state. */
+/** What the isolate calls back on the host, over RPC: each call passes through the calling tool's state. */
 export interface SandboxHost {
-  callTool(name: string, args: unknown): Promise<string>;
+  callTool(name: string, args: unknown): Promise<unknown>;
   readFile(path: string): Promise<string>;
   writeFile(path: string, text: string): Promise<void>;
-  listFiles(path: string): Promise<{ name: string; path: string; kind: 'file' | 'directory'; size?: number }[]>;
+  listFiles(path: string): Promise<unknown>;
 }
 
-/** How a run ended, as the isolate reports it. */
+/** A line the program printed with `console.*`. */
+export type SandboxLog = RunCodeLog;
+
+/**
+ * Why a run failed: the program threw (`thrown`), went over a limit (`limit`, reported even if the
+ * program caught the error and returned), was stopped by its caller (`stopped`), or returned a value
+ * that cannot be handed back as JSON (`result`).
+ */
+export type SandboxFailureKind = 'thrown' | 'limit' | 'stopped' | 'result';
+
+/** How a run ended, as the isolate reports it: plain data. */
 export type SandboxOutcome =
-  | { ok: true; result: string | null; logs: RunCodeLog[]; logsDropped: number }
+  | {
+      ok: true;
+      /** The JSON text of the returned value; null when the program returned nothing. */
+      result: string | null;
+      logs: SandboxLog[];
+      logsDropped: number;
+    }
   | {
       ok: false;
-      kind: 'thrown' | 'limit' | 'stopped' | 'result';
+      kind: SandboxFailureKind;
       error: string;
+      /** Where it was thrown: the emitted module name (`program.js`, `util.js`), 1-based line and column. */
       file?: string;
       line?: number;
       column?: number;
-      logs: RunCodeLog[];
+      logs: SandboxLog[];
       logsDropped: number;
     };
 

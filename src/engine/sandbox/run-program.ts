@@ -14,16 +14,9 @@ import { CallPaused } from '../../spec/index.js';
 import { MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { normalizeThreadPath } from '../files/index.js';
 import type { SandboxHost, SandboxLoader, SandboxOutcome } from '../ports/index.js';
-import { IsolateIds } from './isolate-ids.js';
 import { type PreparedProgram, prepareProgram } from './program-source.js';
-import {
-  DEFAULT_MAX_TICKS,
-  DEFAULT_MEMORY_BYTES,
-  MAX_LOG_BYTES,
-  MAX_LOG_ENTRIES,
-  MAX_RESULT_BYTES,
-  sandboxMainModule,
-} from './sandbox-main.js';
+import { DEFAULT_MEMORY_BYTES } from './sandbox-config.js';
+import { sandboxMainModule } from './sandbox-main.js';
 
 /** A program's wall-clock limit when neither the caller nor the calling tool sets one. */
 export const DEFAULT_RUN_TIMEOUT_MS = 30_000;
@@ -31,8 +24,6 @@ export const DEFAULT_RUN_TIMEOUT_MS = 30_000;
 export const MAX_MEMORY_MB = 128;
 /** Past the program's own deadline, how long the host waits for the isolate to notice it. */
 const STOP_GRACE_MS = 1_000;
-
-const isolates = new IsolateIds();
 
 export interface ProgramRun {
   loader: SandboxLoader;
@@ -87,19 +78,16 @@ function grantedPath(path: string, granted: readonly string[], mode: 'read' | 'w
   return normalized;
 }
 
-/** What identifies the code of a run: the same in the same thread may reuse a warm isolate. */
-async function codeKey(threadId: string, prepared: PreparedProgram, config: string): Promise<string> {
-  const text = JSON.stringify([prepared.modules, config]);
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${threadId}:${hex}`;
-}
-
 /** The outcome as the caller reads it: the result parsed, an error's place in the user's own file. */
 function resultOf(outcome: SandboxOutcome, prepared: PreparedProgram): RunCodeResult {
   const { logs, logsDropped } = outcome;
   if (outcome.ok) {
-    return { status: 'success', result: outcome.result === null ? null : JSON.parse(outcome.result), logs, logsDropped };
+    return {
+      status: 'success',
+      result: outcome.result === null ? null : JSON.parse(outcome.result),
+      logs,
+      logsDropped,
+    };
   }
   const file = outcome.file ? (prepared.fileNames[outcome.file] ?? outcome.file) : undefined;
   return {
@@ -121,18 +109,14 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
   if (!prepared.ok) {
     return failed(prepared.error, { file: prepared.file, line: prepared.line });
   }
-  const config = {
+  const main = sandboxMainModule({
     guard: prepared.guard,
-    timeoutMs: checked.timeoutMs,
-    maxTicks: DEFAULT_MAX_TICKS,
-    memoryBytes: checked.memoryBytes,
-    maxLogEntries: MAX_LOG_ENTRIES,
-    maxLogBytes: MAX_LOG_BYTES,
-    maxResultBytes: MAX_RESULT_BYTES,
+    modules: Object.keys(prepared.modules),
     toolNames: checked.tools,
-    files: { read: checked.read.length > 0, write: checked.write.length > 0 },
-  };
-  const main = sandboxMainModule(config);
+    files: checked.read.length > 0,
+    timeoutMs: checked.timeoutMs,
+    memoryBytes: checked.memoryBytes,
+  });
   let network: { run: string; close(): void } | null = null;
   if (options.network) {
     if (!run.openNetwork) return failed('runCode: this Worker gives programs no network');
@@ -142,10 +126,12 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
   const host: SandboxHost = {
     async callTool(name, args) {
       if (!checked.tools.includes(name)) {
-        throw new Error(`tool "${name}" was not granted to this program (granted: ${checked.tools.join(', ') || 'none'})`);
+        throw new Error(
+          `tool "${name}" was not granted to this program (granted: ${checked.tools.join(', ') || 'none'})`,
+        );
       }
       try {
-        return String(await state.invokeTool(name, (args ?? {}) as Record<string, unknown>));
+        return await state.invokeTool(name, (args ?? {}) as Record<string, unknown>);
       } catch (error) {
         if (error instanceof CallPaused) {
           pause.error = error;
@@ -166,11 +152,8 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
       return state.readdirFile(grantedPath(path, checked.read, 'read'));
     },
   };
-  const code = await codeKey(state.threadId, prepared, JSON.stringify(config));
-  const id = isolates.acquire(code);
-  let clean = false;
   const isolate = run.loader.load({
-    id,
+    id: crypto.randomUUID(),
     modules: { 'main.js': main, ...prepared.modules },
     networkRun: network?.run ?? null,
     cpuMs: checked.timeoutMs,
@@ -194,7 +177,6 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
     });
     const outcome = await Promise.race([isolate.run(options.input ?? null, host), deadline]);
     if (pause.error) throw pause.error;
-    clean = !stopped && (outcome.ok || outcome.kind === 'thrown' || outcome.kind === 'result');
     if (stopped && !outcome.ok) return resultOf({ ...outcome, error: stopped }, prepared);
     return resultOf(outcome, prepared);
   } catch (error) {
@@ -202,7 +184,6 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
     // The isolate failed as a whole: the platform ended it (memory, CPU) or it could not start.
     return failed(`the program's isolate failed: ${(error as Error).message}`);
   } finally {
-    isolates.release(code, id, clean);
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
     network?.close();
