@@ -387,14 +387,14 @@ describe('toolDeclarations', () => {
         'declare const input: unknown;',
         'declare const tools: {',
         '  /** Get the weather for a city */',
-        '  get_weather(args: { /** City name */ city: string; /** (default: "c") */ unit?: "c" | "f" }): Promise<unknown>;',
+        '  get_weather(args: { /** City name */ city: string; /** (default: "c") */ unit?: "c" | "f" }): Promise<string>;',
         '  /** Search the *\\/ web quickly */',
-        '  search(args: { query: string; /** At most this many results */ limit?: number; filters?: { tags: string[]; since: string | null; "content-type"?: "text" | "image" } }): Promise<unknown>;',
-        '  draw(args: { shape: { kind: "circle"; radius: number } | { kind: "square"; side: number }; point: [number, number]; labels: { [key: string]: string }; either: (string | boolean)[]; flag?: boolean | null; nothing: null }): Promise<unknown>;',
+        '  search(args: { query: string; /** At most this many results */ limit?: number; filters?: { tags: string[]; since: string | null; "content-type"?: "text" | "image" } }): Promise<string>;',
+        '  draw(args: { shape: { kind: "circle"; radius: number } | { kind: "square"; side: number }; point: [number, number]; labels: { [key: string]: string }; either: (string | boolean)[]; flag?: boolean | null; nothing: null }): Promise<string>;',
         '  /** The time. */',
-        '  now(args?: {}): Promise<unknown>;',
+        '  now(args?: {}): Promise<string>;',
         '  /** Walk a tree */',
-        '  "tree-walk"(args: { tree: unknown }): Promise<unknown>;',
+        '  "tree-walk"(args: { tree: unknown }): Promise<string>;',
         '};',
         '',
       ].join('\n'),
@@ -436,7 +436,7 @@ describe('toolDeclarations', () => {
       },
     ]);
     expect(declarations).toContain(
-      '  raw(args: { a: string | null; b: { x?: number } & (string | number); c: unknown; d: { [key: string]: unknown }; e: unknown; f: unknown[]; g: unknown; [key: string]: number }): Promise<unknown>;',
+      '  raw(args: { a: string | null; b: { x?: number } & (string | number); c: unknown; d: { [key: string]: unknown }; e: unknown; f: unknown[]; g: unknown; [key: string]: number }): Promise<string>;',
     );
   });
 });

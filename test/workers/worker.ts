@@ -21,6 +21,7 @@ import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
 import * as google from './google-app.js';
 import * as modelsApp from './models-app.js';
+import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 import * as workersAi from './workers-ai-app.js';
@@ -387,6 +388,7 @@ const runtime = createRuntime({
     ...secretsApp.tools,
     ...google.tools,
     ...workersAi.tools,
+    ...sandboxApp.tools,
   },
   models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
@@ -415,6 +417,7 @@ const runtime = createRuntime({
     ...secretsApp.prompts,
     ...google.prompts,
     ...workersAi.prompts,
+    ...sandboxApp.prompts,
   ],
   skills: [
     defineSkill({
@@ -432,6 +435,7 @@ const runtime = createRuntime({
     ...secretsApp.agents,
     ...google.agents,
     ...workersAi.agents,
+    ...sandboxApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

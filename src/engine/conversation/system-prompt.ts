@@ -1,9 +1,14 @@
 /**
  * The system text a prompt sends: its own prompt, then the one-line descriptions of the skills the
- * `skill` tool can load (LOCK-4), and the names of deferred tools `tool_search` can load (KIND-8).
+ * `skill` tool can load (LOCK-4), the names of deferred tools `tool_search` can load (KIND-8), and
+ * when `run_code` is offered, the declarations of the tools its programs can call (CODE-1).
  */
 import type { PromptDefinition, SkillDefinition } from '../../spec/index.js';
 import type { ResolvedTool } from '../registry/index.js';
+import { toolDeclarations } from '../sandbox/index.js';
+
+/** The tool whose programs call the others (tools/run-code). */
+const RUN_CODE = 'run_code';
 
 export function systemText(
   prompt: PromptDefinition,
@@ -20,6 +25,14 @@ export function systemText(
   const deferred = tools.filter((tool) => tool.definition.deferred).map((tool) => tool.name);
   if (offered.has('tool_search') && deferred.length > 0) {
     parts.push(`More tools, loaded by searching for them with tool_search: ${deferred.join(', ')}.`);
+  }
+  if (offered.has(RUN_CODE)) {
+    const callable = tools
+      .filter((tool) => tool.name !== RUN_CODE && !tool.definition.deferred)
+      .map((tool) => ({ name: tool.name, description: tool.definition.description, parameters: tool.parameters }));
+    parts.push(
+      `A run_code program is the body of an async function; it returns its answer and has these globals (a tool call resolves with the tool's result text and throws its error):\n\`\`\`ts\n${toolDeclarations(callable).trimEnd()}\n\`\`\``,
+    );
   }
   return parts.filter(Boolean).join('\n\n');
 }

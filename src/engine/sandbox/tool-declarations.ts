@@ -148,7 +148,8 @@ function toolLine(tool: DeclaredTool): string {
   const parameters = isSchema(tool.parameters) ? tool.parameters : {};
   const required = Array.isArray(parameters.required) && parameters.required.length > 0;
   const doc = tool.description.trim() ? `  ${jsDoc(tool.description).trimEnd()}\n` : '';
-  return `${doc}  ${memberName(tool.name)}(args${required ? '' : '?'}: ${typeOf(parameters)}): Promise<unknown>;`;
+  // invokeTool resolves with the result's text (JSON when the tool returned data) and rejects with its error.
+  return `${doc}  ${memberName(tool.name)}(args${required ? '' : '?'}: ${typeOf(parameters)}): Promise<string>;`;
 }
 
 const FILES_DECLARATION = `declare const files: {
