@@ -52,8 +52,10 @@ export class ApiClient {
     return this.json(`/api/threads/${id}`);
   }
 
-  async messages(id: string): Promise<Message[]> {
-    return (await this.json<{ messages: Message[] }>(`/api/threads/${id}/messages?limit=1000`)).messages;
+  /** The log; `depth` 1 adds what ran nested (prompt tools, calls a tool invoked). */
+  async messages(id: string, depth?: number): Promise<Message[]> {
+    const query = depth === undefined ? '' : `&depth=${depth}`;
+    return (await this.json<{ messages: Message[] }>(`/api/threads/${id}/messages?limit=1000${query}`)).messages;
   }
 
   /** Opens the thread's WebSocket with the key as `?token=` and resolves once it is open. */

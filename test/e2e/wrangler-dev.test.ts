@@ -135,6 +135,7 @@ describe('wrangler dev', () => {
           'fetch_data',
           'summarize',
           'brainstorm',
+          'run_code',
         ]);
       }
       const sent = model.requests[1]?.body?.messages ?? [];
@@ -256,6 +257,65 @@ describe('wrangler dev', () => {
         'model "llama" (workers-ai) is not configured: needs the Workers AI binding AI in wrangler.toml',
       );
       expect((await api.messages(id)).filter((message) => message.role === 'assistant')).toEqual([]);
+    });
+  });
+
+  describe('CODE-1: a run_code program calling two tools of the example assistant', () => {
+    const PROGRAM = `const time = await tools.get_current_time({});
+const docs = await tools.search_knowledge_base({ query: 'websocket stream', limit: 1 });
+console.log('looked up', docs.length, 'characters');
+return { time, firstLine: docs.split('\\n')[0] };`;
+
+    async function programTurn(code: string, answer: string) {
+      model.reset();
+      model.enqueue(
+        { toolCalls: [{ id: 'call_program', name: 'run_code', arguments: JSON.stringify({ code }) }] },
+        { text: answer },
+      );
+      const { id } = await api.createThread({ agent: 'assistant' });
+      const live = await api.openStream(id);
+      await api.postMessage(id, 'What time is it, and what do the docs say about streaming?');
+      await live.waitFor(
+        (frames) => frames.some((frame) => frame.type === 'status' && frame.status !== 'running'),
+        'the end of the turn',
+      );
+      await live.flush();
+      live.close();
+      return { id, frames: live.frames, log: await api.messages(id), nested: await api.messages(id, 1) };
+    }
+
+    it('CODE-1, THR-7: the program returns a combined answer; each inner call is in the log and the stream', async () => {
+      const { frames, log, nested } = await programTurn(PROGRAM, 'Done.');
+      const result = log.find((message) => message.role === 'tool' && message.name === 'run_code');
+      expect(result?.tool_status, result?.content ?? '').toBe('success');
+      const combined = JSON.parse((result?.content ?? '').split('\n\nLogs:')[0] ?? '') as {
+        time: string;
+        firstLine: string;
+      };
+      expect(combined.time).toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/);
+      expect(combined.firstLine.length).toBeGreaterThan(0);
+      expect(result?.content).toContain('[log] looked up');
+      const inner = nested.filter(
+        (message) => message.metadata?.invoked_by === 'call_program' && message.role === 'tool',
+      );
+      expect(inner.map((message) => [message.tool_call_id, message.name, message.tool_status])).toEqual([
+        ['call_program.1', 'get_current_time', 'success'],
+        ['call_program.2', 'search_knowledge_base', 'success'],
+      ]);
+      const started = frames.filter((frame) => frame.type === 'tool_started').map((frame) => frame.tool_call_id);
+      expect(started).toEqual(['call_program', 'call_program.1', 'call_program.2']);
+      expect(log.at(-1)).toMatchObject({ role: 'assistant', content: 'Done.' });
+      // The system prompt shows the program's API.
+      const system = model.requests[0]?.body?.messages?.find((message) => message.role === 'system');
+      expect(JSON.stringify(system)).toContain('search_knowledge_base(args: {');
+    });
+
+    it('CODE-1: an endless loop is stopped by the sandbox and the turn goes on', async () => {
+      const { log } = await programTurn('while (true) {}', 'The loop was stopped.');
+      const result = log.find((message) => message.role === 'tool' && message.name === 'run_code');
+      expect(result?.tool_status).toBe('error');
+      expect(result?.content).toMatch(/loop iterations|time limit/);
+      expect(log.at(-1)).toMatchObject({ role: 'assistant', content: 'The loop was stopped.' });
     });
   });
 });
