@@ -6,13 +6,14 @@
  *
  * A run is named by a nonce in the last user text of its conversation:
  *   `bench <nonce> rounds:<n>`  calls `noop` until the turn holds n tool results, then answers text;
+ *   `bench <nonce> rounds:<n> program:<k>`  calls `bench_program` with `{ calls: k }` instead;
  *   `floor <nonce>`             always calls `noop` (the Floor object only counts requests).
  */
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PROTOCOLS } from './wire-protocols.mjs';
 
-const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?$/;
+const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?(?: program:(\d+))?$/;
 
 /** @typedef {{ arrivedAt: number, finishedAt: number | null, bodyBytes: number }} Exchange */
 
@@ -42,7 +43,11 @@ export async function startTimedModelServer() {
         res.end(JSON.stringify({ error: { message: `not a benchmark request: ${req.method} ${req.url}` } }));
         return;
       }
-      const [, kind, nonce = '', rounds] = match;
+      const [, kind, nonce = '', rounds, program] = match;
+      const call =
+        program === undefined
+          ? { name: 'noop', args: {} }
+          : { name: 'bench_program', args: { calls: Number(program) } };
       /** @type {Exchange} */
       const exchange = { arrivedAt, finishedAt: null, bodyBytes: raw.length };
       const exchanges = runs.get(nonce) ?? [];
@@ -52,7 +57,7 @@ export async function startTimedModelServer() {
       const done = kind === 'bench' && toolResults >= Number(rounds);
 
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      for (const frame of protocol.answer(done, body, path)) res.write(frame);
+      for (const frame of protocol.answer(done, body, path, call)) res.write(frame);
       res.end(() => {
         exchange.finishedAt = performance.now();
         if (done) finishWaiters.get(nonce)?.();

@@ -19,6 +19,13 @@ const PROVIDER_TARGET = 1.1;
  * @typedef {{ count: number, median: number, p95: number, bodyBytes: number }} Measured
  * @typedef {{ agent: string, sends: string, short: Measured, long: Measured }} HistoryResult
  * @typedef {{ provider: string, agent: string, measured: Measured }} ProviderResult
+ * @typedef {object} SandboxResult
+ * @property {number} innerCalls Tool calls the program of `calls` makes.
+ * @property {Measured} noop A tool round calling `noop` (not a thread's first).
+ * @property {Measured} empty A round running a program that returns at once (not a thread's first).
+ * @property {Measured} calls A round running a program making `innerCalls` calls of `noop`.
+ * @property {Measured} firstNoop A thread's first round, calling `noop`.
+ * @property {Measured} firstEmpty A thread's first round, running the program that returns at once.
  * @typedef {{ cpu: string, cores: number, memoryGiB: number, node: string, wrangler: string }} Machine
  * @typedef {object} Results
  * @property {string} date
@@ -28,6 +35,7 @@ const PROVIDER_TARGET = 1.1;
  * @property {{ runtime: Measured, floor: Measured }} overhead
  * @property {HistoryResult[]} history
  * @property {ProviderResult[]} providers The OpenAI-compatible client first.
+ * @property {SandboxResult} sandbox
  * @property {number} elapsedSeconds
  */
 
@@ -49,6 +57,7 @@ export function renderResults({
   overhead,
   history,
   providers,
+  sandbox,
   elapsedSeconds,
 }) {
   const { short, long } = historyLengths;
@@ -73,6 +82,16 @@ export function renderResults({
     const value = measured.median / openai;
     return `| \`${provider}\` round within ${percent(PROVIDER_TARGET)} of the OpenAI-compatible client's | ${ratio(value)} | ${verdict(value <= PROVIDER_TARGET)} |`;
   });
+  const warmProgram = sandbox.empty.median - sandbox.noop.median;
+  const coldProgram = sandbox.firstEmpty.median - sandbox.firstNoop.median;
+  const innerCall = (sandbox.calls.median - sandbox.empty.median) / sandbox.innerCalls;
+  const sandboxRows = [
+    row('Tool round calling `noop` (a tool the model calls)', sandbox.noop),
+    row('Tool round running a program that returns at once', sandbox.empty),
+    row(`Tool round running a program that calls \`noop\` ${sandbox.innerCalls} times`, sandbox.calls),
+    row("A thread's first tool round, calling `noop`", sandbox.firstNoop),
+    row("A thread's first tool round, running the program that returns at once", sandbox.firstEmpty),
+  ];
   return `# Benchmark results
 
 Run on ${date} by \`npm run bench\` (${elapsedSeconds.toFixed(0)} s in all).
@@ -109,6 +128,11 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   stream (the binding is a stand-in that posts \`{ model, inputs }\` to the server, as wrangler dev has
   no Workers AI offline). ${roundsPerRun}-round threads with a ${short}-message history, the adapters
   taking turns run by run (${providers[0]?.measured.count ?? 0} rounds each), after a warm-up run of each.
+- Sandboxed code: \`bench-code\` calls \`noop\`, or \`bench_program\`, whose \`state.runCode\` program
+  returns at once or calls \`noop\` ${sandbox.innerCalls} times from inside its isolate; the three kinds of
+  thread take turns run by run. Every program gets an isolate of its own (none is reused, so nothing
+  one program leaves behind meets another): the "first" rows are a thread's first tool round, its
+  first program the first isolate that Durable Object loads.
 - All figures come from this one run; timings on a shared VM are noisy, so compare ratios measured
   in the same run rather than absolute milliseconds across runs.
 
@@ -117,6 +141,19 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
 | measurement | rounds | median (ms) | p95 (ms) | request body (median) |
 |---|---:|---:|---:|---:|
 ${rows.join('\n')}
+
+### Sandboxed code
+
+| measurement | rounds | median (ms) | p95 (ms) | request body (median) |
+|---|---:|---:|---:|---:|
+${sandboxRows.join('\n')}
+
+| derived (medians) | ms |
+|---|---:|
+| One \`runCode\` of a trivial program, in a thread that ran one before (program round - noop round) | ${warmProgram.toFixed(2)} |
+| One \`runCode\` of a trivial program, a thread's first (first program round - first noop round) | ${coldProgram.toFixed(2)} |
+| One tool call from inside a program ((${sandbox.innerCalls}-call program round - empty program round) / ${sandbox.innerCalls}) | ${innerCall.toFixed(2)} |
+| One tool round of the same tool called by the model (noop round) | ${sandbox.noop.median.toFixed(2)} |
 
 ### Provider adapters
 

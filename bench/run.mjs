@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the runtime's own time per tool round under a real `wrangler dev`, against the
- * floor of what a round must cost, how it changes with the length of the thread's history, and what
- * each provider adapter adds to it.
+ * floor of what a round must cost, how it changes with the length of the thread's history, what
+ * each provider adapter adds to it, and what a sandboxed program and a tool call from inside one cost.
  *
  * The model (bench/model-server.mjs) answers at once from a local server; a round is timed on that
  * server, from the end of one answer to the arrival of the next request, so it holds exactly the
@@ -30,6 +30,9 @@ const ROUNDS_PER_RUN = 20;
 const OVERHEAD_RUNS = 30;
 const HISTORY_RUNS = 15;
 const PROVIDER_RUNS = 15;
+const CODE_RUNS = 15;
+/** Tool calls one program makes in the inner-call measurement. */
+const INNER_CALLS = 10;
 const SHORT_HISTORY = 10;
 const LONG_HISTORY = 2000;
 /** What each bench agent sends the model (bench/worker.ts). */
@@ -101,6 +104,33 @@ try {
     measured: measured(/** @type {Sample} */ (perProvider[index])),
   }));
 
+  // Sandboxed code: a noop round, a program that returns at once, one making INNER_CALLS calls,
+  // interleaved run by run. A thread's first tool round is kept apart: its first program is the
+  // first isolate this Durable Object loads.
+  for (const program of [undefined, 0, INNER_CALLS])
+    await runThread('bench-code', SHORT_HISTORY, WARM_UP_ROUNDS, program);
+  const code = { noop: sample(), empty: sample(), calls: sample(), firstNoop: sample(), firstEmpty: sample() };
+  for (let run = 0; run < CODE_RUNS; run++) {
+    const noop = await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN);
+    const empty = await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, 0);
+    add(code.calls, await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, INNER_CALLS));
+    for (const [first, rest, sampled] of [
+      [code.firstNoop, code.noop, noop],
+      [code.firstEmpty, code.empty, empty],
+    ]) {
+      add(first, { gaps: sampled.gaps.slice(0, 1), bodyBytes: sampled.bodyBytes.slice(0, 1) });
+      add(rest, { gaps: sampled.gaps.slice(1), bodyBytes: sampled.bodyBytes.slice(1) });
+    }
+  }
+  const sandbox = {
+    innerCalls: INNER_CALLS,
+    noop: measured(code.noop),
+    empty: measured(code.empty),
+    calls: measured(code.calls),
+    firstNoop: measured(code.firstNoop),
+    firstEmpty: measured(code.firstEmpty),
+  };
+
   const markdown = renderResults({
     date: new Date().toISOString(),
     machine: await describeMachine(),
@@ -109,6 +139,7 @@ try {
     overhead: { runtime: measured(runtime), floor: measured(floor) },
     history,
     providers,
+    sandbox,
     elapsedSeconds: (performance.now() - started) / 1000,
   });
   await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
@@ -146,11 +177,13 @@ function measured({ gaps, bodyBytes }) {
  * @param {string} agent
  * @param {number} historyLength
  * @param {number} rounds
+ * @param {number} [program] Rounds call `bench_program` with this many inner calls instead of `noop`.
  */
-async function runThread(agent, historyLength, rounds) {
+async function runThread(agent, historyLength, rounds, program) {
   const nonce = randomUUID();
   const finished = model.finished(nonce, RUN_TIMEOUT_MS);
-  const { id } = await api('POST', '/api/threads', { agent, messages: history(historyLength, nonce, rounds) }, 201);
+  const messages = history(historyLength, nonce, rounds, program);
+  const { id } = await api('POST', '/api/threads', { agent, messages }, 201);
   await finished;
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
@@ -184,11 +217,13 @@ async function runFloor(rounds) {
  * @param {number} length
  * @param {string} nonce
  * @param {number} rounds
+ * @param {number} [program]
  */
-function history(length, nonce, rounds) {
+function history(length, nonce, rounds, program) {
   return Array.from({ length }, (_, index) => {
     const fromEnd = length - 1 - index;
-    if (fromEnd === 0) return { role: 'user', content: `bench ${nonce} rounds:${rounds}` };
+    const calls = program === undefined ? '' : ` program:${program}`;
+    if (fromEnd === 0) return { role: 'user', content: `bench ${nonce} rounds:${rounds}${calls}` };
     const role = fromEnd % 2 === 0 ? 'user' : 'assistant';
     return { role, content: `Message ${index} of an earlier conversation, about as long as a short chat reply.` };
   });

@@ -2,7 +2,8 @@
  * The four model protocols the benchmark's model server speaks, so every provider adapter is timed
  * against the same server: how to recognise a request for each, read the conversation it carries,
  * and render the answer with the same bytes as the test servers (harness/). A round of every
- * protocol is one tool call of `noop` with empty arguments, or the closing text `done`.
+ * protocol is one tool call (`noop` with empty arguments unless the run names another), or the
+ * closing text `done`.
  *
  * Workers AI has no HTTP API of its own here: the benchmark Worker gives its threads a binding that
  * posts `{ model, inputs }` to `/workers-ai/run` and returns the streamed body, as the real binding
@@ -24,8 +25,10 @@ import { streamFrames as workersAIFrames } from '../harness/workers-ai-stub.mjs'
  * @property {string} name
  * @property {(path: string) => boolean} serves  Whether a request path is this protocol's.
  * @property {(body: any) => Turn[]} conversation
- * @property {(done: boolean, body: any, path: string) => string[]} answer  The SSE frames of the answer.
+ * @property {(done: boolean, body: any, path: string, call: ToolCall) => string[]} answer  The SSE frames of the answer.
  */
+
+/** @typedef {{ name: string, args: Record<string, unknown> }} ToolCall */
 
 /** @param {unknown} content @returns {string[]} */
 const textsOf = (content) =>
@@ -49,8 +52,11 @@ export const PROTOCOLS = [
     name: 'openai',
     serves: (path) => path.endsWith('/chat/completions'),
     conversation: chatMessages('tool'),
-    answer: (done, body) =>
-      openAIFrames(done ? { text: 'done' } : { toolCalls: [{ name: 'noop', arguments: '{}' }] }, body),
+    answer: (done, body, _path, call) =>
+      openAIFrames(
+        done ? { text: 'done' } : { toolCalls: [{ name: call.name, arguments: JSON.stringify(call.args) }] },
+        body,
+      ),
   },
   {
     name: 'anthropic',
@@ -63,8 +69,11 @@ export const PROTOCOLS = [
           ? message.content.filter((block) => block?.type === 'tool_result').length
           : 0,
       })),
-    answer: (done, body) =>
-      anthropicFrames(done ? { text: 'done' } : { toolCalls: [{ name: 'noop', input: '{}' }] }, body?.model ?? ''),
+    answer: (done, body, _path, call) =>
+      anthropicFrames(
+        done ? { text: 'done' } : { toolCalls: [{ name: call.name, input: JSON.stringify(call.args) }] },
+        body?.model ?? '',
+      ),
   },
   {
     name: 'google',
@@ -78,9 +87,9 @@ export const PROTOCOLS = [
           toolResults: parts.filter((part) => part?.functionResponse !== undefined).length,
         };
       }),
-    answer: (done, body, path) =>
+    answer: (done, body, path, call) =>
       googleFrames(
-        done ? { text: 'done' } : { functionCalls: [{ name: 'noop', args: {} }] },
+        done ? { text: 'done' } : { functionCalls: [{ name: call.name, args: call.args }] },
         body,
         /\/models\/([^:]+):/.exec(path)?.[1] ?? 'gemini',
       ),
@@ -89,9 +98,9 @@ export const PROTOCOLS = [
     name: 'workers-ai',
     serves: (path) => path === '/workers-ai/run',
     conversation: (body) => chatMessages('tool')(body?.inputs),
-    answer: (done, body) =>
+    answer: (done, body, _path, call) =>
       workersAIFrames(
-        done ? { text: 'done' } : { toolCalls: [{ name: 'noop', arguments: '{}' }] },
+        done ? { text: 'done' } : { toolCalls: [{ name: call.name, arguments: JSON.stringify(call.args) }] },
         body?.model,
         body?.inputs,
       ),

@@ -9,10 +9,14 @@
  * `bench-workers-ai` are `bench` on each other provider adapter, all answered by the same local model
  * server (bench/wire-protocols.mjs).
  *
+ * `bench-code` calls `noop` or `bench_program`, which runs a `state.runCode` program making a given
+ * number of `noop` calls from inside its sandbox.
+ *
  * Workers AI is reached through a binding, and wrangler dev has none offline: each thread's env gets
  * `AI`, a binding that posts `{ model, inputs }` to the model server and hands back the streamed body,
  * as the real binding returns the stream of its own fetch.
  */
+import { z } from 'zod';
 import { createRuntime, defineAgent, defineModel, definePrompt, defineTool, type RuntimeEnv } from '../src/index.js';
 import { Floor } from './floor.js';
 
@@ -34,21 +38,50 @@ const noop = defineTool({
   execute: async () => ({ status: 'success', result: 'ok' }),
 });
 
+/** Runs a program that calls `noop` `calls` times: the cost of runCode, and of a call from inside it. */
+const benchProgram = defineTool({
+  description: 'Run a program that calls noop the given number of times',
+  args: z.object({ calls: z.number().int().min(0) }),
+  execute: async (state, args) => {
+    const outcome = await state.runCode('for (let i = 0; i < input; i++) await tools.noop({});\nreturn input;', {
+      input: args.calls,
+      tools: ['noop'],
+    });
+    return outcome.status === 'success'
+      ? { status: 'success', result: String(outcome.result) }
+      : { status: 'error', error: outcome.error };
+  },
+});
+
 const prompt = (name: string, includeChat: boolean, model = 'bench') =>
   definePrompt({ name, prompt: 'Call noop until told otherwise.', model, tools: ['noop'], includeChat });
 const agent = (name: string) => defineAgent({ name, sideA: { prompt: name, maxSteps: 100 } });
 const otherNames = OTHER_PROVIDERS.map(({ provider }) => `bench-${provider}`);
 
 const runtime = createRuntime({
-  tools: { noop },
+  tools: { noop, bench_program: benchProgram },
   models: [
     defineModel({ name: 'bench', provider: 'openai' }),
     ...OTHER_PROVIDERS.map(({ provider, model }) => defineModel({ name: `bench-${provider}`, provider, model })),
   ],
-  prompts: [prompt('bench', true), prompt('bench-turn', false), ...otherNames.map((name) => prompt(name, true, name))],
-  agents: [agent('bench'), agent('bench-turn'), ...otherNames.map(agent)],
+  prompts: [
+    prompt('bench', true),
+    prompt('bench-turn', false),
+    ...otherNames.map((name) => prompt(name, true, name)),
+    definePrompt({
+      name: 'bench-code',
+      prompt: 'Call what you are told.',
+      model: 'bench',
+      tools: ['noop', 'bench_program'],
+      includeChat: true,
+    }),
+  ],
+  agents: [agent('bench'), agent('bench-turn'), ...otherNames.map(agent), agent('bench-code')],
   // Each round passes the permission check like any call.
-  permissions: [{ permission: 'noop', action: 'allow' }],
+  permissions: [
+    { permission: 'noop', action: 'allow' },
+    { permission: 'bench_program', action: 'allow' },
+  ],
 });
 
 const serveRuntime = runtime.worker.fetch;
