@@ -1,10 +1,11 @@
 /**
  * The Worker's HTTP surface (THR-5; the routes are listed in the README): a Hono app with bearer
- * auth on every /api route, JSON errors, and the OpenAPI document.
+ * auth on every /api route and on the MCP endpoint, JSON errors, and the OpenAPI document.
  */
 import { Hono } from 'hono';
 import type { Registry } from '../engine/registry/index.js';
 import { bearerAuth, errorResponse, type HttpEnv, HttpError, openApiDocument } from './contract/index.js';
+import { mcpRoutes } from './mcp/index.js';
 import {
   agentRoutes,
   deferredChildRoutes,
@@ -27,7 +28,12 @@ export function createApp(registry: Registry) {
   );
 
   app.get('/', (c) =>
-    c.json({ name: 'standard-agents-cloudflare', agents: [...registry.agents.keys()], openapi: '/openapi.json' }),
+    c.json({
+      name: 'standard-agents-cloudflare',
+      agents: [...registry.agents.keys()],
+      openapi: '/openapi.json',
+      mcp: '/mcp',
+    }),
   );
   app.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
 
@@ -38,5 +44,8 @@ export function createApp(registry: Registry) {
   app.route('/api/threads', interactionRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
+  // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).
+  app.use('/mcp', bearerAuth());
+  app.route('/mcp', mcpRoutes(registry));
   return app;
 }

@@ -1,10 +1,11 @@
 /**
- * Bearer-key authentication (THR-6). `API_KEYS` lists the accepted keys, comma-separated; each key is
- * one user, identified by a hash of the key so the key itself is never stored. Without API_KEYS
- * every request is refused: a deployment is never open by accident. The key travels in the
- * Authorization header, or as `?token=` on the WebSocket upgrade of `/api/threads/:id/stream` only.
+ * Bearer-key authentication (THR-6) of `/api` and `/mcp`. `API_KEYS` lists the accepted keys,
+ * comma-separated; each key is one user, identified by a hash of the key so the key itself is never
+ * stored. Without API_KEYS every request is refused: a deployment is never open by accident. The key
+ * travels in the Authorization header, or as `?token=` on the WebSocket upgrade of
+ * `/api/threads/:id/stream` only.
  */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors.js';
 import type { HttpEnv } from './http-env.js';
 
@@ -56,6 +57,15 @@ function presentedKey(request: Request, allowQueryToken: boolean): string | null
   return null;
 }
 
+/**
+ * A 401 with the challenge RFC 6750 asks for: MCP clients (and other HTTP clients) read
+ * `WWW-Authenticate` to learn that a bearer token is expected, and `error` when the one sent is wrong.
+ */
+function unauthorized(c: Context, message: string, error?: 'invalid_token'): Response {
+  c.header('WWW-Authenticate', `Bearer realm="standard-agents"${error ? `, error="${error}"` : ''}`);
+  return errorResponse(c, { status: 401, code: 'unauthorized', message });
+}
+
 export function bearerAuth(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const configured = c.env.API_KEYS ?? '';
@@ -68,16 +78,12 @@ export function bearerAuth(): MiddlewareHandler<HttpEnv> {
     }
     const key = presentedKey(c.req.raw, isStreamUpgrade(c.req.raw, c.req.path));
     if (!key) {
-      return errorResponse(c, {
-        status: 401,
-        code: 'unauthorized',
-        message: 'missing API key: send "Authorization: Bearer <key>"',
-      });
+      return unauthorized(c, 'missing API key: send "Authorization: Bearer <key>"');
     }
     // Comparing digests keeps the comparison independent of where the strings first differ.
     const digest = await sha256Hex(key);
     if (!(await keyDigests(configured)).has(digest)) {
-      return errorResponse(c, { status: 401, code: 'unauthorized', message: 'invalid API key' });
+      return unauthorized(c, 'invalid API key', 'invalid_token');
     }
     c.set('userId', await userIdForKey(key));
     await next();

@@ -6,7 +6,7 @@ export { bearerAuth } from './auth.js';
 export { errorResponse, HttpError, unwrap } from './errors.js';
 export type { AuthVariables, HttpEnv } from './http-env.js';
 export { openApiDocument } from './openapi.js';
-export { readJson, readQuery } from './request-body.js';
+export { MAX_JSON_BODY_BYTES, readJson, readQuery } from './request-body.js';
 export {
   AnswersBody,
   ApprovalsBody,

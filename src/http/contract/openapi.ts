@@ -211,6 +211,34 @@ export function openApiDocument(serverUrl: string) {
           responses: { 200: json('The thread'), 404: error('No such thread') },
         },
       },
+      '/mcp': {
+        post: {
+          summary:
+            'MCP endpoint (Streamable HTTP, protocol 2025-06-18, stateless): one tool per agent, plus list_threads and read_thread',
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { description: 'A JSON-RPC message of the MCP protocol' } } },
+          },
+          parameters: [
+            {
+              name: 'Accept',
+              in: 'header',
+              required: true,
+              schema: { type: 'string', example: 'application/json, text/event-stream' },
+            },
+          ],
+          responses: {
+            200: {
+              description: 'An event stream: progress notifications, then the JSON-RPC response',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            202: { description: 'A notification (such as notifications/cancelled) was accepted' },
+            401: error('Missing or invalid key; WWW-Authenticate: Bearer'),
+          },
+        },
+        get: { summary: 'Not offered: the endpoint is stateless', responses: { 405: error('Use POST') } },
+        delete: { summary: 'Not offered: the endpoint has no sessions', responses: { 405: error('Use POST') } },
+      },
       '/api/threads/{id}/files/{path}': {
         get: {
           summary: 'Download a file (streamed) or list a folder',

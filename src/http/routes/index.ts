@@ -1,9 +1,11 @@
 /**
- * The API's routes (THR-5): one module per resource, each a Hono app mounted by app.ts.
+ * The API's routes (THR-5): one module per resource, each a Hono app mounted by app.ts; and what
+ * other rooms of the HTTP layer share with them: reading a thread id, starting a thread.
  */
 export { agentRoutes } from './agents.js';
 export { deferredChildRoutes } from './deferred-children.js';
 export { fileRoutes } from './files.js';
 export { interactionRoutes } from './interactions.js';
 export { streamRoutes } from './stream.js';
-export { threadRoutes } from './threads.js';
+export { type StartThreadInput, startThread } from './thread-start.js';
+export { threadId, threadRoutes } from './threads.js';

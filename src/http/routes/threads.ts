@@ -4,7 +4,6 @@
  */
 import { Hono } from 'hono';
 import type { Registry } from '../../engine/registry/index.js';
-import { missingVariables } from '../../spec/internal.js';
 import { ThreadIndex, threadStub } from '../../thread/bindings/index.js';
 import type { HttpEnv } from '../contract/index.js';
 import {
@@ -18,6 +17,7 @@ import {
   ThreadIdParam,
   unwrap,
 } from '../contract/index.js';
+import { startThread } from './thread-start.js';
 
 /** A thread id from the path; anything but a UUID cannot name a thread. */
 export function threadId(raw: string | undefined): string {
@@ -33,38 +33,7 @@ export function threadRoutes(registry: Registry) {
 
   app.post('/', async (c) => {
     const body = await readJson(c, CreateThreadBody);
-    const agent = registry.agent(body.agent);
-    if (!agent) {
-      throw new HttpError({
-        status: 400,
-        code: 'unknown_agent',
-        message: `no agent named "${body.agent}"; known agents: ${[...registry.agents.keys()].join(', ')}`,
-      });
-    }
-    const missing = missingVariables(registry.variablesFor(agent), body.variables);
-    if (missing.length > 0) {
-      throw new HttpError({
-        status: 400,
-        code: 'missing_variables',
-        message: `required variables without a value: ${missing.join(', ')}`,
-        details: { missing },
-      });
-    }
-    const id = crypto.randomUUID();
-    const details = unwrap(
-      await threadStub(c.env, id).create({
-        id,
-        agent: agent.name,
-        userId: c.get('userId'),
-        messages: body.messages,
-        variables: body.variables,
-        tags: body.tags,
-        headless: body.headless,
-        permissions: body.permissions,
-        ...(body.budget ? { budget: body.budget } : {}),
-      }),
-    );
-    return c.json(details, 201);
+    return c.json(await startThread(c.env, registry, c.get('userId'), body), 201);
   });
 
   app.get('/', async (c) => {

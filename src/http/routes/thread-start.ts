@@ -1,0 +1,53 @@
+/**
+ * Starting a thread for a user (THR-5, VAR-2): the agent must exist and every required variable must
+ * have a value before anything is stored. `POST /api/threads` and the MCP agent tools both start
+ * threads through here, so the two cannot disagree on what a valid start is.
+ */
+import type { z } from 'zod';
+import type { Registry } from '../../engine/registry/index.js';
+import { missingVariables } from '../../spec/internal.js';
+import { type RuntimeEnv, type ThreadDetails, threadStub } from '../../thread/bindings/index.js';
+import { type CreateThreadBody, HttpError, unwrap } from '../contract/index.js';
+
+/** A validated `POST /api/threads` body. */
+export type StartThreadInput = z.output<typeof CreateThreadBody>;
+
+/** Creates the thread; throws an HttpError (400 `unknown_agent` or `missing_variables`) without storing anything. */
+export async function startThread(
+  env: RuntimeEnv,
+  registry: Registry,
+  userId: string,
+  body: StartThreadInput,
+): Promise<ThreadDetails> {
+  const agent = registry.agent(body.agent);
+  if (!agent) {
+    throw new HttpError({
+      status: 400,
+      code: 'unknown_agent',
+      message: `no agent named "${body.agent}"; known agents: ${[...registry.agents.keys()].join(', ')}`,
+    });
+  }
+  const missing = missingVariables(registry.variablesFor(agent), body.variables);
+  if (missing.length > 0) {
+    throw new HttpError({
+      status: 400,
+      code: 'missing_variables',
+      message: `required variables without a value: ${missing.join(', ')}`,
+      details: { missing },
+    });
+  }
+  const id = crypto.randomUUID();
+  return unwrap(
+    await threadStub(env, id).create({
+      id,
+      agent: agent.name,
+      userId,
+      messages: body.messages,
+      variables: body.variables,
+      tags: body.tags,
+      headless: body.headless,
+      permissions: body.permissions,
+      ...(body.budget ? { budget: body.budget } : {}),
+    }),
+  );
+}
