@@ -35,7 +35,12 @@ export default defineConfig({
                 INTRANET_URL: inject<string>('intranetUrl'),
                 // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a
                 // development host. The intranet server stays refused.
-                EGRESS_ALLOW_HOSTS: new URL(inject<string>('servicesUrl')).host,
+                // The MCP test servers are development hosts too.
+                EGRESS_ALLOW_HOSTS: ['servicesUrl', 'mcpUrl', 'mcpOAuthUrl']
+                  .map((name) => new URL(inject<string>(name as 'servicesUrl')).host)
+                  .join(','),
+                // Where the OAuth authorization server sends the user back (LOCK-4); tests follow it by hand.
+                PUBLIC_URL: 'https://agents.test',
               },
             },
           })),

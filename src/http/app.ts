@@ -11,6 +11,7 @@ import {
   deferredChildRoutes,
   fileRoutes,
   interactionRoutes,
+  mcpOAuthRoutes,
   streamRoutes,
   threadRoutes,
 } from './routes/index.js';
@@ -37,6 +38,8 @@ export function createApp(registry: Registry) {
   );
   app.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
 
+  // A browser returning from an MCP server's authorization: authorized by its state, not a key.
+  app.route('/oauth', mcpOAuthRoutes());
   app.use('/api/*', bearerAuth());
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/threads', streamRoutes());

@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod';
 import { DefinitionError } from './definition-error.js';
+import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
 import type { PermissionRule, Watchdog } from './permissions.js';
 import type { RequirementSet } from './requirements.js';
 import type { VariableDefinition } from './types.js';
@@ -49,6 +50,8 @@ export interface AgentDefinition {
   watchdog: Watchdog | undefined;
   /** The most a thread of this agent may spend on models (THR-4); a thread's own budget can be tighter. */
   budget: AgentBudget | undefined;
+  /** MCP servers whose tools every prompt of the agent's sides offers (LOCK-4); a prompt's own server of the same name wins. */
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 /** Model spending limits of a thread: tokens (input and output together) and US dollars. */
@@ -73,6 +76,7 @@ export interface DefineAgentOptions {
   permissions?: PermissionRule[];
   watchdog?: Watchdog;
   budget?: AgentBudget;
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 function side(agent: string, label: string, input: SideConfigInput): SideConfig {
@@ -129,5 +133,6 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     permissions: options.permissions ?? [],
     watchdog: options.watchdog,
     budget: options.budget,
+    mcpServers: checkMcpServers(`defineAgent "${options.name}"`, options.mcpServers),
   };
 }

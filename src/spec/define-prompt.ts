@@ -5,8 +5,15 @@
 import type { z } from 'zod';
 import { type ModelSettings, modelSettingsProblem } from './define-model.js';
 import { DefinitionError } from './definition-error.js';
-import { checkSubagentToolConfig, SUBAGENT_ONLY_KEYS, type SubagentToolConfig } from './subagent-tool-config.js';
-import { checkSubpromptConfig, SUBPROMPT_ONLY_KEYS, type SubpromptConfig } from './subprompt-config.js';
+import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
+import {
+  checkSubagentToolConfig,
+  checkSubpromptConfig,
+  SUBAGENT_ONLY_KEYS,
+  SUBPROMPT_ONLY_KEYS,
+  type SubagentToolConfig,
+  type SubpromptConfig,
+} from './tool-configs.js';
 import type { VariableDefinition } from './types.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
@@ -66,6 +73,8 @@ export interface PromptDefinition {
   maxToolRounds: MaxToolRounds | undefined;
   /** Settings over the model's own for this prompt's requests (THR-4). */
   modelSettings: ModelSettings | undefined;
+  /** MCP servers whose tools this prompt offers as `<server>__<tool>` (LOCK-4). */
+  mcpServers: Record<string, McpServerConfig>;
 }
 
 export interface DefinePromptOptions {
@@ -91,6 +100,8 @@ export interface DefinePromptOptions {
   maxToolRounds?: MaxToolRounds;
   /** Settings over the model's own (temperature, maxOutputTokens, ..., responseFormat) for this prompt. */
   modelSettings?: ModelSettings;
+  /** MCP servers whose tools this prompt offers, keyed by the prefix of their tools' names (LOCK-4). */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 /** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
@@ -148,5 +159,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     exposeAsTool: options.exposeAsTool ?? false,
     maxToolRounds: rounds,
     modelSettings: options.modelSettings,
+    mcpServers: checkMcpServers(`definePrompt "${options.name}"`, options.mcpServers),
   };
 }

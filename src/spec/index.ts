@@ -63,6 +63,7 @@ export type {
   InteractionRequest,
   ToolInteraction,
 } from './interaction.js';
+export type { McpServerConfig, McpTransport } from './mcp-servers.js';
 export type {
   ActAccess,
   PermissionAction,
@@ -76,8 +77,6 @@ export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } fro
 export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
-export type { SubagentToolConfig } from './subagent-tool-config.js';
-export type { SubpromptConfig } from './subprompt-config.js';
 export type {
   ContextScope,
   DirectoryEntry,
@@ -96,6 +95,7 @@ export type {
   WriteFileOptions,
 } from './thread-state.js';
 export { CallPaused, ContextValidationError, EgressRefused } from './thread-state.js';
+export type { SubagentToolConfig, SubpromptConfig } from './tool-configs.js';
 export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
 export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {

@@ -11,10 +11,17 @@ import type { ToolResult } from './types.js';
  * `secret`: the call waits for a human to enter a credential (VAR-5); the value goes to the thread's
  * encrypted variables, and the stored answer only says it was stored.
  */
-export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent' | 'secret';
+export type InteractionKind = 'question' | 'approval' | 'client_tool' | 'hitl' | 'subagent' | 'secret' | 'mcp_auth';
 
 /** Kinds a human or a client answers: these cannot wait on a headless thread. */
-export const HUMAN_INTERACTIONS: readonly InteractionKind[] = ['question', 'approval', 'client_tool', 'hitl', 'secret'];
+export const HUMAN_INTERACTIONS: readonly InteractionKind[] = [
+  'question',
+  'approval',
+  'client_tool',
+  'hitl',
+  'secret',
+  'mcp_auth',
+];
 
 /** What a waiting call shows its client. */
 export interface InteractionRequest {
@@ -43,6 +50,21 @@ export interface ApprovalAnswer {
 export interface SecretRequestPayload {
   name: string;
   reason: string;
+}
+
+/**
+ * What an `mcp_auth` wait shows its client: the MCP server that requires OAuth and the URL where
+ * the user authorizes this thread. The authorization server's redirect completes the wait.
+ */
+export interface McpAuthPayload {
+  server: string;
+  authorization_url: string;
+}
+
+/** The stored answer of an `mcp_auth` wait: the tokens went to the thread's sealed storage. */
+export interface McpAuthAnswer {
+  authorized: boolean;
+  error?: string;
 }
 
 /** The stored answer of a `secret` wait: the value itself went to the encrypted variables. */

@@ -9,10 +9,13 @@ export type {
   Interaction,
   InteractionKind,
   InteractionRequest,
+  McpAuthAnswer,
+  McpAuthPayload,
   SecretAnswer,
   SecretRequestPayload,
 } from './interaction.js';
 export { HUMAN_INTERACTIONS, isInteractionRequest } from './interaction.js';
+export { DEFAULT_MCP_TIMEOUT_MS, fillPlaceholders, placeholders } from './mcp-servers.js';
 export {
   inheritVariableValues,
   MIN_SECRET_LENGTH,

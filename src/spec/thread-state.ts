@@ -21,6 +21,8 @@ export interface ExecutionState {
   deadline?: number;
   /** The tools offered beside this one, by name: those `invokeTool` can reach. */
   offeredTools?: readonly string[];
+  /** The deferred tools among them, which `tool_search` loads (KIND-8), MCP servers' included. */
+  deferredTools?: ReadonlyArray<{ name: string; description: string }>;
 }
 
 export interface FileStat {

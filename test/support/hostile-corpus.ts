@@ -525,3 +525,17 @@ export const SANDBOX_ESCAPES: readonly { label: string; code: string }[] = [
   },
   { label: 'endless recursion', code: "const f = () => f();\nf();\nreturn 'escaped';" },
 ];
+
+/**
+ * MCP OAuth callbacks an attacker could send to `/oauth/mcp/callback` for a thread that waits with
+ * `mcp_auth` (LOCK-4): each must be refused and leave the wait as it was. `{id}` is the thread.
+ */
+export const MCP_CALLBACK_FORGERIES: readonly { label: string; query: string }[] = [
+  { label: 'a guessed random part', query: 'code=stolen&state={id}.00000000000000000000000000000000' },
+  { label: 'the thread id alone', query: 'code=stolen&state={id}' },
+  { label: 'no state', query: 'code=stolen' },
+  { label: 'a state naming no thread', query: 'code=stolen&state=not-a-thread.1234' },
+  { label: 'an encoded dot', query: 'code=stolen&state={id}%2E1234' },
+  { label: 'an error without state', query: 'error=access_denied' },
+  { label: 'another thread id', query: 'code=stolen&state=00000000-0000-4000-8000-000000000000.1234' },
+];

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ScriptedRequest } from '@standardagents/spec';
 import type { TestProject } from 'vitest/node';
 import { startGoogleServer } from '../../harness/google-server.mjs';
+import { startMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
 import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { directiveScript } from '../support/directive-script.js';
 import { geminiDirectiveReply } from '../support/gemini-directive.js';
@@ -20,6 +21,11 @@ declare module 'vitest' {
     googleBaseUrl: string;
     servicesUrl: string;
     intranetUrl: string;
+    /** The MCP test server (harness/mcp-servers.mjs): Streamable HTTP, and HTTP+SSE. */
+    mcpUrl: string;
+    mcpSseUrl: string;
+    /** The same tools behind OAuth 2.1. */
+    mcpOAuthUrl: string;
   }
 }
 
@@ -226,6 +232,8 @@ function intranetService(req: IncomingMessage, res: ServerResponse): void {
 export default async function setup(project: TestProject) {
   const model = await startOpenAIServer({ respond: directiveReply });
   const gemini = await startGoogleServer({ respond: geminiDirectiveReply, apiKey: 'test-google-key' });
+  const mcp = await startMcpServer();
+  const oauth = await startOAuthMcpServer();
   const services = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (url.pathname.startsWith('/web/')) return void webService(req, res, url);
@@ -233,6 +241,23 @@ export default async function setup(project: TestProject) {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
+    // What the MCP servers saw, and the levers a test pulls on them (a restart, expired tokens).
+    if (url.pathname === '/mcp-admin/state') {
+      const { requests, calls } = mcp;
+      return send(200, { requests, calls, cancelled: mcp.cancelled(), sessions: mcp.sessions() });
+    }
+    if (url.pathname === '/mcp-admin/drop-sessions') {
+      mcp.dropSessions();
+      return send(200, { dropped: true });
+    }
+    if (url.pathname === '/mcp-admin/oauth') {
+      const { requests, calls, registrations, tokenRequests, authorizeRequests } = oauth;
+      return send(200, { requests, calls, registrations, tokenRequests, authorizeRequests, secrets: oauth.secrets() });
+    }
+    if (url.pathname === '/mcp-admin/oauth/expire') {
+      oauth.expireTokens();
+      return send(200, { expired: true });
+    }
     // GET /model-requests?containing=<marker>: bodies the model server received that mention the marker.
     if (url.pathname === '/model-requests') {
       const marker = url.searchParams.get('containing') ?? '';
@@ -261,7 +286,12 @@ export default async function setup(project: TestProject) {
   project.provide('servicesUrl', await listen(services));
   const intranet = createServer(intranetService);
   project.provide('intranetUrl', await listen(intranet));
+  project.provide('mcpUrl', mcp.url);
+  project.provide('mcpSseUrl', mcp.sseUrl);
+  project.provide('mcpOAuthUrl', oauth.url);
   return async () => {
+    await mcp.close();
+    await oauth.close();
     await model.close();
     await gemini.close();
     // Requests to /web/hang/ may still be open.

@@ -20,6 +20,7 @@ import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
 import * as google from './google-app.js';
+import * as mcpApp from './mcp-app.js';
 import * as modelsApp from './models-app.js';
 import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
@@ -418,6 +419,7 @@ const runtime = createRuntime({
     ...google.prompts,
     ...workersAi.prompts,
     ...sandboxApp.prompts,
+    ...mcpApp.prompts,
   ],
   skills: [
     defineSkill({
@@ -436,6 +438,7 @@ const runtime = createRuntime({
     ...google.agents,
     ...workersAi.agents,
     ...sandboxApp.agents,
+    ...mcpApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

@@ -3,12 +3,12 @@
  * sink and abort signal, and the factory of each call's state. The loop (turn/), nested prompt runs
  * (subagents/) and the thread layer all speak these types.
  */
-import type { AgentDefinition, ModelDefinition, ToolCall } from '../../spec/index.js';
+import type { AgentDefinition, McpServerConfig, ModelDefinition, ToolCall } from '../../spec/index.js';
 import type { ToolGuard } from '../execute/index.js';
 import type { ThreadFiles } from '../files/index.js';
 import type { StateFactory } from '../guards/index.js';
 import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
-import type { Registry } from '../registry/index.js';
+import type { Registry, ResolvedTool } from '../registry/index.js';
 
 export interface TurnDeps {
   /** The thread's variable values: `optional` tools are offered by them (SUB-3). */
@@ -27,6 +27,15 @@ export interface TurnDeps {
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
   onProgress?(): void;
   now?(): number;
+  /**
+   * The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4); `refused`
+   * says why the thread's rules deny contacting a host, or null.
+   */
+  connectedTools?(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    refused: (host: string) => string | null,
+    signal: AbortSignal,
+  ): Promise<readonly ResolvedTool[]>;
 }
 
 export type TurnOutcome =

@@ -217,6 +217,9 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
     },
     invokeFor: (validated, signal) => toolInvoker(validated, running, signal, executeToolCalls),
     offeredTools: [...deps.tools.keys()],
+    deferredTools: [...deps.tools.values()]
+      .filter((tool) => tool.definition.deferred)
+      .map((tool) => ({ name: tool.name, description: tool.definition.description })),
   };
   for (let index = 0; index < calls.length; ) {
     const group = nextGroup(calls, index, running);

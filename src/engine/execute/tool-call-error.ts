@@ -36,6 +36,8 @@ export function headlessMessage(kind: InteractionKind, reason?: string): string 
       return 'No human can answer questions on this thread (it is headless). Proceed with your best judgement.';
     case 'secret':
       return 'No human can enter credentials on this thread (it is headless). Tell the user about the credential problem instead.';
+    case 'mcp_auth':
+      return `${reason ? `${reason} ` : ''}An MCP server needs a user to authorize this thread (OAuth), and this thread is headless (no user to ask). Tell the user the server needs authorization.`;
     case 'approval':
       return `${reason ? `${reason} ` : ''}This call needs a human's approval, and this thread is headless (no human to ask), so it is denied.`;
     default:

@@ -26,6 +26,8 @@ export interface RunContext {
   invokeFor?(validated: ValidatedCall, signal: AbortSignal): ThreadState['invokeTool'];
   /** The tools offered beside the running one (ExecutionState.offeredTools). */
   offeredTools?: readonly string[];
+  /** The deferred tools among them (ExecutionState.deferredTools). */
+  deferredTools?: ExecutionState['deferredTools'];
 }
 
 /** A call whose invoked call waits for an answer (CallPaused): it runs again once answered. */
@@ -121,6 +123,7 @@ export async function runToolCode<T = ToolResult>(
       toolName: tool.name,
       deadline: Date.now() + timeoutMs,
       ...(context.offeredTools ? { offeredTools: context.offeredTools } : {}),
+      ...(context.deferredTools ? { deferredTools: context.deferredTools } : {}),
     }),
     fence,
     tool.name,

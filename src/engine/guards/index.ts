@@ -6,4 +6,4 @@ export { approvalGuard } from './approval-guard.js';
 export type { StateFactory } from './call-states.js';
 export { callStates } from './call-states.js';
 export type { GuardSetup } from './tool-guards.js';
-export { rememberAllowed, toolGuards } from './tool-guards.js';
+export { rememberAllowed, rulesFor, toolGuards } from './tool-guards.js';

@@ -141,3 +141,15 @@ export function decide(
 export function describeRule(rule: ScopedRule): string {
   return `the ${rule.scope} rule (${rule.permission}, ${rule.pattern}, ${rule.action})`;
 }
+
+/**
+ * Whether the rules deny contacting a host outright (`net.fetch`), for traffic no single call makes:
+ * an MCP server's listing and its OAuth exchange. The server is declared by the agent's author, so
+ * only a deny refuses; each call to it is still checked in full by the guards (PERM-1).
+ */
+export function hostRefusal(rules: readonly ScopedRule[], host: string): string | null {
+  const decision = decide(rules, { permissions: ['net.fetch'], subject: host, kind: 'host' }, 'allow');
+  return decision.action === 'deny' && decision.rule
+    ? `contacting ${host} is denied by ${describeRule(decision.rule)}`
+    : null;
+}

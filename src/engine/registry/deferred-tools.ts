@@ -12,7 +12,8 @@ export interface SearchableTool {
 }
 
 function score(tool: SearchableTool, words: readonly string[]): number {
-  const haystack = `${tool.name.replace(/_/g, ' ')} ${tool.description}`.toLowerCase();
+  // The name as written too: `catalog_042` finds `catalog__catalog_042`.
+  const haystack = `${tool.name} ${tool.name.replace(/_/g, ' ')} ${tool.description}`.toLowerCase();
   const exact = words.includes(tool.name.toLowerCase()) ? 10 : 0;
   return exact + words.filter((word) => haystack.includes(word)).length;
 }

@@ -4,6 +4,7 @@
  */
 export type { SearchableTool } from './deferred-tools.js';
 export { LOADED_TOOLS_KEY, rankDeferredTools } from './deferred-tools.js';
+export { mcpServersOf } from './mcp-declarations.js';
 export { Registry } from './registry.js';
 export { attachedPaths, initialMessage } from './subprompt-tool.js';
 export type {

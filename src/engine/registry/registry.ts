@@ -9,6 +9,7 @@ import {
   type AnyToolDefinition,
   argumentsJsonSchema,
   DefinitionError,
+  type McpServerConfig,
   type ModelDefinition,
   type PermissionRule,
   type PromptDefinition,
@@ -18,6 +19,7 @@ import {
 } from '../../spec/index.js';
 import { isSubpromptConfig, mergeVariableDefinitions, secretDefaultProblem } from '../../spec/internal.js';
 import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from '../permissions/index.js';
+import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { subpromptTool } from './subprompt-tool.js';
 import type {
   AgentToolFactory,
@@ -91,6 +93,7 @@ export class Registry {
       const problem = secretDefaultProblem(this.variablesFor(agent));
       if (problem) throw new DefinitionError(`agent "${agent.name}": ${problem}`);
       this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
+      checkMcpPlaceholders(agent, this.mcpServersFor(agent), this.variablesFor(agent));
     }
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
   }
@@ -291,6 +294,11 @@ export class Registry {
     };
     for (const side of [agent.sideA, agent.sideB]) if (side) visit(side.prompt);
     return [...seen.values()];
+  }
+
+  /** Every MCP server an agent's threads may use (LOCK-4), by name. */
+  mcpServersFor(agent: AgentDefinition): Record<string, McpServerConfig> {
+    return agentMcpServers(agent, this.promptsOf(agent));
   }
 
   /** Every tool an agent's threads can run, nested prompt tools' included. */

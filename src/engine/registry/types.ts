@@ -58,6 +58,8 @@ export interface ResolvedTool {
   immediate?: ImmediateStart;
   /** Offered only once the thread has a resumable subagent instance (SUB-4 `subagent_message`). */
   needsInstances?: boolean;
+  /** Not offered to the model, yet a call already made to it still runs (an MCP server's connect tool once connected). */
+  hidden?: boolean;
 }
 
 /** An agent a prompt offers as a resumable subagent (SUB-4), reached through the lifecycle tools. */

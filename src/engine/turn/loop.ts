@@ -37,6 +37,7 @@ import { approvalGuard, callStates, type GuardSetup, rememberAllowed, toolGuards
 import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
 import { bindSubprompts, startImmediateSubagents, subagentInstances } from '../subagents/index.js';
 import { accountStep, prepareRequest, type StepSetting } from './model-step.js';
+import { TurnTools } from './turn-tools.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
 export const ROUND_LIMIT_MESSAGE = 'not executed: the round limit (maxToolRounds) was reached';
@@ -119,11 +120,18 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)];
   // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
   // SUB-1: prompt tools run nested in this thread, under the same guards.
-  const tools = bindSubprompts(
-    registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
-    { deps, guards, setup: guardSetup },
+  // LOCK-4: the tools of the prompt's MCP servers join the prompt's own, as the thread knows them.
+  const turnTools = new TurnTools(
+    bindSubprompts(
+      registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
+      { deps, guards, setup: guardSetup },
+    ),
+    deps,
+    guardSetup,
+    prompt,
   );
-  const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
+  await turnTools.refresh();
+  const toolMap = turnTools.map;
   // KIND-6 and containment: each call's state carries its tool context and its access gate.
   const createState = callStates({
     createState: deps.createState,
@@ -132,10 +140,10 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
     tools: toolMap,
     childAgents: registry.childAgentsOf(prompt.name, agent.name),
   });
-  const system = systemText(prompt, tools, registry.skills);
-  const offerChangesByStep = offerChanges(tools);
-  const anyImmediate = tools.some((tool) => tool.immediate);
-  const allRequestTools = modelTools(tools);
+  let system = systemText(prompt, turnTools.list, registry.skills);
+  let offerChangesByStep = offerChanges(turnTools.list);
+  const anyImmediate = turnTools.list.some((tool) => tool.immediate);
+  let allRequestTools = modelTools(turnTools.list);
   // EXE-9: only a multimodal model is sent the images tools returned in this turn.
   const images = model.vision ? new ToolImages(deps.files) : null;
   let imageParts: Awaited<ReturnType<ToolImages['partsFor']>> | undefined;
@@ -208,12 +216,19 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
     }
 
     // SUB-3: immediate subagents start before the prompt's first model step.
-    if (anyImmediate && startImmediateSubagents(prompt.name, tools, store, deps.variables ?? {}, emit)) continue;
+    if (anyImmediate && startImmediateSubagents(prompt.name, turnTools.list, store, deps.variables ?? {}, emit)) {
+      continue;
+    }
     deps.onProgress?.();
+    if (turnTools.dynamic && (await turnTools.refresh())) {
+      system = systemText(prompt, turnTools.list, registry.skills);
+      offerChangesByStep = offerChanges(turnTools.list);
+      allRequestTools = modelTools(turnTools.list);
+    }
     // KIND-8, SUB-4: deferred and lifecycle tools are sent once they apply. Otherwise the list is
     // fixed for the turn: no store read on the hot path.
     const requestTools = offerChangesByStep
-      ? modelTools(offeredTools(tools, store, Object.keys(subagentInstances(store)).length > 0))
+      ? modelTools(offeredTools(turnTools.list, store, Object.keys(subagentInstances(store)).length > 0))
       : allRequestTools;
     const turnMessages = current.slice(lastUserIndex(current) + 1);
     imageParts = images ? await images.partsFor(turnMessages) : undefined;

@@ -6,6 +6,7 @@ export { agentRoutes } from './agents.js';
 export { deferredChildRoutes } from './deferred-children.js';
 export { fileRoutes } from './files.js';
 export { interactionRoutes } from './interactions.js';
+export { mcpOAuthRoutes } from './mcp-oauth.js';
 export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';

@@ -20,6 +20,11 @@ export interface RuntimeEnv extends ProviderEnv {
    * comma-separated `host` or `host:port`, e.g. `127.0.0.1:8080,searxng.internal`. Unset in production.
    */
   EGRESS_ALLOW_HOSTS?: string;
+  /**
+   * The Worker's public origin, e.g. `https://agents.example.com`: where an MCP server's OAuth
+   * authorization server sends the user back (`/oauth/mcp/callback`). Without it, no OAuth.
+   */
+  PUBLIC_URL?: string;
   /** Upload size limit in bytes (ATT-5). */
   MAX_UPLOAD_BYTES?: string;
   /** Isolates for `state.runCode` programs (CODE-1): `[[worker_loaders]] binding = "LOADER"`. */

@@ -11,6 +11,8 @@ export type {
   DeferredChildView,
   InitialMessage,
   JsonValue,
+  McpAuthorizationResult,
+  McpCallbackOutcome,
   MessagePage,
   PostMessageAnswer,
   PostMessageInput,
@@ -20,6 +22,6 @@ export type {
   ThreadRpc,
 } from './thread-api.js';
 export { fail, notFound, ok } from './thread-api.js';
-export type { IndexedThread } from './thread-index.js';
+export type { IndexedThread, McpListedTool, McpListing } from './thread-index.js';
 export { ThreadIndex } from './thread-index.js';
 export { threadStub } from './thread-stub.js';

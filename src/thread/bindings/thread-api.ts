@@ -116,6 +116,15 @@ export interface MessagePage {
   next_after: number | null;
 }
 
+/** What an OAuth callback brought: the authorization code, or the authorization server's error. */
+export type McpCallbackOutcome = { code: string } | { error: string };
+
+export interface McpAuthorizationResult {
+  server: string;
+  authorized: boolean;
+  error?: string;
+}
+
 /** A JSON value crossing RPC (its type is opaque to RPC's serialisation checks). */
 export type JsonValue = string | number | boolean | null | object;
 
@@ -176,6 +185,8 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>>;
   storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>>;
+  /** An MCP server's OAuth callback for an authorization this thread began (LOCK-4). */
+  mcpAuthorized(state: string, outcome: McpCallbackOutcome): Promise<RpcResult<McpAuthorizationResult>>;
   listMessages(
     userId: string,
     id: string,

@@ -23,6 +23,14 @@ const SCHEMA = [
     PRIMARY KEY (thread_id, tag)
   )`,
   'CREATE INDEX IF NOT EXISTS thread_tags_by_tag ON thread_tags (tag, thread_id)',
+  // The newest listing of each agent's MCP servers by any of its threads, for GET /api/agents (LOCK-4).
+  `CREATE TABLE IF NOT EXISTS mcp_listings (
+    agent TEXT NOT NULL,
+    server TEXT NOT NULL,
+    tools TEXT NOT NULL,
+    listed_at INTEGER NOT NULL,
+    PRIMARY KEY (agent, server)
+  )`,
 ];
 
 const ready = new WeakMap<D1Database, Promise<unknown>>();
@@ -37,6 +45,18 @@ function ensureSchema(db: D1Database): Promise<unknown> {
     ready.set(db, promise);
   }
   return promise;
+}
+
+/** A tool of an MCP server as GET /api/agents shows it (the server's own name and the thread's). */
+export interface McpListedTool {
+  name: string;
+  server_name: string;
+  description: string;
+}
+
+export interface McpListing {
+  tools: McpListedTool[];
+  listed_at: number;
 }
 
 export interface IndexedThread {
@@ -123,6 +143,38 @@ export class ThreadIndex {
       .bind(parentId)
       .all<{ id: string; status: ThreadStatus }>();
     return new Map(results.map((row) => [row.id, row.status]));
+  }
+
+  /** Records what an MCP server offered a thread of `agent`: names and descriptions, nothing secret. */
+  async recordMcpListing(
+    agent: string,
+    server: string,
+    tools: readonly McpListedTool[],
+    listedAt: number,
+  ): Promise<void> {
+    await ensureSchema(this.db);
+    await this.db
+      .prepare(
+        `INSERT INTO mcp_listings (agent, server, tools, listed_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (agent, server) DO UPDATE SET tools = excluded.tools, listed_at = excluded.listed_at`,
+      )
+      .bind(agent, server, JSON.stringify(tools), listedAt)
+      .run();
+  }
+
+  /** Every recorded listing, by agent and server. */
+  async mcpListings(): Promise<Map<string, Map<string, McpListing>>> {
+    await ensureSchema(this.db);
+    const rows = await this.db
+      .prepare('SELECT agent, server, tools, listed_at FROM mcp_listings')
+      .all<{ agent: string; server: string; tools: string; listed_at: number }>();
+    const byAgent = new Map<string, Map<string, McpListing>>();
+    for (const row of rows.results) {
+      const servers = byAgent.get(row.agent) ?? new Map<string, McpListing>();
+      servers.set(row.server, { tools: JSON.parse(row.tools) as McpListedTool[], listed_at: row.listed_at });
+      byAgent.set(row.agent, servers);
+    }
+    return byAgent;
   }
 
   async remove(id: string): Promise<void> {

@@ -6,7 +6,13 @@
  */
 import type { FrameSink } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
-import type { InteractionKind, SecretAnswer, SecretRequestPayload } from '../../spec/internal.js';
+import type {
+  InteractionKind,
+  McpAuthAnswer,
+  McpAuthPayload,
+  SecretAnswer,
+  SecretRequestPayload,
+} from '../../spec/internal.js';
 import type { ApiError, ChildOutcome, RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { storeRefusal, storeSecretVariable } from '../secrets/index.js';
@@ -113,4 +119,22 @@ export async function messageFromChild(desk: AnswerDesk, childId: string, conten
   if (!desk.store.children().includes(childId)) return;
   desk.store.enqueue({ role: 'user', content, metadata: { from_child: childId } });
   await desk.driver.wake();
+}
+
+/**
+ * An MCP server's OAuth callback arrived (LOCK-4): every call of this thread waiting with `mcp_auth`
+ * for that server is answered (the tokens are in sealed storage already), and the loop woken, so
+ * each call runs again with them. Returns how many waits were answered.
+ */
+export async function answerMcpAuthorization(desk: AnswerDesk, server: string, answer: McpAuthAnswer): Promise<number> {
+  const waits = desk.store
+    .openInteractions()
+    .filter((wait) => wait.kind === 'mcp_auth' && (wait.payload as McpAuthPayload).server === server);
+  for (const wait of waits) {
+    if (desk.store.answerInteraction(wait.toolCallId, 'mcp_auth', answer)) {
+      desk.emit({ type: 'answered', tool_call_id: wait.toolCallId, kind: 'mcp_auth' });
+    }
+  }
+  if (waits.length > 0) await desk.driver.wake();
+  return waits.length;
 }

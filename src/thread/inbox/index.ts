@@ -3,5 +3,11 @@
  * waiting calls, credentials for store_secret, and children's answers.
  */
 export type { AnswerDesk } from './answers.js';
-export { answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from './answers.js';
+export {
+  answerFromChild,
+  answerMcpAuthorization,
+  answerWait,
+  messageFromChild,
+  storeSecretAnswer,
+} from './answers.js';
 export { acceptMessage } from './inbox.js';

@@ -16,6 +16,8 @@ import {
   type CreateThreadInput,
   type DeferredChildView,
   fail,
+  type McpAuthorizationResult,
+  type McpCallbackOutcome,
   type MessagePage,
   notFound,
   ok,
@@ -48,6 +50,7 @@ import {
   messageFromChild,
   storeSecretAnswer,
 } from '../inbox/index.js';
+import { completeMcpAuthorization, ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import { FrameLog, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
@@ -76,6 +79,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.programs = new ThreadPrograms(ctx, env);
+    this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -91,6 +95,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       messageChild: (nameOrId, message) =>
         messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
       runCode: (state, source, options) => this.programs.run(state, source, options),
+      connectedTools: (servers, refused, signal) => this.mcp.connectedTools(servers, refused, signal),
     });
     ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
@@ -111,6 +116,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private readonly variables: ThreadVariables;
   /** The sandboxed programs of this thread's calls (CODE-1). */
   private readonly programs: ThreadPrograms;
+  /** The thread's MCP client (LOCK-4). */
+  private readonly mcp: ThreadMcp;
 
   private record(): ThreadRecord | null {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
@@ -275,6 +282,12 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       const problem = await answerWait(this.answerDesk(), list, toolCallId, answer);
       return problem ? fail(problem) : ok(this.details(record));
     });
+  }
+
+  /** An MCP server's OAuth callback for an authorization this thread began (LOCK-4). */
+  async mcpAuthorized(state: string, outcome: McpCallbackOutcome): Promise<RpcResult<McpAuthorizationResult>> {
+    if (!this.record()) return fail(notFound(this.ctx.id.toString()));
+    return completeMcpAuthorization(this.mcp, this.answerDesk(), state, outcome);
   }
 
   /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */

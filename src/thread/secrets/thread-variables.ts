@@ -9,7 +9,7 @@
 
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
-import { NO_SECRETS, type SecretScrubber } from '../../engine/secrets/index.js';
+import { createScrubber, NO_SECRETS, type SecretScrubber } from '../../engine/secrets/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { type LoadedVariables, loadVariables } from './variables.js';
 
@@ -24,6 +24,9 @@ export interface VariablesHost {
 export class ThreadVariables {
   private cache: Promise<LoadedVariables> | null = null;
   private current: SecretScrubber = NO_SECRETS;
+  /** Secret values no variable holds (an MCP server's OAuth tokens), scrubbed like the variables'. */
+  private readonly protectedValues = new Set<string>();
+  private opened: LoadedVariables | null = null;
 
   constructor(private readonly host: VariablesHost) {}
 
@@ -41,7 +44,8 @@ export class ThreadVariables {
     const agent = registry.agent(info.agentId);
     this.cache ??= loadVariables(ctx.storage.sql, info.id, agent ? registry.variablesFor(agent) : [], env.SECRETS_KEY)
       .then((opened) => {
-        this.current = opened.scrubber;
+        this.opened = opened;
+        this.current = this.scrubberOf(opened);
         return opened;
       })
       .catch((error) => {
@@ -66,7 +70,24 @@ export class ThreadVariables {
   /** At creation: the variables opened from the plaintext values that were just sealed. */
   use(opened: LoadedVariables): void {
     this.cache = Promise.resolve(opened);
-    this.current = opened.scrubber;
+    this.opened = opened;
+    this.current = this.scrubberOf(opened);
+  }
+
+  /**
+   * Makes the scrubber hide values that are secret though no variable holds them, such as the OAuth
+   * tokens of an MCP server: a server echoing one would otherwise put it in the log (EXE-8).
+   */
+  protect(values: Iterable<string>): void {
+    const before = this.protectedValues.size;
+    for (const value of values) this.protectedValues.add(value);
+    if (this.protectedValues.size !== before && this.opened) this.current = this.scrubberOf(this.opened);
+  }
+
+  private scrubberOf(opened: LoadedVariables): SecretScrubber {
+    if (this.protectedValues.size === 0) return opened.scrubber;
+    const secrets = [...opened.secretNames].flatMap((name) => opened.resolved.values[name] ?? []);
+    return createScrubber([...secrets, ...this.protectedValues]);
   }
 
   /** Reopens the variables after a value was stored mid-thread (VAR-5): tools and the scrubber see it. */
@@ -78,6 +99,8 @@ export class ThreadVariables {
   /** Forgets what was opened (after the thread's storage was erased). */
   reset(): void {
     this.cache = null;
+    this.opened = null;
+    this.protectedValues.clear();
     this.current = NO_SECRETS;
   }
 

@@ -28,6 +28,8 @@ export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
+  // MCP servers this thread has listed; credentials (OAuth tokens) sealed like secret variables.
+  `CREATE TABLE IF NOT EXISTS mcp_servers (server TEXT PRIMARY KEY, record TEXT, credentials TEXT)`,
   `CREATE TABLE IF NOT EXISTS interactions (
     tool_call_id TEXT NOT NULL,
     kind TEXT NOT NULL,

@@ -4,7 +4,7 @@
  * restarted mid-turn is woken again and the loop resumes from the last persisted step.
  */
 
-import { needsTurn, type TurnOutcome } from '../../engine/conversation/index.js';
+import { needsTurn, type TurnDeps, type TurnOutcome } from '../../engine/conversation/index.js';
 import { egressPolicy } from '../../engine/egress/index.js';
 import { createThreadState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
@@ -41,6 +41,8 @@ export interface TurnDriverHost {
   messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
   /** Runs a program of a tool call in a sandbox (CODE-1). */
   runCode(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+  /** The tools of the MCP servers a prompt declares (LOCK-4). */
+  connectedTools: NonNullable<TurnDeps['connectedTools']>;
 }
 
 interface RunningTurn {
@@ -124,6 +126,7 @@ export class TurnDriver {
           scrub: variables.scrubber.text,
           variables: variables.resolved.values,
           onProgress: () => this.armSafetyAlarm(),
+          connectedTools: host.connectedTools,
           createState: (execution, gate) =>
             createThreadState({
               store,

@@ -7,7 +7,10 @@ import { z } from 'zod';
 import { LOADED_TOOLS_KEY, rankDeferredTools, type SearchableTool } from '../../engine/registry/index.js';
 import { defineTool } from '../../spec/index.js';
 
-/** `deferred` lists the application's deferred tools; only those a prompt offers take effect there. */
+/**
+ * Searches the deferred tools the calling prompt offers (its MCP servers' included); `deferred`, the
+ * application's, stands in for a state that does not say.
+ */
 export function toolSearchTool(deferred: () => readonly SearchableTool[]) {
   return defineTool({
     description: 'Find deferred tools by keywords and load the matching ones for the next steps',
@@ -19,7 +22,7 @@ export function toolSearchTool(deferred: () => readonly SearchableTool[]) {
     idempotent: true,
     access: (input) => ({ subject: input.query }),
     execute: async (state, input) => {
-      const found = rankDeferredTools(deferred(), input.query, input.max_results);
+      const found = rankDeferredTools(state.execution?.deferredTools ?? deferred(), input.query, input.max_results);
       if (found.length === 0) {
         return { status: 'error', error: `No deferred tool matches "${input.query}".` };
       }

@@ -1,0 +1,65 @@
+/**
+ * The tools of one side's turn: the prompt's own, fixed for the turn, and those a thread learns at
+ * run time from the MCP servers the agent and prompt declare (LOCK-4). The latter are asked for
+ * before the turn's first call and before each model step, so a server connected by a call (its
+ * `__connect` tool) offers its tools at the next step. With no server declared nothing changes
+ * between steps and nothing is asked for: no cost on the hot path.
+ */
+import type { McpServerConfig, PromptDefinition } from '../../spec/index.js';
+import type { TurnDeps } from '../conversation/index.js';
+import { type GuardSetup, rulesFor } from '../guards/index.js';
+import { effectiveCapabilities, hostRefusal } from '../permissions/index.js';
+import { mcpServersOf, type ResolvedTool } from '../registry/index.js';
+
+export class TurnTools {
+  readonly map: Map<string, ResolvedTool>;
+  private current: readonly ResolvedTool[];
+  private connectedNames = '';
+  private readonly servers: Record<string, McpServerConfig>;
+  private readonly baseCapabilities: GuardSetup['capabilities'];
+
+  constructor(
+    private readonly fixed: readonly ResolvedTool[],
+    private readonly deps: TurnDeps,
+    private readonly setup: GuardSetup,
+    prompt: PromptDefinition,
+  ) {
+    this.current = fixed;
+    this.map = new Map(fixed.map((tool) => [tool.name, tool]));
+    this.servers = deps.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
+    this.baseCapabilities = setup.capabilities;
+  }
+
+  /** The tools offered to the model; `map` holds these and the hidden ones a pending call may name. */
+  get list(): readonly ResolvedTool[] {
+    return this.current;
+  }
+
+  /** Whether the tools can change between steps. */
+  get dynamic(): boolean {
+    return Object.keys(this.servers).length > 0;
+  }
+
+  /** Asks for the connected tools again; true when the set changed. */
+  async refresh(): Promise<boolean> {
+    const { connectedTools } = this.deps;
+    if (!connectedTools || !this.dynamic) return false;
+    const rules = rulesFor(this.setup);
+    const connected = await connectedTools(this.servers, (host) => hostRefusal(rules, host), this.deps.signal);
+    const names = connected.map((tool) => tool.name).join('\n');
+    if (names === this.connectedNames) return false;
+    this.connectedNames = names;
+    // A name the prompt already offers keeps its own tool: a server cannot shadow it.
+    const added = connected.filter((tool) => !this.fixed.some((own) => own.name === tool.name));
+    this.current = [...this.fixed, ...added.filter((tool) => !tool.hidden)];
+    this.map.clear();
+    for (const tool of [...this.fixed, ...added]) this.map.set(tool.name, tool);
+    // LOCK-5: a declared server's host is part of what the agent may reach.
+    const hosts = added.flatMap((tool) => tool.definition.requires.net?.hosts ?? []);
+    this.setup.capabilities = effectiveCapabilities(
+      [this.baseCapabilities.set, { net: { hosts } }],
+      `agent "${this.setup.agent.name}"`,
+    );
+    return true;
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * What a thread keeps of its MCP servers, in its SQLite storage: each server's listing and session
+ * (plain: tool names and schemas, a session id), and its OAuth credentials sealed with the thread's
+ * secret box (VAR-3), so tokens exist in plain text only in memory while a request uses them.
+ */
+import type { McpCredentials, McpServerRecord, McpStorage } from '../../tools/mcp/index.js';
+import { SecretBox } from '../secrets/index.js';
+
+export class SqliteMcpStorage implements McpStorage {
+  private box: Promise<SecretBox> | null = null;
+
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly threadId: string,
+    private readonly secretsKey: string | undefined,
+    /** Told of every credential value read or written, so the thread's scrubber hides it. */
+    private readonly protect: (values: string[]) => void,
+  ) {}
+
+  private protectCredentials(credentials: McpCredentials): McpCredentials {
+    const client = credentials.client as { client_secret?: string } | undefined;
+    const values = [credentials.tokens?.access_token, credentials.tokens?.refresh_token, client?.client_secret];
+    this.protect(values.filter((value): value is string => typeof value === 'string'));
+    return credentials;
+  }
+
+  private secretBox(): Promise<SecretBox> {
+    if (!this.secretsKey) {
+      return Promise.reject(new Error('OAuth for MCP servers needs the SECRETS_KEY Worker secret to seal tokens'));
+    }
+    this.box ??= SecretBox.forThread(this.secretsKey, this.threadId);
+    return this.box;
+  }
+
+  private column(server: string, name: 'record' | 'credentials'): string | null {
+    const row = this.sql.exec(`SELECT ${name} AS value FROM mcp_servers WHERE server = ?`, server).toArray()[0];
+    return (row?.value as string | null | undefined) ?? null;
+  }
+
+  private write(server: string, name: 'record' | 'credentials', value: string | null): void {
+    this.sql.exec(
+      `INSERT INTO mcp_servers (server, ${name}) VALUES (?, ?) ON CONFLICT (server) DO UPDATE SET ${name} = excluded.${name}`,
+      server,
+      value,
+    );
+  }
+
+  record(server: string): McpServerRecord | null {
+    const text = this.column(server, 'record');
+    return text ? (JSON.parse(text) as McpServerRecord) : null;
+  }
+
+  saveRecord(server: string, record: McpServerRecord): void {
+    this.write(server, 'record', JSON.stringify(record));
+  }
+
+  async credentials(server: string): Promise<McpCredentials | null> {
+    const sealed = this.column(server, 'credentials');
+    if (!sealed) return null;
+    return this.protectCredentials(JSON.parse(await (await this.secretBox()).open(sealed)) as McpCredentials);
+  }
+
+  async saveCredentials(server: string, credentials: McpCredentials): Promise<void> {
+    this.protectCredentials(credentials);
+    const sealed = await (await this.secretBox()).seal(JSON.stringify(credentials));
+    this.write(server, 'credentials', sealed);
+  }
+
+  async serverAwaiting(state: string): Promise<string | null> {
+    const rows = this.sql.exec('SELECT server FROM mcp_servers WHERE credentials IS NOT NULL').toArray();
+    for (const row of rows) {
+      const server = row.server as string;
+      if ((await this.credentials(server))?.state === state) return server;
+    }
+    return null;
+  }
+}

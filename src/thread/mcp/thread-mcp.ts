@@ -1,0 +1,132 @@
+/**
+ * A thread's MCP client (LOCK-4) as the Durable Object runs it: one hub per object, its storage in
+ * the thread's SQLite, every request through the egress policy and the thread's `net.fetch` denies,
+ * and the OAuth callback that completes a wait of kind `mcp_auth`.
+ */
+import { canonicalHost, egressPolicy, outboundFetch } from '../../engine/egress/index.js';
+import { hostRefusal, threadRules } from '../../engine/permissions/index.js';
+import type { Registry, ResolvedTool } from '../../engine/registry/index.js';
+import type { McpServerConfig } from '../../spec/index.js';
+import { EgressRefused } from '../../spec/index.js';
+import { McpHub, type McpServerRecord, mcpToolName } from '../../tools/mcp/index.js';
+import { type RuntimeEnv, ThreadIndex } from '../bindings/index.js';
+import type { ThreadVariables } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
+import { SqliteMcpStorage } from './mcp-storage.js';
+
+/** The path of the OAuth callback route, under the Worker's PUBLIC_URL. */
+export const MCP_OAUTH_CALLBACK_PATH = '/oauth/mcp/callback';
+
+export interface ThreadMcpHost {
+  ctx: DurableObjectState;
+  env: RuntimeEnv;
+  registry: Registry;
+  variables: ThreadVariables;
+  store(): SqliteThreadStore;
+}
+
+export class ThreadMcp {
+  private hub: McpHub | null = null;
+  private storageCache: SqliteMcpStorage | null = null;
+  private values: Readonly<Record<string, string>> = {};
+
+  constructor(private readonly host: ThreadMcpHost) {}
+
+  private threadId(): string {
+    return this.host.store().info.id;
+  }
+
+  /** The thread's permission rules as they are now (PERM-1): session rules change during a thread. */
+  private rules() {
+    const { registry } = this.host;
+    const store = this.host.store();
+    const agent = registry.agent(store.info.agentId);
+    return agent ? threadRules(store, agent, registry.projectRules) : [];
+  }
+
+  /** The MCP servers the thread's agent and its prompts declare, by name. */
+  private servers(): Readonly<Record<string, McpServerConfig>> {
+    const agent = this.host.registry.agent(this.host.store().info.agentId);
+    return agent ? this.host.registry.mcpServersFor(agent) : {};
+  }
+
+  private storage(): SqliteMcpStorage {
+    const { ctx, env } = this.host;
+    this.storageCache ??= new SqliteMcpStorage(ctx.storage.sql, this.threadId(), env.SECRETS_KEY, (values) =>
+      this.host.variables.protect(values),
+    );
+    return this.storageCache;
+  }
+
+  private ready(): McpHub {
+    if (this.hub) return this.hub;
+    const { env } = this.host;
+    const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
+    this.hub = new McpHub({
+      threadId: this.threadId(),
+      storage: this.storage(),
+      fetch: (url, init) =>
+        outboundFetch(
+          {
+            egress,
+            checkHost: (target) => {
+              const reason = hostRefusal(this.rules(), canonicalHost(target));
+              if (reason) throw new EgressRefused(reason, target.href);
+            },
+          },
+          url,
+          init,
+        ),
+      variables: () => this.values,
+      oauthCallbackUrl: env.PUBLIC_URL ? new URL(MCP_OAUTH_CALLBACK_PATH, env.PUBLIC_URL).href : null,
+      listed: (server, record) => this.recordListing(server, record),
+    });
+    return this.hub;
+  }
+
+  /** Off the turn's path: GET /api/agents shows the newest listing of each agent's servers. */
+  private recordListing(server: string, record: McpServerRecord): void {
+    const agent = this.host.store().info.agentId;
+    const tools = record.tools.map((tool) => ({
+      name: mcpToolName(server, tool.name),
+      server_name: tool.name,
+      description: tool.description ?? '',
+    }));
+    const write = new ThreadIndex(this.host.env.DB)
+      .recordMcpListing(agent, server, tools, record.listedAt)
+      .catch((error) => this.host.variables.logError(`MCP listing not indexed: ${(error as Error).message}`));
+    this.host.ctx.waitUntil(write);
+  }
+
+  private async openVariables(): Promise<void> {
+    this.values = (await this.host.variables.open()).resolved.values;
+  }
+
+  async connectedTools(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    refused: (host: string) => string | null,
+    signal: AbortSignal,
+  ): Promise<readonly ResolvedTool[]> {
+    await this.openVariables();
+    return this.ready().toolsFor(servers, refused, signal);
+  }
+
+  /**
+   * Completes the authorization `state` belongs to with the authorization server's `code`. Returns
+   * the server's name, or null when no authorization of this thread carries that state.
+   */
+  async authorize(state: string, code: string): Promise<string | null> {
+    await this.openVariables();
+    const hub = this.ready();
+    const server = await this.storage().serverAwaiting(state);
+    const config = server ? this.servers()[server] : undefined;
+    if (!server || !config) return null;
+    await hub.finishAuthorization(server, config, code);
+    return server;
+  }
+
+  /** The server an authorization under way with this `state` belongs to, without completing it. */
+  serverAwaiting(state: string): Promise<string | null> {
+    return this.storage().serverAwaiting(state);
+  }
+}

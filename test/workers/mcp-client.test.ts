@@ -1,0 +1,430 @@
+/**
+ * MCP servers' tools as tools of a thread, through the HTTP API (LOCK-4, KIND-8, PERM-1, VAR-3):
+ * the local MCP test server of global-setup.ts (the official SDK's server) over Streamable HTTP and
+ * HTTP+SSE, a text, an image, a resource, a failing, a throwing and a slow tool, 200 deferred tools
+ * found by tool_search, a deny rule, a forgotten session, an evicted thread, and an OAuth server.
+ * Every test makes its own thread; the model is scripted by the test's own user message.
+ */
+import { abortAllDurableObjects } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import type { Message } from '@standardagents/spec';
+import { describe, expect, inject, it } from 'vitest';
+import { api, createThread, messages, settled, thread, until } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
+import { MCP_CALLBACK_FORGERIES } from '../support/hostile-corpus.js';
+import { openStream } from '../support/socket.js';
+
+const TOKEN = 'mcp-bearer-canary-7f3a9c1e';
+
+interface ToolCallScript {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+interface RecordedCall {
+  tool: string;
+  args: Record<string, unknown>;
+  status: string;
+  sessionId?: string;
+}
+
+interface McpState {
+  requests: {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    tool?: string;
+    sessionId?: string;
+    status?: number;
+  }[];
+  calls: RecordedCall[];
+}
+
+async function mcpState(): Promise<McpState> {
+  return (await (await fetch(`${env.SERVICES_URL}/mcp-admin/state`)).json()) as McpState;
+}
+
+function mcpVariables() {
+  return { MCP_URL: inject('mcpUrl'), MCP_SSE_URL: inject('mcpSseUrl'), MCP_TOKEN: TOKEN };
+}
+
+/** A thread of `mcp` whose model makes `calls` in one step, then answers `done`. */
+async function mcpThread(calls: ToolCallScript[], extra: Record<string, unknown> = {}): Promise<string> {
+  return createThread({
+    agent: 'mcp',
+    variables: mcpVariables(),
+    messages: [{ content: directive([{ toolCalls: calls }, { text: 'done' }]) }],
+    ...extra,
+  });
+}
+
+/** All frames of the thread, replayed from the start. */
+async function allFrames(id: string): Promise<unknown[]> {
+  const last = (await thread(id)).last_frame_seq;
+  const stream = await openStream(id, 0);
+  await until(
+    async () => stream.frames.length,
+    (count) => count >= last,
+  );
+  stream.close();
+  return stream.frames;
+}
+
+function results(log: readonly Message[]): Message[] {
+  return log.filter((message) => message.role === 'tool');
+}
+
+function unique(label: string): string {
+  return `${label}-${crypto.randomUUID().slice(0, 8)}`;
+}
+
+describe('MCP client tools', () => {
+  it('LOCK-4: a Streamable HTTP tool answers; the secret header reaches the server and nothing else', async () => {
+    const marker = unique('hello');
+    const id = await mcpThread([{ name: 'tools__echo', arguments: { text: marker } }, { name: 'tools__whoami' }]);
+    const log = await settled(id);
+    const [echo, whoami] = results(log);
+    expect(echo).toMatchObject({ name: 'tools__echo', tool_status: 'success', content: `echo: ${marker}` });
+    expect(JSON.parse(whoami?.content ?? '{}')).toMatchObject({ authorization: true });
+
+    const state = await mcpState();
+    const session = state.calls.find((call) => call.args.text === marker)?.sessionId;
+    const request = state.requests.find((seen) => seen.tool === 'echo' && seen.sessionId === session);
+    expect(request?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    // VAR-3: the header's secret is in no message and no frame.
+    expect(JSON.stringify(log)).not.toContain(TOKEN);
+    expect(JSON.stringify(await allFrames(id))).not.toContain(TOKEN);
+  });
+
+  it('LOCK-4: an image becomes an attachment, a resource is quoted, errors are results the model reads', async () => {
+    const id = await mcpThread([
+      { name: 'tools__pixel' },
+      { name: 'tools__fetch_doc', arguments: { name: 'guide' } },
+      { name: 'tools__fail', arguments: { reason: 'the disk is full' } },
+      { name: 'tools__echo', arguments: { wrong: 1 } },
+    ]);
+    const [pixel, doc, fail, invalid] = results(await settled(id));
+    expect(pixel?.tool_status).toBe('success');
+    expect(pixel?.attachments?.[0]).toMatchObject({ mimeType: 'image/png' });
+    const stored = await api(`/api/threads/${id}/files${pixel?.attachments?.[0]?.path}`);
+    expect(stored.status).toBe(200);
+    expect([...new Uint8Array(await stored.arrayBuffer()).slice(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+    expect(doc?.content).toContain('Resource docs://guide');
+    expect(fail).toMatchObject({ tool_status: 'error' });
+    expect(fail?.content).toContain('the disk is full');
+    // EXE-1: arguments the server's schema refuses never reach the server.
+    expect(invalid?.tool_status).toBe('error');
+    expect(invalid?.content).toMatch(/text/);
+    expect((await mcpState()).calls.some((call) => JSON.stringify(call.args).includes('"wrong"'))).toBe(false);
+  });
+
+  it('LOCK-4 (seed 002): a call past the server timeout fails as a timeout and the server is told to cancel', async () => {
+    const ms = 20_000 + Math.floor(Math.random() * 1000);
+    const id = await mcpThread([{ name: 'tools__slow', arguments: { ms } }]);
+    const [slow] = results(await settled(id));
+    expect(slow?.tool_status).toBe('error');
+    expect(slow?.content).toMatch(/timed out/i);
+    const cancelled = await until(mcpState, (state) =>
+      state.calls.some((call) => call.tool === 'slow' && call.args.ms === ms && call.status === 'cancelled'),
+    );
+    expect(cancelled.calls.filter((call) => call.tool === 'slow' && call.args.ms === ms)).toHaveLength(1);
+  });
+
+  it('LOCK-4: the HTTP+SSE transport serves the same tools', async () => {
+    const marker = unique('legacy');
+    const id = await mcpThread([{ name: 'legacy__echo', arguments: { text: marker } }]);
+    const [echo] = results(await settled(id));
+    expect(echo).toMatchObject({ tool_status: 'success', content: `echo: ${marker}` });
+    // The call arrived in a session of the SSE transport: its messages are POSTed to /messages.
+    const state = await mcpState();
+    const session = state.calls.find((call) => call.args.text === marker)?.sessionId;
+    expect(session).toBeTruthy();
+    expect(
+      state.requests.some((request) => request.path.startsWith('/messages') && request.sessionId === session),
+    ).toBe(true);
+  });
+
+  it('KIND-8, LOCK-4: 200 deferred MCP tools are found by tool_search and then called', async () => {
+    const id = await createThread({
+      agent: 'mcp',
+      variables: mcpVariables(),
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'tool_search', arguments: { query: 'catalog_042' } }] },
+            { toolCalls: [{ name: 'catalog__catalog_042', arguments: { query: 'harbour' } }] },
+            { text: 'done' },
+          ]),
+        },
+      ],
+    });
+    const [search, call] = results(await settled(id));
+    expect(search?.content).toContain('catalog__catalog_042');
+    expect(call).toMatchObject({ tool_status: 'success' });
+    expect(call?.content).toContain('catalog_042 ok');
+  });
+
+  it('PERM-1: deny rules on an MCP tool and on its host hold; nothing reaches the server', async () => {
+    const marker = unique('denied');
+    const id = await mcpThread(
+      [
+        { name: 'tools__echo', arguments: { text: marker } },
+        { name: 'tools__explode' },
+        { name: 'legacy__echo', arguments: { text: marker } },
+      ],
+      { permissions: [{ permission: 'tools__echo', pattern: '127.0.0.1', action: 'deny' }] },
+    );
+    const [echo, explode, legacy] = results(await settled(id));
+    expect(echo?.tool_status).toBe('error');
+    expect(echo?.content).toMatch(/denied/i);
+    // The manifest's deny of tools__explode is final.
+    expect(explode?.tool_status).toBe('error');
+    expect(explode?.content).toMatch(/denied/i);
+    expect(legacy?.tool_status).toBe('success');
+    const state = await mcpState();
+    expect(state.calls.filter((call) => call.tool === 'echo' && call.args.text === marker)).toHaveLength(1);
+    expect(state.calls.some((call) => call.tool === 'explode')).toBe(false);
+  });
+
+  it('LOCK-4, THR-3: an evicted thread and a restarted server keep working without the model noticing', async () => {
+    const first = unique('before');
+    const id = await createThread({
+      agent: 'mcp',
+      variables: mcpVariables(),
+      messages: [
+        { content: directive([{ toolCalls: [{ name: 'tools__echo', arguments: { text: first } }] }, { text: 'one' }]) },
+      ],
+    });
+    await settled(id);
+    const sessionBefore = (await mcpState()).calls.find((call) => call.args.text === first)?.sessionId;
+    expect(sessionBefore).toBeTruthy();
+
+    // The object is evicted: the next call resumes the stored session, without listing again.
+    await abortAllDurableObjects();
+    const second = unique('after-eviction');
+    const listsBefore = (await mcpState()).requests.filter((request) => request.sessionId === sessionBefore).length;
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([{ toolCalls: [{ name: 'tools__echo', arguments: { text: second } }] }, { text: 'two' }]),
+      },
+    });
+    const afterEviction = results(
+      await until(
+        () => messages(id),
+        (log) => log.at(-1)?.content === 'two',
+      ),
+    );
+    expect(afterEviction.at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${second}` });
+    const state = await mcpState();
+    expect(state.calls.find((call) => call.args.text === second)?.sessionId).toBe(sessionBefore);
+    const sinceEviction = state.requests.filter((request) => request.sessionId === sessionBefore).slice(listsBefore);
+    expect(sinceEviction.some((request) => JSON.stringify(request).includes('tools/list'))).toBe(false);
+
+    // The server forgets every session (a restart): the next call opens a new one and succeeds.
+    await fetch(`${env.SERVICES_URL}/mcp-admin/drop-sessions`);
+    const third = unique('after-restart');
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([{ toolCalls: [{ name: 'tools__echo', arguments: { text: third } }] }, { text: 'three' }]),
+      },
+    });
+    const afterRestart = results(
+      await until(
+        () => messages(id),
+        (log) => log.at(-1)?.content === 'three',
+      ),
+    );
+    expect(afterRestart.at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${third}` });
+    const newSession = (await mcpState()).calls.find((call) => call.args.text === third)?.sessionId;
+    expect(newSession).toBeTruthy();
+    expect(newSession).not.toBe(sessionBefore);
+  });
+
+  it("LOCK-4: GET /api/agents shows each agent's MCP servers and, once a thread listed them, their tools", async () => {
+    await settled(await mcpThread([{ name: 'tools__whoami' }]));
+    type Agents = {
+      agents: {
+        name: string;
+        mcp_servers: { name: string; headers: string[]; connected: boolean; tools?: { name: string }[] }[];
+      }[];
+    };
+    const serversOf = (body: Agents) => body.agents.find((agent) => agent.name === 'mcp')?.mcp_servers ?? [];
+    // The listing is indexed off the turn's path: it is visible once the index write lands.
+    const body = await until(
+      async () => (await (await api('/api/agents')).json()) as Agents,
+      (seen) => serversOf(seen).find((server) => server.name === 'tools')?.connected === true,
+    );
+    const servers = serversOf(body);
+    expect(servers.map((server) => server.name).sort()).toEqual(['catalog', 'legacy', 'tools']);
+    const tools = servers.find((server) => server.name === 'tools');
+    expect(tools).toMatchObject({ headers: ['authorization'], connected: true });
+    expect(tools?.tools?.map((tool) => tool.name).sort()).toEqual(
+      ['echo', 'explode', 'fail', 'fetch_doc', 'pixel', 'slow', 'whoami'].map((name) => `tools__${name}`),
+    );
+    expect(servers.find((server) => server.name === 'catalog')?.tools).toHaveLength(200);
+    expect(JSON.stringify(body)).not.toContain(TOKEN);
+  });
+
+  it('LOCK-4: a server that cannot be reached is offered as a connect tool that says why', async () => {
+    const id = await createThread({
+      agent: 'mcp',
+      // Port 1 of the test host: nothing listens there, and the egress policy does not admit it.
+      variables: { ...mcpVariables(), MCP_SSE_URL: 'http://127.0.0.1:1/sse' },
+      messages: [{ content: directive([{ toolCalls: [{ name: 'legacy__connect' }] }, { text: 'done' }]) }],
+    });
+    const [connect] = results(await settled(id));
+    expect(connect?.tool_status).toBe('error');
+    expect(connect?.content).toMatch(/Could not connect to the MCP server "legacy"/);
+    expect((await thread(id)).status).toBe('idle');
+  });
+});
+
+interface OAuthState {
+  secrets: string[];
+  tokenRequests: { grantType: string; pkceVerified?: boolean }[];
+  registrations: unknown[];
+  calls: RecordedCall[];
+}
+
+async function oauthState(): Promise<OAuthState> {
+  return (await (await fetch(`${env.SERVICES_URL}/mcp-admin/oauth`)).json()) as OAuthState;
+}
+
+interface WaitingView {
+  status: string;
+  waiting_for: {
+    tool_call_id: string;
+    kind: string;
+    name: string;
+    payload: { server: string; authorization_url: string };
+  }[];
+}
+
+/** A thread of `mcp_oauth` whose model connects the server, calls its echo with `marker`, then answers. */
+async function oauthThread(marker: string, extra: Record<string, unknown> = {}): Promise<string> {
+  return createThread({
+    agent: 'mcp_oauth',
+    variables: { MCP_OAUTH_URL: inject('mcpOAuthUrl') },
+    messages: [
+      {
+        content: directive([
+          { toolCalls: [{ name: 'secure__connect' }] },
+          { toolCalls: [{ name: 'secure__echo', arguments: { text: marker } }] },
+          { text: 'done' },
+        ]),
+      },
+    ],
+    ...extra,
+  });
+}
+
+/** Follows the authorization URL as a user who approves would, and returns the callback path. */
+async function approve(authorizationUrl: string): Promise<string> {
+  const response = await fetch(authorizationUrl, { redirect: 'manual' });
+  expect(response.status).toBe(302);
+  const callback = new URL(response.headers.get('location') ?? '');
+  expect(`${callback.origin}${callback.pathname}`).toBe('https://agents.test/oauth/mcp/callback');
+  return `${callback.pathname}${callback.search}`;
+}
+
+describe('MCP servers behind OAuth', () => {
+  it('LOCK-4: the thread waits with mcp_auth, the callback completes it, the call runs; no token leaks', async () => {
+    const marker = unique('oauth');
+    const id = await oauthThread(marker);
+    const view = await until(
+      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
+      (seen) => seen.status === 'waiting',
+    );
+    const wait = view.waiting_for[0];
+    expect(wait).toMatchObject({ kind: 'mcp_auth', name: 'secure__connect', payload: { server: 'secure' } });
+    const authorization = new URL(wait?.payload.authorization_url ?? '');
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorization.searchParams.get('state')?.startsWith(`${id}.`)).toBe(true);
+
+    const callback = await approve(authorization.href);
+    const page = await api(callback, { key: null });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Authorized');
+
+    const log = await settled(id);
+    const [connect, echo] = results(log);
+    expect(connect).toMatchObject({ tool_status: 'success' });
+    expect(connect?.content).toContain('secure__echo');
+    expect(echo).toMatchObject({ tool_status: 'success', content: `echo: ${marker}` });
+    const state = await oauthState();
+    expect(
+      state.tokenRequests.some((request) => request.grantType === 'authorization_code' && request.pkceVerified),
+    ).toBe(true);
+
+    // The same callback again changes nothing: its state was used.
+    const replay = await api(callback, { key: null });
+    expect(replay.status).toBe(400);
+
+    // No token, code or client secret in the log, the frames or what the model was sent.
+    const frames = JSON.stringify(await allFrames(id));
+    const logText = JSON.stringify(await messages(id));
+    for (const secret of state.secrets) {
+      expect(logText).not.toContain(secret);
+      expect(frames).not.toContain(secret);
+      const sent = (await (
+        await fetch(`${env.SERVICES_URL}/model-requests?containing=${encodeURIComponent(secret)}`)
+      ).json()) as unknown[];
+      expect(sent).toEqual([]);
+    }
+  });
+
+  it('LOCK-4: expired access tokens are refreshed without asking the user again', async () => {
+    const first = unique('before-expiry');
+    const id = await oauthThread(first);
+    const view = await until(
+      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
+      (seen) => seen.status === 'waiting',
+    );
+    await api(await approve(view.waiting_for[0]?.payload.authorization_url ?? ''), { key: null });
+    await settled(id);
+
+    await fetch(`${env.SERVICES_URL}/mcp-admin/oauth/expire`);
+    const second = unique('after-expiry');
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([{ toolCalls: [{ name: 'secure__echo', arguments: { text: second } }] }, { text: 'again' }]),
+      },
+    });
+    const log = await until(
+      () => messages(id),
+      (seen) => seen.at(-1)?.content === 'again',
+    );
+    expect(results(log).at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${second}` });
+    expect((await oauthState()).tokenRequests.some((request) => request.grantType === 'refresh_token')).toBe(true);
+    expect((await thread(id)).status).toBe('idle');
+  });
+
+  it('PERM-2: a headless thread fails the call at once instead of waiting', async () => {
+    const id = await oauthThread(unique('headless'), { headless: true });
+    const [connect] = results(await settled(id));
+    expect(connect?.tool_status).toBe('error');
+    expect(connect?.content).toMatch(/headless/);
+    expect((await thread(id)).status).toBe('idle');
+  });
+
+  it('LOCK-4: a forged callback state is refused and changes nothing', async () => {
+    const id = await oauthThread(unique('forged'));
+    await until(
+      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
+      (seen) => seen.status === 'waiting',
+    );
+    const before = await messages(id);
+    for (const forgery of MCP_CALLBACK_FORGERIES) {
+      const response = await api(`/oauth/mcp/callback?${forgery.query.replaceAll('{id}', id)}`, { key: null });
+      expect(response.status, forgery.label).toBeGreaterThanOrEqual(400);
+    }
+    expect((await thread(id)).status).toBe('waiting');
+    expect(await messages(id)).toEqual(before);
+    expect((await oauthState()).tokenRequests.some((request) => JSON.stringify(request).includes('stolen'))).toBe(
+      false,
+    );
+  });
+});
