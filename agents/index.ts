@@ -3,12 +3,14 @@
  */
 import assistantAgent, { assistantAgent as assistantOn } from './agents/assistant';
 import brainstormAgent from './agents/brainstorm';
+import unitsAgent from './agents/units';
 import workspaceAgent from './agents/workspace';
 import defaultModel from './models/default';
 import { claude, gemini, llama } from './models/others';
 import assistantPrompt, { assistantPrompt as assistantPromptOn } from './prompts/assistant';
 import { critic, proposer } from './prompts/brainstorm';
 import summarizePrompt from './prompts/summarize';
+import unitsPrompt from './prompts/units';
 import workspacePrompt from './prompts/workspace';
 import codeReview from './skills/code-review';
 import fetch_data from './tools/fetch_data';
@@ -30,12 +32,14 @@ export const prompts = [
   summarizePrompt,
   proposer,
   critic,
+  unitsPrompt,
 ];
 export const agents = [
   assistantAgent,
   ...onOtherModels.map(({ name, title }) => assistantOn(name, title)),
   workspaceAgent,
   brainstormAgent,
+  unitsAgent,
 ];
 export const models = [defaultModel, claude, gemini, llama];
 export const skills = [codeReview];

@@ -8,6 +8,7 @@
 import type { Message } from '@standardagents/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GoogleServer, startGoogleServer } from '../../harness/google-server.mjs';
+import { type DemoMcpServer, startDemoMcpServer } from '../../harness/mcp-servers.mjs';
 import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
 import { type AnthropicServer, startAnthropicServer } from '../support/anthropic-server.js';
@@ -25,12 +26,14 @@ let model: OpenAIServer;
 let claude: AnthropicServer;
 let gemini: GoogleServer;
 let dev: WranglerDev;
+let units: DemoMcpServer;
 let api: ApiClient;
 
 beforeAll(async () => {
   model = await startOpenAIServer();
   claude = await startAnthropicServer();
   gemini = await startGoogleServer({ apiKey: 'gemini-key' });
+  units = await startDemoMcpServer();
   // THR-4: one Worker, each provider with its own key variable and endpoint; not in demo mode.
   dev = await startWranglerDev({
     vars: {
@@ -42,6 +45,8 @@ beforeAll(async () => {
       ANTHROPIC_API_KEY: 'claude-key',
       GOOGLE_BASE_URL: gemini.url,
       GOOGLE_API_KEY: 'gemini-key',
+      // The units MCP server of the example `units` agent is a development host (LOCK-4).
+      EGRESS_ALLOW_HOSTS: new URL(units.url).host,
     },
   });
   api = new ApiClient(dev.url, KEY);
@@ -49,7 +54,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await dev?.stop();
-  await Promise.all([model?.close(), claude?.close(), gemini?.close()]);
+  await Promise.all([model?.close(), claude?.close(), gemini?.close(), units?.close()]);
 });
 
 describe('wrangler dev', () => {
@@ -258,6 +263,31 @@ describe('wrangler dev', () => {
       );
       expect((await api.messages(id)).filter((message) => message.role === 'assistant')).toEqual([]);
     });
+  });
+
+  it("LOCK-4: the example units agent calls its MCP server's tools, offered with the server's schemas", async () => {
+    model.reset();
+    model.enqueue(
+      { toolCalls: [{ id: 'call_clock', name: 'units__world_clock', arguments: '{"city":"Tokyo"}' }] },
+      { text: 'It is evening in Tokyo.' },
+    );
+    const { id } = await api.createThread({ agent: 'units', variables: { UNITS_MCP_URL: units.url } });
+    const live = await api.openStream(id);
+    await api.postMessage(id, 'What time is it in Tokyo?');
+    await live.waitFor(
+      (frames) => frames.some((frame) => frame.type === 'status' && frame.status !== 'running'),
+      'the end of the turn',
+    );
+    live.close();
+    const log = await api.messages(id);
+    expect(log.at(-1)?.content).toBe('It is evening in Tokyo.');
+    const result = log.find((message) => message.role === 'tool');
+    expect(result).toMatchObject({ name: 'units__world_clock', tool_status: 'success' });
+    expect(result?.content).toContain('Tokyo');
+    const offered = model.requests[0]?.body?.tools ?? [];
+    expect(offered.map((tool) => tool.function.name).sort()).toEqual(['units__convert_units', 'units__world_clock']);
+    const clock = offered.find((tool) => tool.function.name === 'units__world_clock');
+    expect(clock?.function.parameters).toMatchObject({ type: 'object', required: ['city'] });
   });
 
   describe('CODE-1: a run_code program calling two tools of the example assistant', () => {
