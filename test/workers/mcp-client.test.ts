@@ -375,15 +375,18 @@ describe('MCP servers behind OAuth', () => {
     }
   });
 
-  it('LOCK-4: expired access tokens are refreshed without asking the user again', async () => {
+  it('LOCK-4, THR-3: an authorization survives an eviction, and expired tokens are refreshed without asking again', async () => {
     const first = unique('before-expiry');
     const id = await oauthThread(first);
     const view = await until(
       async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
       (seen) => seen.status === 'waiting',
     );
-    await api(await approve(view.waiting_for[0]?.payload.authorization_url ?? ''), { key: null });
-    await settled(id);
+    // Evicted between the authorization's start and its callback: the sealed verifier and state remain.
+    await abortAllDurableObjects();
+    const page = await api(await approve(view.waiting_for[0]?.payload.authorization_url ?? ''), { key: null });
+    expect(page.status).toBe(200);
+    expect(results(await settled(id)).at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${first}` });
 
     await fetch(`${env.SERVICES_URL}/mcp-admin/oauth/expire`);
     const second = unique('after-expiry');
