@@ -7,13 +7,14 @@
  * A run is named by a nonce in the last user text of its conversation:
  *   `bench <nonce> rounds:<n>`  calls `noop` until the turn holds n tool results, then answers text;
  *   `bench <nonce> rounds:<n> program:<k>`  calls `bench_program` with `{ calls: k }` instead;
+ *   `bench <nonce> rounds:<n> tool:<name>`  calls the tool `name` with `{}` instead (an MCP tool);
  *   `floor <nonce>`             always calls `noop` (the Floor object only counts requests).
  */
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { PROTOCOLS } from './wire-protocols.mjs';
 
-const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?(?: program:(\d+))?$/;
+const RUN = /^(bench|floor) (\S+)(?: rounds:(\d+))?(?: program:(\d+))?(?: tool:(\S+))?$/;
 
 /** @typedef {{ arrivedAt: number, finishedAt: number | null, bodyBytes: number }} Exchange */
 
@@ -43,11 +44,11 @@ export async function startTimedModelServer() {
         res.end(JSON.stringify({ error: { message: `not a benchmark request: ${req.method} ${req.url}` } }));
         return;
       }
-      const [, kind, nonce = '', rounds, program] = match;
+      const [, kind, nonce = '', rounds, program, tool] = match;
       const call =
-        program === undefined
-          ? { name: 'noop', args: {} }
-          : { name: 'bench_program', args: { calls: Number(program) } };
+        program !== undefined
+          ? { name: 'bench_program', args: { calls: Number(program) } }
+          : { name: tool ?? 'noop', args: {} };
       /** @type {Exchange} */
       const exchange = { arrivedAt, finishedAt: null, bodyBytes: raw.length };
       const exchanges = runs.get(nonce) ?? [];

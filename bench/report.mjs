@@ -26,6 +26,11 @@ const PROVIDER_TARGET = 1.1;
  * @property {Measured} calls A round running a program making `innerCalls` calls of `noop`.
  * @property {Measured} firstNoop A thread's first round, calling `noop`.
  * @property {Measured} firstEmpty A thread's first round, running the program that returns at once.
+ * @typedef {object} McpResult
+ * @property {string} tool The MCP tool called, as the thread names it.
+ * @property {Measured} noop A tool round calling `noop`, in the same kind of thread.
+ * @property {Measured} call A round calling the MCP tool (not a thread's first).
+ * @property {Measured} firstCall A thread's first round calling it, on the session its listing opened.
  * @typedef {{ cpu: string, cores: number, memoryGiB: number, node: string, wrangler: string }} Machine
  * @typedef {object} Results
  * @property {string} date
@@ -36,6 +41,7 @@ const PROVIDER_TARGET = 1.1;
  * @property {HistoryResult[]} history
  * @property {ProviderResult[]} providers The OpenAI-compatible client first.
  * @property {SandboxResult} sandbox
+ * @property {McpResult} mcp
  * @property {number} elapsedSeconds
  */
 
@@ -58,6 +64,7 @@ export function renderResults({
   history,
   providers,
   sandbox,
+  mcp,
   elapsedSeconds,
 }) {
   const { short, long } = historyLengths;
@@ -85,6 +92,11 @@ export function renderResults({
   const warmProgram = sandbox.empty.median - sandbox.noop.median;
   const coldProgram = sandbox.firstEmpty.median - sandbox.firstNoop.median;
   const innerCall = (sandbox.calls.median - sandbox.empty.median) / sandbox.innerCalls;
+  const mcpRows = [
+    row('Tool round calling `noop`', mcp.noop),
+    row(`Tool round calling the MCP tool \`${mcp.tool}\``, mcp.call),
+    row(`A thread's first tool round calling \`${mcp.tool}\``, mcp.firstCall),
+  ];
   const sandboxRows = [
     row('Tool round calling `noop` (a tool the model calls)', sandbox.noop),
     row('Tool round running a program that returns at once', sandbox.empty),
@@ -133,6 +145,11 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   thread take turns run by run. Every program gets an isolate of its own (none is reused, so nothing
   one program leaves behind meets another): the "first" rows are a thread's first tool round, its
   first program the first isolate that Durable Object loads.
+- MCP: \`bench-mcp\` calls \`noop\` or \`${mcp.tool}\`, the \`whoami\` tool of a local MCP server
+  (\`harness/mcp-servers.mjs\`, the official SDK's Streamable HTTP server in Node) over the egress
+  policy, the two kinds of thread taking turns run by run. Each new thread lists the server when its
+  turn starts, before the first model request, so no timed round holds the listing; the "first" row
+  is a thread's first call on the session that listing opened.
 - All figures come from this one run; timings on a shared VM are noisy, so compare ratios measured
   in the same run rather than absolute milliseconds across runs.
 
@@ -154,6 +171,16 @@ ${sandboxRows.join('\n')}
 | One \`runCode\` of a trivial program, a thread's first (first program round - first noop round) | ${coldProgram.toFixed(2)} |
 | One tool call from inside a program ((${sandbox.innerCalls}-call program round - empty program round) / ${sandbox.innerCalls}) | ${innerCall.toFixed(2)} |
 | One tool round of the same tool called by the model (noop round) | ${sandbox.noop.median.toFixed(2)} |
+
+### MCP tools
+
+| measurement | rounds | median (ms) | p95 (ms) | request body (median) |
+|---|---:|---:|---:|---:|
+${mcpRows.join('\n')}
+
+| derived (medians) | ms |
+|---|---:|
+| One call of an MCP tool beyond a local tool's round (MCP round - noop round), the local SDK server's own time included | ${(mcp.call.median - mcp.noop.median).toFixed(2)} |
 
 ### Provider adapters
 

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the runtime's own time per tool round under a real `wrangler dev`, against the
  * floor of what a round must cost, how it changes with the length of the thread's history, what
- * each provider adapter adds to it, and what a sandboxed program and a tool call from inside one cost.
+ * each provider adapter adds to it, what a sandboxed program and a tool call from inside one cost,
+ * and what a call of an MCP server's tool costs beside a local tool.
  *
  * The model (bench/model-server.mjs) answers at once from a local server; a round is timed on that
  * server, from the end of one answer to the arrival of the next request, so it holds exactly the
@@ -14,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import { startMcpServer } from '../harness/mcp-servers.mjs';
 import { startWranglerDev } from '../harness/wrangler-dev.mjs';
 import { startTimedModelServer } from './model-server.mjs';
 import { describeMachine, renderResults } from './report.mjs';
@@ -31,6 +33,9 @@ const OVERHEAD_RUNS = 30;
 const HISTORY_RUNS = 15;
 const PROVIDER_RUNS = 15;
 const CODE_RUNS = 15;
+const MCP_RUNS = 15;
+/** The MCP tool `bench-mcp` calls: `whoami` of the local test server, which takes no arguments. */
+const MCP_TOOL = 'local__whoami';
 /** Tool calls one program makes in the inner-call measurement. */
 const INNER_CALLS = 10;
 const SHORT_HISTORY = 10;
@@ -52,6 +57,7 @@ const PROVIDERS = [
 
 const started = performance.now();
 const model = await startTimedModelServer();
+const mcp = await startMcpServer({ tools: 'basic' });
 const dev = await startWranglerDev({
   config: 'bench/wrangler.toml',
   snapshot: true,
@@ -65,6 +71,8 @@ const dev = await startWranglerDev({
     GOOGLE_BASE_URL: model.origin,
     GOOGLE_API_KEY: 'bench',
     WORKERS_AI_URL: `${model.origin}/workers-ai/run`,
+    // The local MCP server of `bench-mcp` is a development host for the egress policy.
+    EGRESS_ALLOW_HOSTS: new URL(mcp.url).host,
   },
 });
 
@@ -108,12 +116,12 @@ try {
   // interleaved run by run. A thread's first tool round is kept apart: its first program is the
   // first isolate this Durable Object loads.
   for (const program of [undefined, 0, INNER_CALLS])
-    await runThread('bench-code', SHORT_HISTORY, WARM_UP_ROUNDS, program);
+    await runThread('bench-code', SHORT_HISTORY, WARM_UP_ROUNDS, { program });
   const code = { noop: sample(), empty: sample(), calls: sample(), firstNoop: sample(), firstEmpty: sample() };
   for (let run = 0; run < CODE_RUNS; run++) {
     const noop = await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN);
-    const empty = await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, 0);
-    add(code.calls, await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, INNER_CALLS));
+    const empty = await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, { program: 0 });
+    add(code.calls, await runThread('bench-code', SHORT_HISTORY, ROUNDS_PER_RUN, { program: INNER_CALLS }));
     for (const [first, rest, sampled] of [
       [code.firstNoop, code.noop, noop],
       [code.firstEmpty, code.empty, empty],
@@ -131,6 +139,25 @@ try {
     firstEmpty: measured(code.firstEmpty),
   };
 
+  // MCP: the same thread kind calling `noop` or a tool of a local MCP server (the official SDK's
+  // server, in Node), run by run. A thread's first MCP round lists the server and opens its session.
+  const mcpThread = { variables: { BENCH_MCP_URL: mcp.url } };
+  for (const tool of [undefined, MCP_TOOL])
+    await runThread('bench-mcp', SHORT_HISTORY, WARM_UP_ROUNDS, { ...mcpThread, tool });
+  const mcpSample = { noop: sample(), call: sample(), firstCall: sample() };
+  for (let run = 0; run < MCP_RUNS; run++) {
+    add(mcpSample.noop, await runThread('bench-mcp', SHORT_HISTORY, ROUNDS_PER_RUN, mcpThread));
+    const called = await runThread('bench-mcp', SHORT_HISTORY, ROUNDS_PER_RUN, { ...mcpThread, tool: MCP_TOOL });
+    add(mcpSample.firstCall, { gaps: called.gaps.slice(0, 1), bodyBytes: called.bodyBytes.slice(0, 1) });
+    add(mcpSample.call, { gaps: called.gaps.slice(1), bodyBytes: called.bodyBytes.slice(1) });
+  }
+  const mcpResult = {
+    tool: MCP_TOOL,
+    noop: measured(mcpSample.noop),
+    call: measured(mcpSample.call),
+    firstCall: measured(mcpSample.firstCall),
+  };
+
   const markdown = renderResults({
     date: new Date().toISOString(),
     machine: await describeMachine(),
@@ -140,6 +167,7 @@ try {
     history,
     providers,
     sandbox,
+    mcp: mcpResult,
     elapsedSeconds: (performance.now() - started) / 1000,
   });
   await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
@@ -150,6 +178,7 @@ try {
 } finally {
   await dev.stop();
   await model.close();
+  await mcp.close();
 }
 
 /** @returns {Sample} */
@@ -177,13 +206,14 @@ function measured({ gaps, bodyBytes }) {
  * @param {string} agent
  * @param {number} historyLength
  * @param {number} rounds
- * @param {number} [program] Rounds call `bench_program` with this many inner calls instead of `noop`.
+ * @param {{ program?: number, tool?: string, variables?: Record<string, string> }} [options] `program`:
+ *   rounds call `bench_program` with this many inner calls; `tool`: rounds call this tool; else `noop`.
  */
-async function runThread(agent, historyLength, rounds, program) {
+async function runThread(agent, historyLength, rounds, options = {}) {
   const nonce = randomUUID();
   const finished = model.finished(nonce, RUN_TIMEOUT_MS);
-  const messages = history(historyLength, nonce, rounds, program);
-  const { id } = await api('POST', '/api/threads', { agent, messages }, 201);
+  const messages = history(historyLength, nonce, rounds, options);
+  const { id } = await api('POST', '/api/threads', { agent, messages, variables: options.variables ?? {} }, 201);
   await finished;
   const deadline = Date.now() + RUN_TIMEOUT_MS;
   for (;;) {
@@ -217,12 +247,12 @@ async function runFloor(rounds) {
  * @param {number} length
  * @param {string} nonce
  * @param {number} rounds
- * @param {number} [program]
+ * @param {{ program?: number, tool?: string }} options
  */
-function history(length, nonce, rounds, program) {
+function history(length, nonce, rounds, { program, tool }) {
   return Array.from({ length }, (_, index) => {
     const fromEnd = length - 1 - index;
-    const calls = program === undefined ? '' : ` program:${program}`;
+    const calls = `${program === undefined ? '' : ` program:${program}`}${tool === undefined ? '' : ` tool:${tool}`}`;
     if (fromEnd === 0) return { role: 'user', content: `bench ${nonce} rounds:${rounds}${calls}` };
     const role = fromEnd % 2 === 0 ? 'user' : 'assistant';
     return { role, content: `Message ${index} of an earlier conversation, about as long as a short chat reply.` };

@@ -68,6 +68,16 @@ const runtime = createRuntime({
     prompt('bench', true),
     prompt('bench-turn', false),
     ...otherNames.map((name) => prompt(name, true, name)),
+    // MCP: `noop`, or `whoami` of the local MCP server bench/run.mjs starts (LOCK-4).
+    definePrompt({
+      name: 'bench-mcp',
+      prompt: 'Call what you are told.',
+      model: 'bench',
+      tools: ['noop'],
+      includeChat: true,
+      variables: [{ name: 'BENCH_MCP_URL', type: 'text', required: true, description: 'The local MCP server' }],
+      mcpServers: { local: { url: '{BENCH_MCP_URL}', tools: ['whoami'] } },
+    }),
     definePrompt({
       name: 'bench-code',
       prompt: 'Call what you are told.',
@@ -76,11 +86,12 @@ const runtime = createRuntime({
       includeChat: true,
     }),
   ],
-  agents: [agent('bench'), agent('bench-turn'), ...otherNames.map(agent), agent('bench-code')],
+  agents: [agent('bench'), agent('bench-turn'), ...otherNames.map(agent), agent('bench-code'), agent('bench-mcp')],
   // Each round passes the permission check like any call.
   permissions: [
     { permission: 'noop', action: 'allow' },
     { permission: 'bench_program', action: 'allow' },
+    { permission: 'net.fetch', pattern: '127.0.0.1', action: 'allow' },
   ],
 });
 
