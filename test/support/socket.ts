@@ -3,7 +3,7 @@
  * its frames.
  */
 import type { NumberedFrame } from '../../src/engine/ports/frames.js';
-import { ALICE, api, until } from './api.js';
+import { ALICE, api, thread, until } from './api.js';
 
 export interface FrameCollector {
   frames: NumberedFrame[];
@@ -34,4 +34,16 @@ export async function openStream(id: string, after?: number, key = ALICE): Promi
       return frames.find(check) as NumberedFrame;
     },
   };
+}
+
+/** All frames of the thread so far, replayed from the start over a stream opened for the purpose. */
+export async function allFrames(id: string, key = ALICE): Promise<NumberedFrame[]> {
+  const last = (await thread(id, key)).last_frame_seq;
+  const stream = await openStream(id, 0, key);
+  await until(
+    async () => stream.frames.length,
+    (count) => count >= last,
+  );
+  stream.close();
+  return stream.frames;
 }

@@ -12,7 +12,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { MCP_CALLBACK_FORGERIES } from '../support/hostile-corpus.js';
-import { openStream } from '../support/socket.js';
+import { allFrames } from '../support/socket.js';
 
 const TOKEN = 'mcp-bearer-canary-7f3a9c1e';
 
@@ -56,18 +56,6 @@ async function mcpThread(calls: ToolCallScript[], extra: Record<string, unknown>
     messages: [{ content: directive([{ toolCalls: calls }, { text: 'done' }]) }],
     ...extra,
   });
-}
-
-/** All frames of the thread, replayed from the start. */
-async function allFrames(id: string): Promise<unknown[]> {
-  const last = (await thread(id)).last_frame_seq;
-  const stream = await openStream(id, 0);
-  await until(
-    async () => stream.frames.length,
-    (count) => count >= last,
-  );
-  stream.close();
-  return stream.frames;
 }
 
 function results(log: readonly Message[]): Message[] {

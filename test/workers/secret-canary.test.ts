@@ -11,7 +11,6 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { afterEach, describe, expect, it, type MockInstance, vi } from 'vitest';
-import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import {
@@ -22,7 +21,7 @@ import {
   secretLeaks,
   secretPayload,
 } from '../support/hostile-corpus.js';
-import { openStream } from '../support/socket.js';
+import { allFrames } from '../support/socket.js';
 
 const call = (channel: SecretChannel) => ({ name: 'canary_channel', arguments: { channel } });
 
@@ -57,18 +56,6 @@ async function filesText(id: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const object of listed.objects) files.set(object.key, (await (await env.FILES.get(object.key))?.text()) ?? '');
   return files;
-}
-
-/** All frames of the thread, replayed from the start. */
-async function allFrames(id: string): Promise<NumberedFrame[]> {
-  const last = (await thread(id)).last_frame_seq;
-  const stream = await openStream(id, 0);
-  await until(
-    async () => stream.frames.length,
-    (count) => count >= last,
-  );
-  stream.close();
-  return stream.frames;
 }
 
 /** Every string inside a value (keys too) and its JSON: the texts a leak is searched in. */
