@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
 
 const spec = fileURLToPath(new URL('./src/spec/index.ts', import.meta.url));
@@ -25,19 +25,19 @@ export default defineConfig({
                 API_KEYS: 'test-key-alice,test-key-bob',
                 SECRETS_KEY: 'test-secrets-master-key',
                 // Models with provider 'openai' reach the local server of global-setup.ts.
-                OPENAI_BASE_URL: inject<string>('modelBaseUrl'),
+                OPENAI_BASE_URL: String(inject('modelBaseUrl')),
                 OPENAI_API_KEY: 'test-model-key',
                 MODEL: 'test-model',
                 // Models with provider 'google' reach the local Gemini server of global-setup.ts.
-                GOOGLE_BASE_URL: inject<string>('googleBaseUrl'),
+                GOOGLE_BASE_URL: String(inject('googleBaseUrl')),
                 GOOGLE_API_KEY: 'test-google-key',
-                SERVICES_URL: inject<string>('servicesUrl'),
-                INTRANET_URL: inject<string>('intranetUrl'),
+                SERVICES_URL: String(inject('servicesUrl')),
+                INTRANET_URL: String(inject('intranetUrl')),
                 // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a
                 // development host. The intranet server stays refused.
                 // The MCP test servers are development hosts too.
                 EGRESS_ALLOW_HOSTS: ['servicesUrl', 'mcpUrl', 'mcpOAuthUrl']
-                  .map((name) => new URL(inject<string>(name as 'servicesUrl')).host)
+                  .map((name) => new URL(String(inject(name as 'servicesUrl'))).host)
                   .join(','),
                 // Where the OAuth authorization server sends the user back (LOCK-4); tests follow it by hand.
                 PUBLIC_URL: 'https://agents.test',

@@ -1,8 +1,8 @@
-import { evictDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { evictDurableObject } from '../support/evict.js';
 import { openStream } from '../support/socket.js';
 
 interface Waiting {

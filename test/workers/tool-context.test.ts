@@ -2,12 +2,12 @@
  * Tool context (KIND-6) and the round limit (KIND-7) through HTTP, on Durable Objects: context kept
  * across turns and an eviction, and `maxToolRounds: 0` leaving the model's calls unexecuted.
  */
-import { evictDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { evictDurableObject } from '../support/evict.js';
 
 const toolMessages = (log: Message[]) => log.filter((m) => m.role === 'tool');
 
