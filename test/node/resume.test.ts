@@ -174,3 +174,25 @@ describe('THR-3: resuming a turn from the log', () => {
     expect(seen).toEqual([1]);
   });
 });
+
+describe('THR-3: text streamed before a restart', () => {
+  it('THR-3: a step that streamed text but never stored its message is abandoned by a frame', async () => {
+    const h = createHarness({ script: [{ text: 'a longer answer, streamed in several deltas to the client' }] });
+    h.user('hello');
+    // What a thread evicted mid-stream leaves: the streaming step's id, no message of that id.
+    h.store.setValue('turn.streaming_message', 'step-before-restart');
+    expect(await h.run()).toEqual({ kind: 'done', reason: 'response' });
+    // Announced before the new step streams anything.
+    expect(h.frames.map((frame) => frame.type).slice(0, 3)).toEqual(['message', 'message_abandoned', 'message_delta']);
+    expect(h.frames[1]).toEqual({ type: 'message_abandoned', message_id: 'step-before-restart' });
+    const answer = h.byRole('assistant')[0];
+    const deltas = h.frames.filter((frame) => frame.type === 'message_delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.every((frame) => frame.type === 'message_delta' && frame.message_id === answer?.id)).toBe(true);
+    // The stored answer ends the stream: nothing is left to abandon at the next turn.
+    expect(h.store.getValue('turn.streaming_message')).toBeUndefined();
+    h.user('again');
+    await h.run();
+    expect(h.frames.filter((frame) => frame.type === 'message_abandoned')).toHaveLength(1);
+  });
+});

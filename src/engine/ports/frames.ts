@@ -10,6 +10,8 @@ export type Frame =
   | { type: 'message'; message: Message }
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
+  /** The text streamed for this message id will never become a message: drop it (THR-3). */
+  | { type: 'message_abandoned'; message_id: string }
   /** A tool call passed validation and is about to run. */
   | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: unknown }
   /** A generator tool yielded a progress event (KIND-2). */

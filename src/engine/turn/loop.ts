@@ -37,6 +37,7 @@ import { approvalGuard, callStates, type GuardSetup, rememberAllowed, toolGuards
 import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
 import { bindSubprompts, startImmediateSubagents, subagentInstances } from '../subagents/index.js';
 import { accountStep, prepareRequest, type StepSetting } from './model-step.js';
+import { abandonStreamedText, streamingEnded, streamingStarted } from './streamed-text.js';
 import { TurnTools } from './turn-tools.js';
 
 /** What the model is told about calls a round limit left unexecuted, once a new user message arrives. */
@@ -157,6 +158,8 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
   };
   // DEF-6: with stopOnResponse false, a side's text answer does not end its turn; the model goes on.
   let goOn = false;
+  // THR-3: text a step streamed before a restart never became a message; clients drop it.
+  abandonStreamedText(store, emit);
 
   for (;;) {
     if (signal.aborted) return { kind: 'stopped' };
@@ -251,6 +254,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
         },
         {
           onTextDelta(delta) {
+            if (text === '') streamingStarted(store, messageId);
             text += delta;
             emit({ type: 'message_delta', message_id: messageId, delta });
           },
@@ -266,9 +270,12 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
             metadata: { aborted: true },
           });
           emit({ type: 'message', message: partial });
+          streamingEnded(store);
         }
         return { kind: 'stopped' };
       }
+      // The step failed after some text: it will never be this message.
+      abandonStreamedText(store, emit);
       return { kind: 'failed', message: scrub((error as Error).message) };
     }
     // KIND-7: the decision is stored with the step, so a restart never runs refused calls.
@@ -304,6 +311,7 @@ export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise
       },
     });
     emit({ type: 'message', message: assistant });
+    if (text !== '') streamingEnded(store);
     const accounted = accountStep(step, response, assistant, current);
     if (accounted) return accounted;
     if (roundFailure) return { kind: 'failed', message: roundFailure };
