@@ -1,26 +1,47 @@
 /**
- * The Worker's HTTP surface (THR-5; the routes are listed in the README): a Hono app with bearer
- * auth on every /api route and on the MCP endpoint, JSON errors, and the OpenAPI document.
+ * The Worker's HTTP surface (THR-5; the routes are listed in the README): an OpenAPIHono app with
+ * bearer auth on every /api route and on the MCP endpoint, JSON errors, and the OpenAPI document
+ * generated from the routes as they are declared — a route cannot be served undocumented.
  */
-import { Hono } from 'hono';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
 import type { Registry } from '../engine/registry/index.js';
-import { bearerAuth, errorResponse, type HttpEnv, HttpError, openApiDocument } from './contract/index.js';
-import { mcpRoutes } from './mcp/index.js';
+import {
+  bearerAuth,
+  declareBearerAuth,
+  errorResponse,
+  type HttpEnv,
+  HttpError,
+  openApiDocument,
+  validationHook,
+} from './contract/index.js';
+import { type McpOptions, mcpRoutes } from './mcp/index.js';
 import {
   agentRoutes,
   deferredChildRoutes,
+  type EventRoutesOptions,
+  eventRoutes,
   fileRoutes,
   interactionRoutes,
   mcpOAuthRoutes,
+  serviceRoutes,
   streamRoutes,
   threadRoutes,
 } from './routes/index.js';
 
-export function createApp(registry: Registry) {
-  const app = new Hono<HttpEnv>();
+export interface AppOptions {
+  mcp?: McpOptions;
+  events?: EventRoutesOptions;
+}
+
+export function createApp(registry: Registry, options: AppOptions = {}) {
+  const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationHook });
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorResponse(c, error.apiError);
+    if (error instanceof HTTPException) {
+      return c.json({ error: { code: 'invalid_request', message: error.message } }, error.status);
+    }
     console.error(error);
     return errorResponse(c, { status: 500, code: 'internal_error', message: 'the request failed inside the runtime' });
   });
@@ -28,27 +49,30 @@ export function createApp(registry: Registry) {
     errorResponse(c, { status: 404, code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` }),
   );
 
-  app.get('/', (c) =>
-    c.json({
-      name: 'standard-agents-cloudflare',
-      agents: [...registry.agents.keys()],
-      openapi: '/openapi.json',
-      mcp: '/mcp',
-    }),
+  // Browsers asking for `/` get the inspector page, a static asset (wrangler.toml [assets]); clients
+  // asking for JSON get the service index.
+  app.use('/', async (c, next) => {
+    const assets = (c.env as { ASSETS?: Fetcher }).ASSETS;
+    const page = c.req.method === 'GET' && !c.req.header('accept')?.includes('application/json');
+    return assets && page ? assets.fetch(c.req.raw) : next();
+  });
+  declareBearerAuth(app);
+  app.route(
+    '/',
+    serviceRoutes(registry, (serverUrl) => openApiDocument(app, serverUrl)),
   );
-  app.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
-
   // A browser returning from an MCP server's authorization: authorized by its state, not a key.
   app.route('/oauth', mcpOAuthRoutes());
   app.use('/api/*', bearerAuth());
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/threads', streamRoutes());
+  app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());
   app.route('/api/threads', interactionRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).
   app.use('/mcp', bearerAuth());
-  app.route('/mcp', mcpRoutes(registry));
+  app.route('/mcp', mcpRoutes(registry, options.mcp));
   return app;
 }

@@ -1,2 +1,2 @@
 /** The HTTP layer's door: the Hono app serving the API (THR-5). */
-export { createApp } from './app.js';
+export { type AppOptions, createApp } from './app.js';

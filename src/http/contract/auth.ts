@@ -2,8 +2,8 @@
  * Bearer-key authentication (THR-6) of `/api` and `/mcp`. `API_KEYS` lists the accepted keys,
  * comma-separated; each key is one user, identified by a hash of the key so the key itself is never
  * stored. Without API_KEYS every request is refused: a deployment is never open by accident. The key
- * travels in the Authorization header, or as `?token=` on the WebSocket upgrade of
- * `/api/threads/:id/stream` only.
+ * travels in the Authorization header, or as `?token=` on the two frame streams only: the WebSocket
+ * upgrade of `/api/threads/:id/stream` and `GET /api/threads/:id/events` (THR-2).
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { errorResponse } from './errors.js';
@@ -36,19 +36,22 @@ function keyDigests(source: string): Promise<Set<string>> {
 
 /** The WebSocket route, exactly: `/api/threads/:id/stream`. */
 const STREAM_ROUTE = /^\/api\/threads\/[^/]+\/stream$/;
+/** The Server-Sent Events route, exactly: `/api/threads/:id/events`. */
+const EVENTS_ROUTE = /^\/api\/threads\/[^/]+\/events$/;
 
 /**
- * Whether a request may carry its key as `?token=` (browsers cannot set headers on a WebSocket): only
- * a GET asking for a WebSocket upgrade on the stream route itself, never another route whose path
- * merely ends in `/stream` (a file named `stream`).
+ * Whether a request may carry its key as `?token=` (browsers set no headers on a WebSocket or an
+ * EventSource): only a GET of a frame stream itself — the stream route asking for a WebSocket
+ * upgrade, or the events route — never another route whose path merely ends in `/stream` or
+ * `/events` (a file of that name).
  */
-function isStreamUpgrade(request: Request, path: string): boolean {
-  return (
-    request.method === 'GET' && STREAM_ROUTE.test(path) && request.headers.get('upgrade')?.toLowerCase() === 'websocket'
-  );
+function isFrameStream(request: Request, path: string): boolean {
+  if (request.method !== 'GET') return false;
+  if (EVENTS_ROUTE.test(path)) return true;
+  return STREAM_ROUTE.test(path) && request.headers.get('upgrade')?.toLowerCase() === 'websocket';
 }
 
-/** The key from `Authorization: Bearer <key>`, or from `?token=` where `allowQueryToken` (WebSockets). */
+/** The key from `Authorization: Bearer <key>`, or from `?token=` where `allowQueryToken` (frame streams). */
 function presentedKey(request: Request, allowQueryToken: boolean): string | null {
   const header = request.headers.get('authorization');
   const match = header ? /^Bearer\s+(.+)$/i.exec(header.trim()) : null;
@@ -76,7 +79,7 @@ export function bearerAuth(): MiddlewareHandler<HttpEnv> {
         message: 'API_KEYS is not set: configure at least one key (wrangler secret put API_KEYS)',
       });
     }
-    const key = presentedKey(c.req.raw, isStreamUpgrade(c.req.raw, c.req.path));
+    const key = presentedKey(c.req.raw, isFrameStream(c.req.raw, c.req.path));
     if (!key) {
       return unauthorized(c, 'missing API key: send "Authorization: Bearer <key>"');
     }

@@ -1,22 +1,47 @@
 /**
- * The API contract's door (THR-5, THR-6): request schemas and their validation, the JSON error
- * shape, bearer authentication, the OpenAPI document, and the env every route sees.
+ * The API contract's door (THR-5, THR-6): request and response schemas, the app routes are declared
+ * on and its validation answers, JSON bodies, the JSON error shape, bearer authentication, the
+ * OpenAPI document, and the env every route sees.
  */
+export { AgentListSchema } from './agent-schemas.js';
 export { bearerAuth } from './auth.js';
+export { serveDocumented } from './documented-route.js';
 export { errorResponse, HttpError, unwrap } from './errors.js';
 export type { AuthVariables, HttpEnv } from './http-env.js';
-export { openApiDocument } from './openapi.js';
-export { MAX_JSON_BODY_BYTES, readJson, readQuery } from './request-body.js';
+export { declareBearerAuth, openApiDocument } from './openapi-document.js';
+export { jsonBody, MAX_JSON_BODY_BYTES } from './request-body.js';
+export {
+  AttachmentRefSchema,
+  BootedChildSchema,
+  DeferredChildViewSchema,
+  ErrorSchema,
+  FolderListingSchema,
+  type MessagePageBody,
+  MessagePageSchema,
+  PostMessageAnswerSchema,
+  ServiceIndexSchema,
+  ThreadDetailsSchema,
+  ThreadListSchema,
+} from './response-schemas.js';
+export { routeApp } from './route-app.js';
+export { AUTH_FAILURES, failure, json, jsonRequest, THREAD_NOT_FOUND } from './route-parts.js';
 export {
   AnswersBody,
   ApprovalsBody,
   CreateThreadBody,
+  DeferredChildParams,
   DeferredVariablesBody,
+  EventsHeaders,
+  EventsQuery,
+  FileParams,
   ListMessagesQuery,
   ListThreadsQuery,
   PostMessageBody,
+  PostMessageHeaders,
   SecretsBody,
   StreamQuery,
   ThreadIdParam,
+  ThreadParams,
   ToolResultsBody,
 } from './schemas.js';
+export { validationHook } from './validation-hook.js';

@@ -1,7 +1,8 @@
 /**
- * The shapes of request bodies and queries (THR-5). The same schemas feed the OpenAPI document.
+ * The shapes of request bodies, queries, headers and path parameters (THR-5). The routes declare
+ * them (createRoute), so the same schemas validate requests and make the OpenAPI document.
  */
-import { z } from 'zod';
+import { z } from '@hono/zod-openapi';
 
 const tag = z.string().min(1).max(128);
 
@@ -43,15 +44,29 @@ export const CreateThreadBody = z
       .optional()
       .describe("The thread's model budget; the agent's own budget applies too, the tighter limit wins (THR-4)"),
   })
-  .strict();
+  .strict()
+  .openapi('CreateThreadBody');
 
 export const PostMessageBody = z
   .object({
     content: z.string().min(1).max(1_000_000).describe('The user message'),
   })
-  .strict();
+  .strict()
+  .openapi('PostMessageBody');
 
-const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+/**
+ * An integer of a query string or header. Documented by hand: zod-to-openapi tells a nullable
+ * schema by parsing `null`, which `z.coerce.number()` turns into 0, so a minimum of 0 would be
+ * documented as `[integer, null]`.
+ */
+function integer(min: number, max: number) {
+  return z.coerce.number().int().min(min).max(max).openapi({ type: 'integer', minimum: min, maximum: max });
+}
+
+/** The same with a default, documented too (a schema documented by hand loses the generated one). */
+function integerOr(min: number, max: number, fallback: number) {
+  return integer(min, max).default(fallback).openapi({ default: fallback });
+}
 
 export const ListThreadsQuery = z
   .object({
@@ -60,24 +75,66 @@ export const ListThreadsQuery = z
     parent: z.string().min(1).optional(),
     status: z.enum(['idle', 'running', 'error']).optional(),
     cursor: z.string().min(1).optional(),
-    limit: integer(1, 200).default(50),
+    limit: integerOr(1, 200, 50),
   })
   .strict();
 
 export const ListMessagesQuery = z
   .object({
-    after: integer(0, Number.MAX_SAFE_INTEGER).default(0),
-    limit: integer(1, 1000).default(100),
-    depth: integer(0, 64).optional(),
+    after: integerOr(0, Number.MAX_SAFE_INTEGER, 0).describe('Messages after this seq'),
+    limit: integerOr(1, 1000, 100),
+    depth: integer(0, 64).optional().describe('Only messages this deep or shallower (0: the top level)'),
   })
   .strict();
 
+const frameSeq = integer(0, Number.MAX_SAFE_INTEGER);
+
 export const StreamQuery = z.object({
-  after: integer(0, Number.MAX_SAFE_INTEGER).default(0),
-  token: z.string().optional(),
+  after: integerOr(0, Number.MAX_SAFE_INTEGER, 0).describe('The last frame seq seen: frames after it are replayed'),
+  token: z
+    .string()
+    .optional()
+    .describe('The API key, for clients that cannot set headers (browsers); the Authorization header is preferred'),
+});
+
+/** `GET .../events` (THR-2): where to resume, as EventSource says it (`Last-Event-ID`) or as `?after=`. */
+export const EventsQuery = StreamQuery.extend({
+  after: frameSeq.optional().describe('The last frame seq seen; `Last-Event-ID` wins when both are sent'),
+});
+
+export const EventsHeaders = z.object({
+  'last-event-id': frameSeq.optional().describe('The id of the last event received: the stream resumes after it'),
 });
 
 export const ThreadIdParam = z.uuid({ message: 'thread ids are UUIDs' });
+
+export const ThreadParams = z.object({
+  id: ThreadIdParam.openapi({ param: { name: 'id', in: 'path' }, description: 'The thread id' }),
+});
+
+export const DeferredChildParams = ThreadParams.extend({
+  requestId: z
+    .string()
+    .openapi({ param: { name: 'requestId', in: 'path' }, description: 'The request id of `subagent_env_required`' }),
+});
+
+/** Documentation only: the route takes the rest of the path, slashes included (files.ts). */
+export const FileParams = ThreadParams.extend({
+  path: z.string().openapi({
+    param: { name: 'path', in: 'path' },
+    description: 'A path in the thread filesystem; may contain slashes; a folder path (or none) lists the folder',
+    example: 'docs/report.md',
+  }),
+});
+
+export const PostMessageHeaders = z.object({
+  'idempotency-key': z
+    .string()
+    .min(1, 'Idempotency-Key must be 1 to 256 characters')
+    .max(256, 'Idempotency-Key must be 1 to 256 characters')
+    .optional()
+    .describe('A repeated key stores nothing new and answers the first message id (`replayed: true`)'),
+});
 
 const toolCallId = z.string().min(1).max(256).describe('The id of the waiting tool call (from `waiting_for`)');
 
@@ -89,7 +146,8 @@ export const AnswersBody = z
       .max(100)
       .describe('One list of answers per question'),
   })
-  .strict();
+  .strict()
+  .openapi('AnswersBody');
 
 export const ApprovalsBody = z
   .object({
@@ -99,14 +157,16 @@ export const ApprovalsBody = z
     always: z.boolean().default(false).describe('Allow this kind of call for the rest of the thread'),
     reason: z.string().max(10_000).optional().describe('Told to the model when the call is rejected'),
   })
-  .strict();
+  .strict()
+  .openapi('ApprovalsBody');
 
 export const ToolResultsBody = z
   .object({
     tool_call_id: toolCallId,
     output: z.unknown().describe("The client tool's output, or the human's answer to a human-in-the-loop tool"),
   })
-  .strict();
+  .strict()
+  .openapi('ToolResultsBody');
 
 /** VAR-5: the credential a `store_secret` call asks for; sealed on arrival, never echoed or logged. */
 export const SecretsBody = z
@@ -114,10 +174,12 @@ export const SecretsBody = z
     tool_call_id: toolCallId,
     value: z.string().min(1).max(65_536).describe('The credential, as the user entered it'),
   })
-  .strict();
+  .strict()
+  .openapi('SecretsBody');
 
 export const DeferredVariablesBody = z
   .object({
     variables: z.record(z.string(), z.string()).describe('Values for the variables the deferred child lacks'),
   })
-  .strict();
+  .strict()
+  .openapi('DeferredVariablesBody');

@@ -3,12 +3,13 @@
  * Every POST gets a fresh transport and server, so any Worker instance answers any request and no
  * session is kept. A response is an event stream: progress notifications, then the result. There is
  * no stream of server-initiated messages to open with GET, which the specification answers with 405.
- * The bearer key is checked before this route runs (THR-6, app.ts).
+ * The bearer key is checked before this route runs (THR-6, app.ts). The POST is declared in the
+ * OpenAPI document and served by a plain handler: the SDK's transport reads and checks the body.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { Hono } from 'hono';
 import type { Registry } from '../../engine/registry/index.js';
-import { type HttpEnv, MAX_JSON_BODY_BYTES } from '../contract/index.js';
+import { MAX_JSON_BODY_BYTES, routeApp, serveDocumented } from '../contract/index.js';
+import { mcpDeleteNotAllowed, mcpGetNotAllowed, mcpPost } from './mcp-contract.js';
 import { buildMcpServer } from './mcp-server.js';
 
 /**
@@ -24,10 +25,15 @@ export interface McpOptions {
   turnWaitMs?: number;
 }
 
-export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
-  const app = new Hono<HttpEnv>();
+const NOT_ALLOWED = {
+  code: 'method_not_allowed',
+  message: 'this MCP endpoint is stateless: POST JSON-RPC messages; there is no session to stream or delete',
+};
 
-  app.post('/', async (c) => {
+export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
+  const app = routeApp();
+
+  serveDocumented(app, mcpPost, async (c) => {
     const server = buildMcpServer({
       env: c.env,
       userId: c.get('userId'),
@@ -43,18 +49,8 @@ export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
     return transport.handleRequest(c.req.raw);
   });
 
-  app.on(['GET', 'DELETE'], '/', (c) =>
-    c.json(
-      {
-        error: {
-          code: 'method_not_allowed',
-          message: 'this MCP endpoint is stateless: POST JSON-RPC messages; there is no session to stream or delete',
-        },
-      },
-      405,
-      { Allow: 'POST' },
-    ),
-  );
+  app.openapi(mcpGetNotAllowed, (c) => c.json({ error: NOT_ALLOWED }, 405, { Allow: 'POST' }));
+  app.openapi(mcpDeleteNotAllowed, (c) => c.json({ error: NOT_ALLOWED }, 405, { Allow: 'POST' }));
 
   return app;
 }

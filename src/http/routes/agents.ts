@@ -4,12 +4,21 @@
  * newest listing by one of its threads found (LOCK-4) — and its models, each with whether it can be
  * called here or which variables or bindings it still needs (THR-4).
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
 import { modelStatus } from '../../providers/index.js';
 import type { AgentDefinition } from '../../spec/index.js';
 import { type McpListing, ThreadIndex } from '../../thread/bindings/index.js';
-import type { HttpEnv } from '../contract/index.js';
+import { AgentListSchema, AUTH_FAILURES, json, routeApp } from '../contract/index.js';
+
+const listAgents = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listAgents',
+  tags: ['agents'],
+  summary: 'The agents, their prompts and tools with the JSON Schemas the model sees, and the models',
+  responses: { 200: json(AgentListSchema, 'The agents and models'), ...AUTH_FAILURES },
+});
 
 function describePrompt(registry: Registry, name: string) {
   const prompt = registry.prompt(name);
@@ -48,7 +57,7 @@ function describeMcpServers(registry: Registry, agent: AgentDefinition, listings
 }
 
 export function agentRoutes(registry: Registry) {
-  const app = new Hono<HttpEnv>();
+  const app = routeApp();
   const body = {
     agents: [...registry.agents.values()].map((agent) => ({
       name: agent.name,
@@ -69,15 +78,18 @@ export function agentRoutes(registry: Registry) {
     (agent) => Object.keys(registry.mcpServersFor(agent)).length > 0,
   );
   // Configuration comes from the env, which a request brings; listings from the thread index.
-  app.get('/', async (c) => {
+  app.openapi(listAgents, async (c) => {
     const listings = withServers.length > 0 ? await new ThreadIndex(c.env.DB).mcpListings() : new Map();
-    return c.json({
-      agents: body.agents.map((agent) => {
-        const definition = registry.agent(agent.name) as AgentDefinition;
-        return { ...agent, mcp_servers: describeMcpServers(registry, definition, listings.get(agent.name)) };
-      }),
-      models: [...registry.models.values()].map((model) => modelStatus(model, c.env)),
-    });
+    return c.json(
+      {
+        agents: body.agents.map((agent) => {
+          const definition = registry.agent(agent.name) as AgentDefinition;
+          return { ...agent, mcp_servers: describeMcpServers(registry, definition, listings.get(agent.name)) };
+        }),
+        models: [...registry.models.values()].map((model) => modelStatus(model, c.env)),
+      },
+      200,
+    );
   });
   return app;
 }

@@ -1,8 +1,10 @@
 /**
  * Thread files over HTTP (ATT-5): uploads stream into R2 and downloads stream out of it; neither is
- * held in memory whole. A folder path lists its entries.
+ * held in memory whole. A folder path lists its entries. The path is the rest of the request path,
+ * slashes included: documented as `{path}`, served as `/files/*` (documented-route.ts).
  */
-import { Hono } from 'hono';
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import {
   attachmentRefFor,
   mimeTypeFor,
@@ -12,12 +14,66 @@ import {
 } from '../../engine/files/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 import { R2FileStore, threadStub } from '../../thread/bindings/index.js';
-import type { HttpEnv } from '../contract/index.js';
-import { HttpError, unwrap } from '../contract/index.js';
+import {
+  AttachmentRefSchema,
+  AUTH_FAILURES,
+  FileParams,
+  FolderListingSchema,
+  failure,
+  type HttpEnv,
+  HttpError,
+  json,
+  routeApp,
+  serveDocumented,
+  unwrap,
+} from '../contract/index.js';
 import { threadId } from './threads.js';
 
 /** Default upload limit; MAX_UPLOAD_BYTES overrides it. */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
+
+const Bytes = z.string().openapi({ format: 'binary' });
+const NOT_FOUND = failure('`thread_not_found`, or `file_not_found`: no such file or folder');
+const INVALID_PATH = failure('`invalid_path`: `..`, encoded traversal, backslashes, NUL or control bytes');
+
+const getFile = createRoute({
+  method: 'get',
+  path: '/{id}/files/{path}',
+  operationId: 'getFile',
+  tags: ['files'],
+  summary: 'Download a file (streamed), or list a folder',
+  request: { params: FileParams },
+  responses: {
+    200: {
+      description: 'The file, as its own mime type, with `X-File-Path`; or `{ path, entries }` for a folder',
+      content: { 'application/json': { schema: FolderListingSchema }, '*/*': { schema: Bytes } },
+    },
+    400: INVALID_PATH,
+    404: NOT_FOUND,
+    ...AUTH_FAILURES,
+  },
+});
+
+const putFile = createRoute({
+  method: 'put',
+  path: '/{id}/files/{path}',
+  operationId: 'putFile',
+  tags: ['files'],
+  summary: 'Upload a file (streamed; Content-Length required)',
+  request: {
+    params: FileParams,
+    // Any content type: it becomes the file's mime type; the body is streamed to R2, never parsed.
+    body: { required: true, content: { '*/*': { schema: Bytes } } },
+  },
+  responses: {
+    201: json(AttachmentRefSchema, 'Stored; its AttachmentRef'),
+    400: failure('`invalid_path` (or a folder path), or `invalid_request`: Content-Length is not a byte count'),
+    404: failure('`thread_not_found`: no such thread of yours'),
+    411: failure('`length_required`: no Content-Length'),
+    413: failure('`file_too_large`: over MAX_UPLOAD_BYTES (100 MiB unless configured)'),
+    ...AUTH_FAILURES,
+  },
+});
 
 function filePath(url: string, id: string): string {
   const pathname = new URL(url).pathname;
@@ -41,60 +97,61 @@ async function authorize(env: RuntimeEnv, userId: string, id: string): Promise<v
   unwrap(await threadStub(env, id).authorize(userId, id));
 }
 
+async function download(c: Context<HttpEnv>): Promise<Response> {
+  const id = threadId(c.req.param('id'));
+  const path = filePath(c.req.url, id);
+  await authorize(c.env, c.get('userId'), id);
+  const store = new R2FileStore(c.env.FILES, id);
+  const file = path === '/' ? null : await store.get(path);
+  if (file) {
+    return new Response(file.body, {
+      headers: {
+        'content-type': file.stat.mimeType,
+        'content-length': String(file.stat.size),
+        'x-file-path': file.stat.path,
+      },
+    });
+  }
+  const entries = await new ThreadFiles(store).readdir(path);
+  if (entries.length === 0 && path !== '/') {
+    throw new HttpError({ status: 404, code: 'file_not_found', message: `no file or folder ${path}` });
+  }
+  return c.json({ path, entries });
+}
+
+async function upload(c: Context<HttpEnv>): Promise<Response> {
+  const id = threadId(c.req.param('id'));
+  const path = filePath(c.req.url, id);
+  if (path === '/' || c.req.url.endsWith('/')) {
+    throw new HttpError({ status: 400, code: 'invalid_path', message: 'upload to a file path, not a folder' });
+  }
+  const limit = Number(c.env.MAX_UPLOAD_BYTES ?? DEFAULT_MAX_UPLOAD_BYTES);
+  const lengthHeader = c.req.header('content-length');
+  if (lengthHeader === undefined) {
+    throw new HttpError({ status: 411, code: 'length_required', message: 'uploads need a Content-Length header' });
+  }
+  const length = Number(lengthHeader);
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new HttpError({ status: 400, code: 'invalid_request', message: 'Content-Length must be a byte count' });
+  }
+  if (length > limit) {
+    throw new HttpError({
+      status: 413,
+      code: 'file_too_large',
+      message: `the file is ${length} bytes; uploads are limited to ${limit} bytes`,
+    });
+  }
+  await authorize(c.env, c.get('userId'), id);
+  const body = c.req.raw.body ?? new Uint8Array();
+  const sized = body instanceof Uint8Array ? body : body.pipeThrough(new FixedLengthStream(length));
+  const mimeType = c.req.header('content-type')?.split(';')[0]?.trim() || mimeTypeFor(path);
+  const stat = await new R2FileStore(c.env.FILES, id).put(path, sized, { mimeType });
+  return c.json(attachmentRefFor(stat, crypto.randomUUID()), 201);
+}
+
 export function fileRoutes() {
-  const app = new Hono<HttpEnv>();
-
-  app.get('/:id/files/*', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const path = filePath(c.req.url, id);
-    await authorize(c.env, c.get('userId'), id);
-    const store = new R2FileStore(c.env.FILES, id);
-    const file = path === '/' ? null : await store.get(path);
-    if (file) {
-      return new Response(file.body, {
-        headers: {
-          'content-type': file.stat.mimeType,
-          'content-length': String(file.stat.size),
-          'x-file-path': file.stat.path,
-        },
-      });
-    }
-    const entries = await new ThreadFiles(store).readdir(path);
-    if (entries.length === 0 && path !== '/') {
-      throw new HttpError({ status: 404, code: 'file_not_found', message: `no file or folder ${path}` });
-    }
-    return c.json({ path, entries });
-  });
-
-  app.put('/:id/files/*', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const path = filePath(c.req.url, id);
-    if (path === '/' || c.req.url.endsWith('/')) {
-      throw new HttpError({ status: 400, code: 'invalid_path', message: 'upload to a file path, not a folder' });
-    }
-    const limit = Number(c.env.MAX_UPLOAD_BYTES ?? DEFAULT_MAX_UPLOAD_BYTES);
-    const lengthHeader = c.req.header('content-length');
-    if (lengthHeader === undefined) {
-      throw new HttpError({ status: 411, code: 'length_required', message: 'uploads need a Content-Length header' });
-    }
-    const length = Number(lengthHeader);
-    if (!Number.isSafeInteger(length) || length < 0) {
-      throw new HttpError({ status: 400, code: 'invalid_request', message: 'Content-Length must be a byte count' });
-    }
-    if (length > limit) {
-      throw new HttpError({
-        status: 413,
-        code: 'file_too_large',
-        message: `the file is ${length} bytes; uploads are limited to ${limit} bytes`,
-      });
-    }
-    await authorize(c.env, c.get('userId'), id);
-    const body = c.req.raw.body ?? new Uint8Array();
-    const sized = body instanceof Uint8Array ? body : body.pipeThrough(new FixedLengthStream(length));
-    const mimeType = c.req.header('content-type')?.split(';')[0]?.trim() || mimeTypeFor(path);
-    const stat = await new R2FileStore(c.env.FILES, id).put(path, sized, { mimeType });
-    return c.json(attachmentRefFor(stat, crypto.randomUUID()), 201);
-  });
-
+  const app = routeApp();
+  serveDocumented(app, getFile, download, { restOfPath: 'path' });
+  serveDocumented(app, putFile, upload, { restOfPath: 'path' });
   return app;
 }

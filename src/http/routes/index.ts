@@ -1,12 +1,15 @@
 /**
- * The API's routes (THR-5): one module per resource, each a Hono app mounted by app.ts; and what
- * other rooms of the HTTP layer share with them: reading a thread id, starting a thread.
+ * The API's routes (THR-5): one module per resource, each declared with its schemas on an
+ * OpenAPIHono that app.ts mounts; and what other rooms of the HTTP layer share with them: reading a
+ * thread id, starting a thread.
  */
 export { agentRoutes } from './agents.js';
 export { deferredChildRoutes } from './deferred-children.js';
+export { type EventRoutesOptions, eventRoutes } from './events.js';
 export { fileRoutes } from './files.js';
 export { interactionRoutes } from './interactions.js';
 export { mcpOAuthRoutes } from './mcp-oauth.js';
+export { serviceRoutes } from './service.js';
 export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';

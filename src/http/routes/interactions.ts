@@ -5,44 +5,127 @@
  * `store_secret` (VAR-5). Each resumes the thread; an answer for a call that does not wait for it
  * is a 409.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
+import type { ZodType } from 'zod';
 import { threadStub } from '../../thread/bindings/index.js';
-import type { HttpEnv } from '../contract/index.js';
-import { AnswersBody, ApprovalsBody, readJson, SecretsBody, ToolResultsBody, unwrap } from '../contract/index.js';
-import { threadId } from './threads.js';
+import {
+  AnswersBody,
+  ApprovalsBody,
+  AUTH_FAILURES,
+  failure,
+  json,
+  jsonBody,
+  jsonRequest,
+  routeApp,
+  SecretsBody,
+  THREAD_NOT_FOUND,
+  ThreadDetailsSchema,
+  ThreadParams,
+  ToolResultsBody,
+  unwrap,
+} from '../contract/index.js';
+
+/** An answer route: the thread in the path, a JSON body, the thread resumed or why not. */
+function answerRoute<T extends ZodType>(
+  path: string,
+  operationId: string,
+  summary: string,
+  body: T,
+  refusals: { 400: string; 409: string; 500?: string },
+) {
+  return createRoute({
+    method: 'post',
+    path,
+    operationId,
+    tags: ['interactions'],
+    summary,
+    middleware: [jsonBody()],
+    request: { params: ThreadParams, body: jsonRequest(body) },
+    responses: {
+      200: json(ThreadDetailsSchema, 'The thread, resumed'),
+      400: failure(refusals[400]),
+      404: THREAD_NOT_FOUND,
+      409: failure(refusals[409]),
+      413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+      ...(refusals[500] ? { 500: failure(refusals[500]) } : {}),
+      ...AUTH_FAILURES,
+    },
+  });
+}
+
+const answerQuestion = answerRoute(
+  '/{id}/answers',
+  'answerQuestion',
+  'Answer a waiting question tool call: one list of answers per question',
+  AnswersBody,
+  {
+    400: '`invalid_request`: the body, or not one list of answers per question',
+    409: 'The call does not wait for answers, or was answered already',
+  },
+);
+
+const answerApproval = answerRoute(
+  '/{id}/approvals',
+  'answerApproval',
+  'Approve (once or always) or reject a call waiting for approval',
+  ApprovalsBody,
+  { 400: '`invalid_request`: the body', 409: 'The call does not wait for approval, or was answered already' },
+);
+
+const submitToolResult = answerRoute(
+  '/{id}/tool-results',
+  'submitToolResult',
+  "Deliver a client tool's output or a human-in-the-loop answer for a waiting call",
+  ToolResultsBody,
+  {
+    400: "`invalid_request`: the body, or an output that does not match the tool's output schema",
+    409: 'The call does not wait for a tool result, or was answered already',
+  },
+);
+
+const storeSecret = answerRoute(
+  '/{id}/secrets',
+  'storeSecret',
+  'Enter the credential a store_secret call waits for (VAR-5): sealed into the thread variables, never shown to the model',
+  SecretsBody,
+  {
+    400: '`invalid_request`, or `secret_too_short`: the value is under 8 characters (the call keeps waiting)',
+    409: 'The call does not wait for a secret, or was answered already',
+    500: '`secrets_key_missing`: the SECRETS_KEY Worker secret is not set',
+  },
+);
 
 export function interactionRoutes() {
-  const app = new Hono<HttpEnv>();
+  const app = routeApp();
 
-  app.post('/:id/answers', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const body = await readJson(c, AnswersBody);
+  app.openapi(answerQuestion, async (c) => {
+    const { id } = c.req.valid('param');
+    const { tool_call_id, answers } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'question', body.tool_call_id, body.answers)));
+    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'question', tool_call_id, answers)), 200);
   });
 
-  app.post('/:id/approvals', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const { tool_call_id, ...answer } = await readJson(c, ApprovalsBody);
+  app.openapi(answerApproval, async (c) => {
+    const { id } = c.req.valid('param');
+    const { tool_call_id, ...answer } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'approval', tool_call_id, answer)));
+    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'approval', tool_call_id, answer)), 200);
   });
 
-  app.post('/:id/tool-results', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const { tool_call_id, output } = await readJson(c, ToolResultsBody);
+  app.openapi(submitToolResult, async (c) => {
+    const { id } = c.req.valid('param');
+    const { tool_call_id, output } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(
-      unwrap(await stub.answer(c.get('userId'), id, ['client_tool', 'hitl'], tool_call_id, output ?? null)),
-    );
+    const kinds = ['client_tool', 'hitl'] as const;
+    return c.json(unwrap(await stub.answer(c.get('userId'), id, kinds, tool_call_id, output ?? null)), 200);
   });
 
   // VAR-5: the value goes to the thread's sealed variables only; the call is answered without it.
-  app.post('/:id/secrets', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const { tool_call_id, value } = await readJson(c, SecretsBody);
+  app.openapi(storeSecret, async (c) => {
+    const { id } = c.req.valid('param');
+    const { tool_call_id, value } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.storeSecret(c.get('userId'), id, tool_call_id, value)));
+    return c.json(unwrap(await stub.storeSecret(c.get('userId'), id, tool_call_id, value)), 200);
   });
 
   return app;

@@ -2,18 +2,42 @@
  * The thread's WebSocket (THR-2): the Worker checks the key and hands the upgrade to the thread,
  * which replays frames after `?after=` and then streams live ones.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import { threadStub } from '../../thread/bindings/index.js';
 import { USER_HEADER } from '../../thread/object/index.js';
-import type { HttpEnv } from '../contract/index.js';
-import { errorResponse, readQuery, StreamQuery } from '../contract/index.js';
-import { threadId } from './threads.js';
+import {
+  AUTH_FAILURES,
+  errorResponse,
+  failure,
+  routeApp,
+  StreamQuery,
+  THREAD_NOT_FOUND,
+  ThreadParams,
+} from '../contract/index.js';
+
+const streamThread = createRoute({
+  method: 'get',
+  path: '/{id}/stream',
+  operationId: 'streamThread',
+  tags: ['streams'],
+  summary: 'The thread frames over a WebSocket',
+  description:
+    'Open with `Upgrade: websocket`. Each message is a frame `{ seq, type, ... }` (JSON text); `seq` counts ' +
+    'from 1 without gaps. `?after=<seq>` replays the frames after it first, then live ones follow. Send ' +
+    '`ping` to get `pong`. The key may travel as `?token=` (browsers set no headers on a WebSocket).',
+  request: { params: ThreadParams, query: StreamQuery },
+  responses: {
+    101: { description: 'Switching protocols: the WebSocket of frames' },
+    400: failure('`upgrade_required`: not a WebSocket upgrade; or `invalid_request`: the query is not valid'),
+    404: THREAD_NOT_FOUND,
+    ...AUTH_FAILURES,
+  },
+});
 
 export function streamRoutes() {
-  const app = new Hono<HttpEnv>();
-  app.get('/:id/stream', async (c) => {
-    const id = threadId(c.req.param('id'));
-    readQuery(c, StreamQuery);
+  const app = routeApp();
+  app.openapi(streamThread, async (c) => {
+    const { id } = c.req.valid('param');
     if (c.req.header('upgrade')?.toLowerCase() !== 'websocket') {
       return errorResponse(c, {
         status: 400,

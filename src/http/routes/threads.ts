@@ -2,24 +2,35 @@
  * Thread routes (THR-5; the routes are listed in the README): create, list, inspect, delete, post
  * and read messages, stop.
  */
-import { Hono } from 'hono';
+import { createRoute } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
-import { ThreadIndex, threadStub } from '../../thread/bindings/index.js';
-import type { HttpEnv } from '../contract/index.js';
+import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/index.js';
 import {
+  AUTH_FAILURES,
   CreateThreadBody,
+  failure,
   HttpError,
+  json,
+  jsonBody,
+  jsonRequest,
   ListMessagesQuery,
   ListThreadsQuery,
+  type MessagePageBody,
+  MessagePageSchema,
+  PostMessageAnswerSchema,
   PostMessageBody,
-  readJson,
-  readQuery,
+  PostMessageHeaders,
+  routeApp,
+  THREAD_NOT_FOUND,
+  ThreadDetailsSchema,
   ThreadIdParam,
+  ThreadListSchema,
+  ThreadParams,
   unwrap,
 } from '../contract/index.js';
 import { startThread } from './thread-start.js';
 
-/** A thread id from the path; anything but a UUID cannot name a thread. */
+/** A thread id from a path or a tool argument; anything but a UUID cannot name a thread. */
 export function threadId(raw: string | undefined): string {
   const parsed = ThreadIdParam.safeParse(raw);
   if (!parsed.success) {
@@ -28,64 +39,145 @@ export function threadId(raw: string | undefined): string {
   return parsed.data;
 }
 
-export function threadRoutes(registry: Registry) {
-  const app = new Hono<HttpEnv>();
+const createThread = createRoute({
+  method: 'post',
+  path: '/',
+  operationId: 'createThread',
+  tags: ['threads'],
+  summary: 'Create a thread; a trailing user message starts a turn',
+  middleware: [jsonBody()],
+  request: { body: jsonRequest(CreateThreadBody) },
+  responses: {
+    201: json(ThreadDetailsSchema, 'The new thread'),
+    400: failure(
+      '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names) or `secret_too_short` (a secret value under 8 characters); nothing is created',
+    ),
+    413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+    ...AUTH_FAILURES,
+  },
+});
 
-  app.post('/', async (c) => {
-    const body = await readJson(c, CreateThreadBody);
+const listThreads = createRoute({
+  method: 'get',
+  path: '/',
+  operationId: 'listThreads',
+  tags: ['threads'],
+  summary: 'List your threads, newest first',
+  request: { query: ListThreadsQuery },
+  responses: {
+    200: json(ThreadListSchema, 'A page of threads'),
+    400: failure('`invalid_request`: a query parameter is not valid'),
+    ...AUTH_FAILURES,
+  },
+});
+
+const getThread = createRoute({
+  method: 'get',
+  path: '/{id}',
+  operationId: 'getThread',
+  tags: ['threads'],
+  summary: 'Status, children, what the thread waits for, usage and the last frame seq',
+  request: { params: ThreadParams },
+  responses: { 200: json(ThreadDetailsSchema, 'The thread'), 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
+});
+
+const deleteThread = createRoute({
+  method: 'delete',
+  path: '/{id}',
+  operationId: 'deleteThread',
+  tags: ['threads'],
+  summary: 'Stop the thread and delete its storage, files and index row',
+  request: { params: ThreadParams },
+  responses: { 204: { description: 'Deleted' }, 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
+});
+
+const postMessage = createRoute({
+  method: 'post',
+  path: '/{id}/messages',
+  operationId: 'postMessage',
+  tags: ['messages'],
+  summary: 'Post a user message: it starts a turn, or is queued while one runs',
+  middleware: [jsonBody()],
+  request: { params: ThreadParams, headers: PostMessageHeaders, body: jsonRequest(PostMessageBody) },
+  responses: {
+    202: json(PostMessageAnswerSchema, 'Stored or queued'),
+    400: failure('`invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters) or `invalid_json`'),
+    404: THREAD_NOT_FOUND,
+    413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+    422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
+    ...AUTH_FAILURES,
+  },
+});
+
+const listMessages = createRoute({
+  method: 'get',
+  path: '/{id}/messages',
+  operationId: 'listMessages',
+  tags: ['messages'],
+  summary: 'Read the message log in pages, in order',
+  request: { params: ThreadParams, query: ListMessagesQuery },
+  responses: {
+    200: json(MessagePageSchema, 'A page of messages'),
+    400: failure('`invalid_request`: a query parameter is not valid'),
+    404: THREAD_NOT_FOUND,
+    ...AUTH_FAILURES,
+  },
+});
+
+const stopThread = createRoute({
+  method: 'post',
+  path: '/{id}/stop',
+  operationId: 'stopThread',
+  tags: ['threads'],
+  summary: "Abort the running step (the tool's abortSignal fires); stops child threads too",
+  request: { params: ThreadParams },
+  responses: { 200: json(ThreadDetailsSchema, 'The thread, stopped'), 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
+});
+
+export function threadRoutes(registry: Registry) {
+  const app = routeApp();
+
+  app.openapi(createThread, async (c) => {
+    const body = c.req.valid('json');
     return c.json(await startThread(c.env, registry, c.get('userId'), body), 201);
   });
 
-  app.get('/', async (c) => {
-    const query = readQuery(c, ListThreadsQuery);
-    const page = await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') });
-    return c.json(page);
+  app.openapi(listThreads, async (c) => {
+    const query = c.req.valid('query');
+    return c.json(await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') }), 200);
   });
 
-  app.get('/:id', async (c) => {
-    const id = threadId(c.req.param('id'));
-    return c.json(unwrap(await threadStub(c.env, id).describe(c.get('userId'), id)));
+  app.openapi(getThread, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(unwrap(await threadStub(c.env, id).describe(c.get('userId'), id)), 200);
   });
 
-  app.delete('/:id', async (c) => {
-    const id = threadId(c.req.param('id'));
+  app.openapi(deleteThread, async (c) => {
+    const { id } = c.req.valid('param');
     unwrap(await threadStub(c.env, id).destroy(c.get('userId'), id));
     return c.body(null, 204);
   });
 
-  app.post('/:id/messages', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const body = await readJson(c, PostMessageBody);
-    const idempotencyKey = c.req.header('idempotency-key');
-    if (idempotencyKey !== undefined && (idempotencyKey.length === 0 || idempotencyKey.length > 256)) {
-      throw new HttpError({
-        status: 400,
-        code: 'invalid_request',
-        message: 'Idempotency-Key must be 1 to 256 characters',
-      });
-    }
-    const answer = unwrap(
-      await threadStub(c.env, id).postMessage(c.get('userId'), id, { content: body.content, idempotencyKey }),
-    );
+  app.openapi(postMessage, async (c) => {
+    const { id } = c.req.valid('param');
+    const { content } = c.req.valid('json');
+    const idempotencyKey = c.req.valid('header')['idempotency-key'];
+    const answer = unwrap(await threadStub(c.env, id).postMessage(c.get('userId'), id, { content, idempotencyKey }));
     return c.json(answer, 202);
   });
 
-  app.get('/:id/messages', async (c) => {
-    const id = threadId(c.req.param('id'));
-    const query = readQuery(c, ListMessagesQuery);
-    const page = unwrap(
-      await threadStub(c.env, id).listMessages(c.get('userId'), id, {
-        after: query.after,
-        limit: query.limit,
-        depth: query.depth ?? null,
-      }),
-    );
-    return c.json(page);
+  app.openapi(listMessages, async (c) => {
+    const { id } = c.req.valid('param');
+    const { after, limit, depth } = c.req.valid('query');
+    const page = await threadStub(c.env, id).listMessages(c.get('userId'), id, { after, limit, depth: depth ?? null });
+    // RPC's serialisation types lose the page's type (messages carry `unknown` fields): it is the
+    // thread's MessagePage, which the schema describes.
+    return c.json(unwrap(page as RpcResult<MessagePageBody>), 200);
   });
 
-  app.post('/:id/stop', async (c) => {
-    const id = threadId(c.req.param('id'));
-    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('userId'), id)));
+  app.openapi(stopThread, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('userId'), id)), 200);
   });
 
   return app;
