@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { RuntimeEnv } from '../../src/thread/bindings/env.js';
 import { reportToParent, retryReport } from '../../src/thread/children/parent-reports.js';
 import { ThreadMeta, type ThreadRecord } from '../../src/thread/storage/thread-meta.js';
-import { createThread } from '../support/api.js';
+import { api, createThread } from '../support/api.js';
 
 const answer: Message = {
   id: 'm1',
@@ -38,6 +38,7 @@ function flakyParent(failures: number) {
       calls++;
       if (calls <= failures) throw new Error('parent unavailable');
       received.push(content);
+      return 'delivered';
     },
   };
   const flaky = { ...env, THREADS: { idFromName: (name: string) => name, get: () => stub } } as unknown as RuntimeEnv;
@@ -85,5 +86,34 @@ describe('reports to a parent that cannot be reached', () => {
     });
     expect(errors.mock.calls.at(-1)?.[0]).toContain('gave up after 12 attempts');
     errors.mockRestore();
+  });
+
+  it('SUB-7: a deleted parent answers parent_gone; the child keeps no report and schedules no retry', async () => {
+    const parentId = await createThread({ agent: 'general' });
+    const deleted = await api(`/api/threads/${parentId}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(204);
+    const parent = env.THREADS.get(env.THREADS.idFromName(parentId));
+    const outcome = { status: 'success' as const, result: 'late answer', child_id: 'child-1' };
+    expect(await parent.childFinished('child-1', 'call-1', outcome)).toBe('parent_gone');
+    expect(await parent.childMessage('child-1', 'late note')).toBe('parent_gone');
+
+    const id = await createThread({ agent: 'general' });
+    await runInDurableObject(env.THREADS.get(env.THREADS.idFromName(id)), async (_instance, state) => {
+      const meta = new ThreadMeta(state.storage.sql);
+      const record: ThreadRecord = {
+        id,
+        agentId: 'general',
+        userId: 'u',
+        createdAt: 0,
+        headless: true,
+        parentId,
+        tags: [],
+        reportTo: 'call-1',
+      };
+      const done = { kind: 'done', reason: 'response' } as const;
+      expect(await reportToParent(env as unknown as RuntimeEnv, meta, record, done, [answer])).toBe(false);
+      expect(meta.get('pending_report') ?? null).toBeNull();
+    });
+    expect((await api(`/api/threads/${parentId}`)).status).toBe(404);
   });
 });

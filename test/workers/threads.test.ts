@@ -130,6 +130,24 @@ describe('thread routes', () => {
     expect(log.filter((m) => m.role === 'user' && m.content === 'only once')).toHaveLength(1);
   });
 
+  it('THR-5: the same Idempotency-Key with another message is refused with 422 and nothing is stored', async () => {
+    const id = await createThread({ agent: 'general' });
+    const send = (content: string) =>
+      api(`/api/threads/${id}/messages`, {
+        method: 'POST',
+        json: { content },
+        headers: { 'idempotency-key': 'key-2' },
+      });
+    expect((await send('first message')).status).toBe(202);
+    await settled(id);
+    const reused = await send('a different message');
+    expect(reused.status).toBe(422);
+    expect(((await reused.json()) as ErrorBody).error.code).toBe('idempotency_key_reused');
+    const log = await messages(id);
+    expect(log.some((m) => m.content === 'a different message')).toBe(false);
+    expect(log.filter((m) => m.content === 'first message')).toHaveLength(1);
+  });
+
   it('THR-5: a message without content is refused and nothing is stored', async () => {
     const id = await createThread({ agent: 'general' });
     const response = await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content: '' } });

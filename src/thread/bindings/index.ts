@@ -6,6 +6,7 @@ export type { RuntimeEnv } from './env.js';
 export { R2FileStore } from './r2-file-store.js';
 export type {
   ApiError,
+  ChildDelivery,
   ChildOutcome,
   CreateThreadInput,
   DeferredChildView,

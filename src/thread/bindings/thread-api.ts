@@ -6,7 +6,7 @@ import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 
 export interface ApiError {
-  status: 400 | 401 | 404 | 409 | 411 | 413 | 500 | 503;
+  status: 400 | 401 | 404 | 409 | 411 | 413 | 422 | 500 | 503;
   code: string;
   message: string;
   details?: unknown;
@@ -116,6 +116,12 @@ export interface MessagePage {
   next_after: number | null;
 }
 
+/**
+ * What a parent says to a child's report (SUB-7): taken, or the parent no longer exists (it was
+ * deleted), in which case the child stops trying.
+ */
+export type ChildDelivery = 'delivered' | 'parent_gone';
+
 /** What an OAuth callback brought: the authorization code, or the authorization server's error. */
 export type McpCallbackOutcome = { code: string } | { error: string };
 
@@ -171,8 +177,8 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     requestId: string,
     values: Record<string, string>,
   ): Promise<RpcResult<{ child_id: string }>>;
-  childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void>;
-  childMessage(childId: string, content: string): Promise<void>;
+  childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<ChildDelivery>;
+  childMessage(childId: string, content: string): Promise<ChildDelivery>;
   describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
   authorize(userId: string, id: string): Promise<RpcResult<null>>;
   postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;

@@ -8,7 +8,7 @@ import type { TurnOutcome } from '../../engine/conversation/index.js';
 import { lastUserIndex } from '../../engine/conversation/index.js';
 import type { AttachmentRef, Message } from '../../spec/index.js';
 import type { ChildOutcome, RuntimeEnv } from '../bindings/index.js';
-import { threadStub } from '../bindings/index.js';
+import { R2FileStore, threadStub } from '../bindings/index.js';
 import type { ThreadMeta, ThreadRecord } from '../storage/index.js';
 import { copyIntoThread } from './cross-thread-files.js';
 
@@ -80,8 +80,14 @@ export async function reportToParent(
       report.attachments = await copyIntoThread(env.FILES, record.id, paths, record.parentId, folder);
     }
     const parent = threadStub(env, record.parentId);
-    if (record.reportTo) await parent.childFinished(record.id, record.reportTo, report);
-    else await parent.childMessage(record.id, childMessage(record, report));
+    const delivery = record.reportTo
+      ? await parent.childFinished(record.id, record.reportTo, report)
+      : await parent.childMessage(record.id, childMessage(record, report));
+    // A deleted parent: nothing waits for the report, so no retry, and no copied file stays behind.
+    if (delivery === 'parent_gone') {
+      const files = new R2FileStore(env.FILES, record.parentId);
+      await Promise.all((report.attachments ?? []).map((file) => files.delete(file.path)));
+    }
     return false;
   } catch (error) {
     meta.set('reported', previous ?? false);

@@ -5,13 +5,16 @@
  * it never lands between a tool call and its result.
  */
 import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
-import type { PostMessageAnswer } from '../bindings/index.js';
+import { fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
 import type { AnswerDesk } from './answers.js';
 
 export interface IncomingMessage {
   content: string;
   metadata?: Record<string, unknown>;
-  /** A client's Idempotency-Key: the same key twice stores the message once. */
+  /**
+   * A client's Idempotency-Key: the same key with the same message stores it once and answers the
+   * retry as replayed; the same key with another message is refused (422), never silently dropped.
+   */
   idempotencyKey?: string;
   /**
    * A message that waits for the current turn to end and gets its own (a parent's message to a
@@ -20,14 +23,37 @@ export interface IncomingMessage {
   ownTurn?: boolean;
 }
 
-export async function acceptMessage(desk: AnswerDesk, incoming: IncomingMessage): Promise<PostMessageAnswer> {
+/** What a key's message was: its content and metadata, hashed (the store keeps no second copy). */
+async function fingerprint(incoming: IncomingMessage): Promise<string> {
+  const text = JSON.stringify([incoming.content, incoming.metadata ?? null]);
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+export async function acceptMessage(
+  desk: AnswerDesk,
+  incoming: IncomingMessage,
+): Promise<RpcResult<PostMessageAnswer>> {
   const { store, driver, ctx } = desk;
   const sql = ctx.storage.sql;
+  // Hashed before the check: from the check to the insert nothing awaits, so two requests with one
+  // key cannot both pass it.
+  const hash = incoming.idempotencyKey ? await fingerprint(incoming) : null;
   if (incoming.idempotencyKey) {
     const seen = sql
-      .exec<{ message_id: string }>('SELECT message_id FROM idempotency WHERE key = ?', incoming.idempotencyKey)
+      .exec<{ message_id: string; body_hash: string | null }>(
+        'SELECT message_id, body_hash FROM idempotency WHERE key = ?',
+        incoming.idempotencyKey,
+      )
       .toArray()[0];
-    if (seen) return { messageId: seen.message_id, queued: false, replayed: true };
+    if (seen && seen.body_hash !== null && seen.body_hash !== hash) {
+      return fail({
+        status: 422,
+        code: 'idempotency_key_reused',
+        message: `the Idempotency-Key "${incoming.idempotencyKey}" was used for another message (${seen.message_id}); use a new key for a new message`,
+      });
+    }
+    if (seen) return ok({ messageId: seen.message_id, queued: false, replayed: true });
   }
   const id = crypto.randomUUID();
   const metadata = incoming.ownTurn ? { ...incoming.metadata, after_turn: true } : incoming.metadata;
@@ -42,10 +68,15 @@ export async function acceptMessage(desk: AnswerDesk, incoming: IncomingMessage)
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
     if (incoming.idempotencyKey) {
-      sql.exec('INSERT INTO idempotency (key, message_id) VALUES (?, ?)', incoming.idempotencyKey, id);
+      sql.exec(
+        'INSERT INTO idempotency (key, message_id, body_hash) VALUES (?, ?, ?)',
+        incoming.idempotencyKey,
+        id,
+        hash,
+      );
     }
   });
   // A wait for an answer resumes only with the answer; anything else can run now.
   if (store.openInteractions().length === 0) await driver.wake();
-  return { messageId: id, queued, replayed: false };
+  return ok({ messageId: id, queued, replayed: false });
 }

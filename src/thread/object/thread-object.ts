@@ -12,6 +12,7 @@ import type { Frame } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { InteractionKind, ThreadStatus } from '../../spec/index.js';
 import {
+  type ChildDelivery,
   type ChildOutcome,
   type CreateThreadInput,
   type DeferredChildView,
@@ -101,6 +102,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       migrate(ctx.storage.sql);
       // EXE-8: the secrets are known before any request or alarm can append anything.
       await this.variables.openAtWake();
+      // THR-3: the status says a turn was running when the previous instance died.
+      if (this.metaTable.get('status') === 'running') await this.driver.resumeInterrupted();
     });
     // Heartbeats answered without waking a hibernating object (THR-2).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -234,13 +237,17 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
-  async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<void> {
+  async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<ChildDelivery> {
+    if (!this.record()) return 'parent_gone';
     await answerFromChild(this.answerDesk(), childId, toolCallId, outcome);
+    return 'delivered';
   }
 
   /** A non-blocking child finished: its answer is queued here as a message (SUB-3, SUB-7). */
-  async childMessage(childId: string, content: string): Promise<void> {
+  async childMessage(childId: string, content: string): Promise<ChildDelivery> {
+    if (!this.record()) return 'parent_gone';
     await messageFromChild(this.answerDesk(), childId, content);
+    return 'delivered';
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
@@ -252,7 +259,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
-    return this.asOwner(userId, id, async () => ok(await acceptMessage(this.answerDesk(), input)));
+    return this.asOwner(userId, id, () => acceptMessage(this.answerDesk(), input));
   }
 
   /**
@@ -263,7 +270,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     const record = this.record();
     if (!record || record.parentId !== parentId) return fail(notFound(record?.id ?? 'unknown'));
     const metadata = { from_parent: parentId, ...(side === 'b' ? { to_side: 'b' } : {}) };
-    return ok(await acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true }));
+    return acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true });
   }
 
   /**
@@ -401,8 +408,11 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 }
 
+/** The Durable Object class a Worker exports, its application's registry bound in. */
+export type ThreadClass = new (ctx: DurableObjectState, env: RuntimeEnv) => ThreadObject;
+
 /** Binds the object to an application's registry: the class a Worker exports. */
-export function createThreadClass(registry: Registry) {
+export function createThreadClass(registry: Registry): ThreadClass {
   return class Thread extends ThreadObject {
     constructor(ctx: DurableObjectState, env: RuntimeEnv) {
       super(ctx, env, registry);

@@ -26,7 +26,7 @@ export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS tool_journal (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL, body_hash TEXT)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
   // MCP servers this thread has listed; credentials (OAuth tokens) sealed like secret variables.
   `CREATE TABLE IF NOT EXISTS mcp_servers (server TEXT PRIMARY KEY, record TEXT, credentials TEXT)`,
@@ -42,6 +42,17 @@ export const THREAD_SCHEMA = [
   )`,
 ];
 
+/** Columns added to tables that threads created earlier already have. */
+const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string }> = [
+  // A key's message fingerprint (THR-5): a key reused for another message is refused.
+  { table: 'idempotency', column: 'body_hash', type: 'TEXT' },
+];
+
 export function migrate(sql: SqlStorage): void {
   for (const statement of THREAD_SCHEMA) sql.exec(statement);
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).toArray();
+    if (!columns.some((existing) => existing.name === column))
+      sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
 }

@@ -1,7 +1,9 @@
 /**
  * Drives a thread's agent loop from its Durable Object alarm (THR-3). A turn always runs inside the
- * alarm handler; while it runs, a safety alarm stays armed ten seconds ahead, so an object evicted or
- * restarted mid-turn is woken again and the loop resumes from the last persisted step.
+ * alarm handler; while it runs, a safety alarm stays armed two seconds ahead, so an object restarted
+ * mid-turn (a crash, a deploy) is woken again within two seconds, with no request needed, and the
+ * loop resumes from the last persisted step. While the turn is alive that alarm only re-arms itself:
+ * about one alarm per two seconds of a long step, and no write at all for steps shorter than one.
  */
 
 import { needsTurn, type TurnDeps, type TurnOutcome } from '../../engine/conversation/index.js';
@@ -22,7 +24,7 @@ import type { SqliteThreadStore } from '../storage/index.js';
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
  * restart waits to resume. Re-arming costs a storage write, so it happens once half has passed.
  */
-const SAFETY_ALARM_MS = 10_000;
+const SAFETY_ALARM_MS = 2_000;
 
 export interface TurnDriverHost {
   readonly ctx: DurableObjectState;
@@ -58,6 +60,14 @@ export class TurnDriver {
 
   get busy(): boolean {
     return this.turn !== null;
+  }
+
+  /**
+   * When the object starts: a turn that was running when the previous instance died resumes at
+   * once, instead of at its safety alarm, if a request woke the object first.
+   */
+  async resumeInterrupted(): Promise<void> {
+    await this.host.ctx.storage.setAlarm(Date.now());
   }
 
   /** Arms the alarm that runs the loop, if there is work and no turn is running. */
