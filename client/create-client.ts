@@ -1,0 +1,39 @@
+/**
+ * `createClient`: one object with a group of calls per resource of the API and `stream` for a
+ * thread's frames, all sharing the base URL, the key and the platform's fetch and WebSocket.
+ */
+import { type AnswerCalls, answerCalls } from './answers.js';
+import { type FileCalls, fileCalls } from './files.js';
+import { typedApi } from './http.js';
+import { type MessageCalls, messageCalls } from './messages.js';
+import { type ClientOptions, resolvePlatform } from './options.js';
+import { openStream, type StreamOptions } from './stream.js';
+import type { ThreadStream } from './thread-stream.js';
+import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
+import { type VariableCalls, variableCalls } from './variables.js';
+
+export interface Client {
+  readonly agents: AgentCalls;
+  readonly threads: ThreadCalls;
+  readonly messages: MessageCalls;
+  readonly answers: AnswerCalls;
+  readonly files: FileCalls;
+  readonly variables: VariableCalls;
+  /** The thread's frames, reconnecting after every drop; see ThreadStream. */
+  stream(id: string, options?: StreamOptions): ThreadStream;
+}
+
+export function createClient(options: ClientOptions): Client {
+  const platform = resolvePlatform(options);
+  const api = typedApi(platform);
+  const threads = threadCalls(api);
+  return {
+    agents: agentCalls(api),
+    threads,
+    messages: messageCalls(api),
+    answers: answerCalls(api),
+    files: fileCalls(platform),
+    variables: variableCalls(api),
+    stream: (id, streamOptions = {}) => openStream(platform, id, streamOptions, threads.get),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * The client of the Standard Agents runtime's API, for browsers, Node (20 and later) and Workers:
+ * typed calls for every route (checked against the served OpenAPI document), `ApiError` for every
+ * failure, and a thread's frame stream that reconnects by itself and delivers each frame exactly
+ * once, in order. The React hook is a separate entry (`client/react.ts`) so only React users load
+ * React.
+ */
+export type { AnswerCalls } from './answers.js';
+export { ApiError } from './api-error.js';
+export { Backoff, type BackoffOptions } from './backoff.js';
+export { type Client, createClient } from './create-client.js';
+export type { FileCalls, UploadBody } from './files.js';
+export { type Frame, type FrameOf, type FrameType, parseFrame } from './frames.js';
+export type { MessageCalls, PostMessageOptions } from './messages.js';
+export type { components, paths } from './openapi.js';
+export type {
+  ClientOptions,
+  EventSourceConstructor,
+  EventSourceLike,
+  FetchLike,
+  WebSocketConstructor,
+  WebSocketLike,
+} from './options.js';
+export type {
+  AgentList,
+  AgentSummary,
+  ApprovalAnswer,
+  BootedChild,
+  CreateThreadBody,
+  DeferredChildView,
+  FolderEntry,
+  FolderListing,
+  ListMessagesQuery,
+  ListThreadsQuery,
+  MessagePage,
+  ModelSummary,
+  PostMessageAnswer,
+  PostMessageBody,
+  PromptSummary,
+  ProvidedVariables,
+  QuestionAnswer,
+  SecretAnswer,
+  ThreadDetails,
+  ThreadPage,
+  ThreadSummary,
+  ToolResultAnswer,
+  ToolSummary,
+} from './resources.js';
+export { FrameSequencer, type Verdict } from './sequencer.js';
+export type { StreamOptions } from './stream.js';
+export type { StreamState, ThreadStream } from './thread-stream.js';
+export type { AgentCalls, ThreadCalls } from './threads.js';
+export type { VariableCalls } from './variables.js';
+export type {
+  AcpToolKind,
+  AttachmentRef,
+  EnvelopeMetadata,
+  InteractionKind,
+  JsonValue,
+  Message,
+  MessageRole,
+  ThreadStatus,
+  ToolCall,
+  ToolEnvelope,
+  UsageTotals,
+  WaitingFor,
+} from './wire.js';

@@ -1,0 +1,38 @@
+/**
+ * What each route takes and answers, named: the schemas of the served OpenAPI document
+ * (client/openapi.ts, generated from `GET /openapi.json`), so a change of the server's document
+ * changes these types, and code using them stops compiling where it no longer fits.
+ */
+import type { components, paths } from './openapi.js';
+
+type Schemas = components['schemas'];
+
+export type ThreadDetails = Schemas['ThreadDetails'];
+export type ThreadPage = Schemas['ThreadList'];
+export type ThreadSummary = ThreadPage['threads'][number];
+export type MessagePage = Schemas['MessagePage'];
+export type PostMessageAnswer = Schemas['PostMessageAnswer'];
+export type AgentList = Schemas['AgentList'];
+export type AgentSummary = Schemas['Agent'];
+export type PromptSummary = AgentSummary['sideA']['prompt'];
+export type ToolSummary = PromptSummary['tools'][number];
+export type ModelSummary = Schemas['ModelStatus'];
+export type FolderListing = Schemas['FolderListing'];
+export type FolderEntry = FolderListing['entries'][number];
+export type DeferredChildView = Schemas['DeferredChildView'];
+export type BootedChild = Schemas['BootedChild'];
+
+export type CreateThreadBody = Schemas['CreateThreadBody'];
+export type PostMessageBody = Schemas['PostMessageBody'];
+export type QuestionAnswer = Schemas['AnswersBody'];
+export type ApprovalAnswer = Schemas['ApprovalsBody'];
+export type ToolResultAnswer = Schemas['ToolResultsBody'];
+export type SecretAnswer = Schemas['SecretsBody'];
+export type ProvidedVariables = Schemas['DeferredVariablesBody']['variables'];
+
+type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }
+  ? NonNullable<Q>
+  : never;
+
+export type ListThreadsQuery = Query<'/api/threads', 'get'>;
+export type ListMessagesQuery = Query<'/api/threads/{id}/messages', 'get'>;

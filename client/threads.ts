@@ -1,0 +1,43 @@
+/**
+ * Agents and threads: what the Worker serves, and creating, listing, inspecting, stopping and
+ * deleting threads.
+ */
+import { expectOk, type TypedApi } from './http.js';
+import type { AgentList, CreateThreadBody, ListThreadsQuery, ThreadDetails, ThreadPage } from './resources.js';
+
+export interface AgentCalls {
+  /** `GET /api/agents`: agents, their prompts and tools, and the models with whether each is configured. */
+  list(): Promise<AgentList>;
+}
+
+export interface ThreadCalls {
+  /** `POST /api/threads` (201): a trailing user message in `messages` starts a turn. */
+  create(body: CreateThreadBody): Promise<ThreadDetails>;
+  /** `GET /api/threads`: your threads, newest first; `next_cursor` is the `cursor` of the next page. */
+  list(query?: ListThreadsQuery): Promise<ThreadPage>;
+  /** `GET /api/threads/:id`: status, `waiting_for`, `last_frame_seq`, usage. */
+  get(id: string): Promise<ThreadDetails>;
+  /** `DELETE /api/threads/:id` (204): stops the thread and deletes its storage and files. */
+  delete(id: string): Promise<void>;
+  /** `POST /api/threads/:id/stop`: aborts the running step (and the children's). */
+  stop(id: string): Promise<ThreadDetails>;
+}
+
+export function agentCalls(api: TypedApi): AgentCalls {
+  return {
+    list: () => expectOk(api.GET('/api/agents')),
+  };
+}
+
+export function threadCalls(api: TypedApi): ThreadCalls {
+  const path = (id: string) => ({ path: { id } });
+  return {
+    create: (body) => expectOk(api.POST('/api/threads', { body })),
+    list: (query) => expectOk(api.GET('/api/threads', { params: { query } })),
+    get: (id) => expectOk(api.GET('/api/threads/{id}', { params: path(id) })),
+    delete: async (id) => {
+      await expectOk(api.DELETE('/api/threads/{id}', { params: path(id) }));
+    },
+    stop: (id) => expectOk(api.POST('/api/threads/{id}/stop', { params: path(id) })),
+  };
+}
