@@ -64,6 +64,16 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
+      {
+        // The inspector page in Chromium (playwright-core) against a real `wrangler dev`.
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
     ],
   },
 });
