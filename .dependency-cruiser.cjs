@@ -1,11 +1,26 @@
 /**
  * The architecture rules `npm run lint` enforces (docs/architecture.md): the layers import downwards
  * only, there is no import cycle (type-only imports count), a folder is entered only through its
- * `index.ts` (its door), and nothing the Worker, the benchmark or the local harness runs imports
- * test code.
+ * `index.ts` (its door), nothing the Worker, the benchmark or the local harness runs imports
+ * test code, and the client and the inspector page import no runtime code.
  */
 module.exports = {
   forbidden: [
+    {
+      name: 'client-stands-alone',
+      comment:
+        'client/ is its own entry point for browsers, Node and Workers: it speaks HTTP to the runtime and imports none of it.',
+      severity: 'error',
+      from: { path: '^client/' },
+      to: { path: ['^src/', '^cloudflare:'] },
+    },
+    {
+      name: 'inspector-uses-the-client',
+      comment: 'The inspector page talks to the server through the client library and nothing else.',
+      severity: 'error',
+      from: { path: '^inspector/' },
+      to: { path: ['^src/', '^cloudflare:'] },
+    },
     {
       name: 'no-cycles',
       comment: 'Import cycles, type-only ones included: a newcomer cannot tell which file comes first.',

@@ -6,6 +6,8 @@
 export interface WranglerDevOptions {
   /** A wrangler.toml path relative to the repository root; default the root one. */
   config?: string;
+  /** The project directory wrangler runs in; default this repository. */
+  cwd?: string;
   /** Passed as `--var NAME:value`. */
   vars?: Record<string, string>;
   /**
@@ -15,6 +17,13 @@ export interface WranglerDevOptions {
   snapshot?: boolean;
   /** Default 90 s. */
   readyTimeoutMs?: number;
+  /**
+   * Keep the Worker's state (Durable Objects, R2, D1) here and leave it on stop, so a second
+   * wrangler dev started with it serves the same threads (a restart).
+   */
+  persistTo?: string;
+  /** Listen on this port instead of a free one (a restart keeps its address). */
+  port?: number;
 }
 
 export interface WranglerDev {
@@ -25,6 +34,8 @@ export interface WranglerDev {
   output(): string;
   /** Stops the whole process group (wrangler and workerd) and deletes the persisted state. */
   stop(): Promise<void>;
+  /** Kills the whole process group at once, as a crash would (SIGKILL); the state stays. */
+  kill(): Promise<void>;
 }
 
 /** Resolves once wrangler dev prints `Ready on`; rejects with its output if it exits or times out. */

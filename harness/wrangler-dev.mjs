@@ -31,19 +31,25 @@ const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true
  * @property {Record<string, string>} [vars] Passed as `--var NAME:value`.
  * @property {boolean} [snapshot] Serve a bundle built once at start: source edits do not reload it.
  * @property {number} [readyTimeoutMs] Default 90 s.
+ * @property {string} [cwd] The project directory wrangler runs in; default this repository (a test
+ *   of the packed package serves a project of its own).
+ * @property {string} [persistTo] Keep the Worker's state (Durable Objects, R2, D1) here and leave it
+ *   on stop, so a second wrangler dev started with it serves the same threads (a restart).
+ * @property {number} [port] Listen on this port instead of a free one (a restart keeps its address).
  */
 
 /**
  * @param {WranglerDevOptions} [options]
  */
 export async function startWranglerDev(options = {}) {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const inspectorPort = await freePort();
   const tempDir = await mkdtemp(join(tmpdir(), 'wrangler-dev-'));
-  const config = options.config ? ['--config', options.config] : [];
+  // A served bundle has no wrangler.toml beside it: name the project's explicitly.
+  const config = options.config ? ['--config', options.config] : options.snapshot ? ['--config', 'wrangler.toml'] : [];
   const script = options.snapshot
     ? [
-        await bundle(config, join(tempDir, 'bundle')).catch(async (error) => {
+        await bundle(config, join(tempDir, 'bundle'), options.cwd ?? ROOT).catch(async (error) => {
           await rm(tempDir, { recursive: true, force: true });
           throw error;
         }),
@@ -62,12 +68,12 @@ export async function startWranglerDev(options = {}) {
     '--inspector-port',
     String(inspectorPort),
     '--persist-to',
-    join(tempDir, 'state'),
+    options.persistTo ?? join(tempDir, 'state'),
     '--show-interactive-dev-session=false',
     ...Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
   ];
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: WRANGLER_ENV,
@@ -129,6 +135,11 @@ export async function startWranglerDev(options = {}) {
     output: () => output,
     /** Stops the whole process group (wrangler and workerd) and deletes the persisted state. */
     stop,
+    /** Kills the whole process group at once, as a crash would (SIGKILL); the state stays. */
+    kill: async () => {
+      if (running && child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
+      await exited;
+    },
   };
 }
 
@@ -136,11 +147,12 @@ export async function startWranglerDev(options = {}) {
  * Bundles the Worker as `wrangler deploy` would, without deploying; returns the bundle's path.
  * @param {string[]} config
  * @param {string} outdir
+ * @param {string} cwd
  */
-async function bundle(config, outdir) {
+async function bundle(config, outdir, cwd) {
   const args = [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, ...config];
   try {
-    await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV });
+    await promisify(execFile)(process.execPath, args, { cwd, env: WRANGLER_ENV });
   } catch (error) {
     const { stdout = '', stderr = '' } = /** @type {{ stdout?: string, stderr?: string }} */ (error);
     throw new Error(`wrangler deploy --dry-run failed:\n${stdout}${stderr}`);
