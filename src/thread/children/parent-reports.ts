@@ -134,10 +134,21 @@ export class ParentReporter {
     private readonly logError: (line: string) => void,
   ) {}
 
-  /** Reports a session's end, off the turn's critical path. */
+  /** Reports in flight, one after the other. */
+  private sending: Promise<void> = Promise.resolve();
+
+  /**
+   * Reports a session's end, off the turn's critical path. A resumable instance's sessions end in
+   * order and the parent must hear them in that order (SUB-4), so reports go one at a time, each
+   * built from the log as it was when its session ended.
+   */
   report(record: ThreadRecord, outcome: TurnOutcome, log: readonly Message[]): void {
-    const reported = reportToParent(this.env, this.meta, record, outcome, log, 1, this.logError);
-    this.ctx.waitUntil(reported.then((retry) => this.schedule(retry)));
+    const ended = log.slice();
+    this.sending = this.sending
+      .then(() => reportToParent(this.env, this.meta, record, outcome, ended, 1, this.logError))
+      .then((retry) => this.schedule(retry))
+      .catch((error) => this.logError(`report to ${record.parentId} failed: ${(error as Error).message}`));
+    this.ctx.waitUntil(this.sending);
   }
 
   /** From the alarm: tries again to deliver a report the parent did not receive. */
