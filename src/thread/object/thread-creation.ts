@@ -2,7 +2,8 @@
  * What creating a thread writes (THR-1, VAR-2, VAR-3, PERM-1), all or nothing: its variables sealed
  * (a secret too short to scrub, or no key to seal it, refuses the thread), its record, its session
  * rules and the rules it inherits, its first messages, then its row in the D1 index; without the row
- * the thread is erased again.
+ * the thread is erased again. The first turn starts as soon as the thread's own storage holds it,
+ * beside the index write, so the D1 round trip is not on the turn's path.
  */
 
 import { BUDGET_KEY } from '../../engine/conversation/index.js';
@@ -23,6 +24,10 @@ export interface CreationHost {
   readonly index: ThreadIndex;
   readonly variables: ThreadVariables;
   store(): SqliteThreadStore;
+  /** The thread is stored: its first frames go out and its first turn may start. */
+  started(): Promise<void>;
+  /** Stops a turn that started (the index refused the thread). */
+  stop(): Promise<void>;
   /** Drops everything written, leaving an empty object. */
   erase(): Promise<void>;
 }
@@ -63,9 +68,11 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
     }
   });
+  await host.started();
   try {
     await host.index.insert(indexRowFor(record));
   } catch (error) {
+    await host.stop();
     await host.erase();
     return fail({
       status: 503,

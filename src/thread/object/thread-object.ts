@@ -203,13 +203,16 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
         index: this.index,
         variables: this.variables,
         store: () => this.store(),
+        started: async () => {
+          for (const message of this.store().messages()) this.emit({ type: 'message', message });
+          await this.driver.wake();
+        },
+        stop: () => this.driver.abort('the thread index refused the thread'),
         erase: () => this.erase(),
       },
       input,
     );
     if (!created.ok) return created;
-    for (const message of this.store().messages()) this.emit({ type: 'message', message });
-    await this.driver.wake();
     return ok(this.details(created.value));
   }
 
