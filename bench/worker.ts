@@ -1,7 +1,8 @@
 /**
  * The benchmark Worker: the runtime serving agents whose only tool does nothing, so a tool round
- * costs exactly the runtime's own work, next to the Floor object (bench/floor.ts) that measures the
- * least a round can cost. `/floor/*` goes to a Floor object, everything else to the runtime.
+ * costs exactly the runtime's own work, next to the Floor object (bench/floor.ts) that does only the
+ * work any agent loop must do per round. `/floor/*` goes to a fresh Floor object per path, everything
+ * else to the runtime.
  *
  * Two agents differ only in what they send the model: `bench` sends the whole conversation (the
  * default), `bench-turn` only the current turn, so the history benchmark can tell the cost of a

@@ -24,12 +24,22 @@ export interface WranglerDevOptions {
   persistTo?: string;
   /** Listen on this port instead of a free one (a restart keeps its address). */
   port?: number;
+  /**
+   * Default true. False leaves wrangler's DevTools inspector detached, as in production: attached, it
+   * has workerd report every request and subrequest to it and buffers the reports until a DevTools
+   * window connects.
+   */
+  inspector?: boolean;
 }
 
 export interface WranglerDev {
   /** The origin, e.g. `http://127.0.0.1:8787`. */
   readonly url: string;
   readonly port: number;
+  /** The wrangler process: workerd runs among its descendants. */
+  readonly pid: number;
+  /** When `Ready on` was printed, as performance.now() of this process. */
+  readonly readyAt: number;
   /** Everything wrangler dev printed so far (the last 200 kB). */
   output(): string;
   /** Stops the whole process group (wrangler and workerd) and deletes the persisted state. */

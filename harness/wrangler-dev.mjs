@@ -15,6 +15,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -36,6 +37,11 @@ const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true
  * @property {string} [persistTo] Keep the Worker's state (Durable Objects, R2, D1) here and leave it
  *   on stop, so a second wrangler dev started with it serves the same threads (a restart).
  * @property {number} [port] Listen on this port instead of a free one (a restart keeps its address).
+ * @property {boolean} [inspector] Default true. False leaves wrangler's DevTools inspector detached, as
+ *   in production: attached, it has workerd report every request and subrequest to it, and buffers
+ *   those reports until a DevTools window connects (ten thousand model requests grew it by a gigabyte, and it
+ *   slows every round). wrangler dev has no flag for this; it detaches the inspector when it runs in
+ *   a VS Code JavaScript debug terminal, which it tells by VSCODE_INSPECTOR_OPTIONS being set.
  */
 
 /**
@@ -76,7 +82,7 @@ export async function startWranglerDev(options = {}) {
     cwd: options.cwd ?? ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: WRANGLER_ENV,
+    env: options.inspector === false ? { ...WRANGLER_ENV, VSCODE_INSPECTOR_OPTIONS: '{}' } : WRANGLER_ENV,
   });
 
   let output = '';
@@ -107,6 +113,7 @@ export async function startWranglerDev(options = {}) {
   };
 
   const readyTimeoutMs = options.readyTimeoutMs ?? 90_000;
+  let readyAt = 0;
   /** @type {string | null} Why it is not ready, or null once it is. */
   const failure = await new Promise((resolve) => {
     /** @param {string | null} reason */
@@ -117,7 +124,10 @@ export async function startWranglerDev(options = {}) {
     };
     const timer = setTimeout(() => settle(`not ready after ${readyTimeoutMs} ms`), readyTimeoutMs);
     onOutput = () => {
-      if (output.includes('Ready on')) settle(null);
+      if (output.includes('Ready on')) {
+        readyAt = performance.now();
+        settle(null);
+      }
     };
     onOutput();
     void exited.then(() => settle(`exited with code ${child.exitCode} before it was ready`));
@@ -131,6 +141,10 @@ export async function startWranglerDev(options = {}) {
     /** The origin, e.g. `http://127.0.0.1:8787`. */
     url: `http://127.0.0.1:${port}`,
     port,
+    /** The wrangler process: workerd runs among its descendants. */
+    pid: /** @type {number} */ (child.pid),
+    /** When `Ready on` was printed, as performance.now() of this process. */
+    readyAt,
     /** Everything wrangler dev printed so far (the last 200 kB). */
     output: () => output,
     /** Stops the whole process group (wrangler and workerd) and deletes the persisted state. */
