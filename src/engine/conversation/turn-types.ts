@@ -28,12 +28,10 @@ export interface TurnDeps {
   onProgress?(): void;
   now?(): number;
   /**
-   * The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4); `refused`
-   * says why the thread's rules deny contacting a host, or null.
+   * The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4).
    */
   connectedTools?(
     servers: Readonly<Record<string, McpServerConfig>>,
-    refused: (host: string) => string | null,
     signal: AbortSignal,
   ): Promise<readonly ResolvedTool[]>;
 }

@@ -7,8 +7,8 @@
  */
 import type { McpServerConfig, PromptDefinition } from '../../spec/index.js';
 import type { TurnDeps } from '../conversation/index.js';
-import { type GuardSetup, rulesFor } from '../guards/index.js';
-import { effectiveCapabilities, hostRefusal } from '../permissions/index.js';
+import type { GuardSetup } from '../guards/index.js';
+import { effectiveCapabilities } from '../permissions/index.js';
 import { mcpServersOf, type ResolvedTool } from '../registry/index.js';
 
 export class TurnTools {
@@ -44,8 +44,7 @@ export class TurnTools {
   async refresh(): Promise<boolean> {
     const { connectedTools } = this.deps;
     if (!connectedTools || !this.dynamic) return false;
-    const rules = rulesFor(this.setup);
-    const connected = await connectedTools(this.servers, (host) => hostRefusal(rules, host), this.deps.signal);
+    const connected = await connectedTools(this.servers, this.deps.signal);
     const names = connected.map((tool) => tool.name).join('\n');
     if (names === this.connectedNames) return false;
     this.connectedNames = names;

@@ -16,9 +16,14 @@ async function sha256Hex(text: string): Promise<string> {
   return [...digest].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The user a key stands for: a hash, so the key itself is never stored (THR-6). */
+/** The user a key stands for, from the key's digest: a hash, so the key itself is never stored (THR-6). */
+function userIdForDigest(digest: string): string {
+  return `u_${digest.slice(0, 32)}`;
+}
+
+/** The user a key stands for (THR-6). */
 export async function userIdForKey(key: string): Promise<string> {
-  return `u_${(await sha256Hex(key)).slice(0, 32)}`;
+  return userIdForDigest(await sha256Hex(key));
 }
 
 let cachedKeys: { source: string; digests: Promise<Set<string>> } | null = null;
@@ -88,8 +93,7 @@ export function bearerAuth(): MiddlewareHandler<HttpEnv> {
     if (!(await keyDigests(configured)).has(digest)) {
       return unauthorized(c, 'invalid API key', 'invalid_token');
     }
-    // The user id is the same digest, shortened (userIdForKey): one hash per request, not two.
-    c.set('userId', `u_${digest.slice(0, 32)}`);
+    c.set('userId', userIdForDigest(digest));
     await next();
   };
 }

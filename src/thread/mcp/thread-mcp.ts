@@ -62,6 +62,9 @@ export class ThreadMcp {
     if (this.hub) return this.hub;
     const { env } = this.host;
     const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
+    // One check of the thread's rules, as they are now (session rules change): before a server is
+    // listed, and on every hop of every request to it or its authorization server.
+    const refused = (host: string) => hostRefusal(this.rules(), host);
     this.hub = new McpHub({
       threadId: this.threadId(),
       storage: this.storage(),
@@ -70,13 +73,14 @@ export class ThreadMcp {
           {
             egress,
             checkHost: (target) => {
-              const reason = hostRefusal(this.rules(), canonicalHost(target));
+              const reason = refused(canonicalHost(target));
               if (reason) throw new EgressRefused(reason, target.href);
             },
           },
           url,
           init,
         ),
+      refused,
       variables: () => this.values,
       oauthCallbackUrl: env.PUBLIC_URL ? new URL(MCP_OAUTH_CALLBACK_PATH, env.PUBLIC_URL).href : null,
       listed: (server, record) => this.recordListing(server, record),
@@ -104,11 +108,10 @@ export class ThreadMcp {
 
   async connectedTools(
     servers: Readonly<Record<string, McpServerConfig>>,
-    refused: (host: string) => string | null,
     signal: AbortSignal,
   ): Promise<readonly ResolvedTool[]> {
     await this.openVariables();
-    return this.ready().toolsFor(servers, refused, signal);
+    return this.ready().toolsFor(servers, signal);
   }
 
   /**

@@ -1,4 +1,5 @@
 /**
  * The Thread Durable Object (THR-1): its RPC methods, WebSocket, alarm, creation and details.
  */
-export { createThreadClass, ThreadObject, USER_HEADER } from './thread-object.js';
+export { createThreadClass, type ThreadClass } from './thread-class.js';
+export { ThreadObject, USER_HEADER } from './thread-object.js';

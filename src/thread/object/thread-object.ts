@@ -96,7 +96,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       messageChild: (nameOrId, message) =>
         messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
       runCode: (state, source, options) => this.programs.run(state, source, options),
-      connectedTools: (servers, refused, signal) => this.mcp.connectedTools(servers, refused, signal),
+      connectedTools: (servers, signal) => this.mcp.connectedTools(servers, signal),
     });
     ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
@@ -409,16 +409,4 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       // Already closed.
     }
   }
-}
-
-/** The Durable Object class a Worker exports, its application's registry bound in. */
-export type ThreadClass = new (ctx: DurableObjectState, env: RuntimeEnv) => ThreadObject;
-
-/** Binds the object to an application's registry: the class a Worker exports. */
-export function createThreadClass(registry: Registry): ThreadClass {
-  return class Thread extends ThreadObject {
-    constructor(ctx: DurableObjectState, env: RuntimeEnv) {
-      super(ctx, env, registry);
-    }
-  };
 }

@@ -116,20 +116,16 @@ export class McpHub implements McpToolCaller {
   /**
    * The tools of `servers` for one turn. A server listed before is served from storage; one not yet
    * listed is listed now; one that fails (unreachable, refused, needs authorization) is offered as
-   * its connect tool. `refused` applies the thread's rules to a server's host before any contact.
+   * its connect tool. A host the thread's rules deny is not contacted at all.
    */
-  async toolsFor(
-    servers: Readonly<Record<string, McpServerConfig>>,
-    refused: (host: string) => string | null,
-    signal: AbortSignal,
-  ): Promise<ResolvedTool[]> {
+  async toolsFor(servers: Readonly<Record<string, McpServerConfig>>, signal: AbortSignal): Promise<ResolvedTool[]> {
     const lists = await Promise.all(
       Object.entries(servers).map(async ([server, config]) => {
         let host = '';
         try {
           const endpoint = this.endpoint(server, config);
           host = canonicalHostName(endpoint.url.hostname);
-          const denied = refused(host);
+          const denied = this.host.refused(host);
           if (denied) return mcpConnectTool(server, config, host, denied, this);
           const stored = this.record(server);
           const record = stored?.url === endpoint.url.href ? stored : await this.list(server, config, signal);

@@ -49,6 +49,8 @@ export interface McpHost {
   storage: McpStorage;
   /** Every request to a server or its authorization server: the egress policy and the rules' denies. */
   fetch: McpFetch;
+  /** Why the thread's rules deny contacting a host (a `net.fetch` deny), or null. */
+  refused(host: string): string | null;
   /** The thread's variable values, secrets included, for `{NAME}` in URLs and headers. */
   variables(): Readonly<Record<string, string>>;
   /** The Worker's OAuth callback URL; null when the deployment has not set one (no OAuth then). */
