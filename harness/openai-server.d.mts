@@ -77,6 +77,8 @@ export interface RecordedRequest {
   body: RecordedBody | null;
   /** Whether the client went away before the reply was complete. */
   closedEarly: boolean;
+  /** Which TCP connection carried it, numbered from 1 in the order the server accepted them. */
+  connection: number;
 }
 
 export type Responder = (body: RecordedBody, request: RecordedRequest) => Reply | Promise<Reply>;

@@ -49,6 +49,7 @@ import { createServer, STATUS_CODES } from 'node:http';
  * @property {Record<string, string | string[] | undefined>} headers Lower-case names, as Node gives them.
  * @property {RecordedBody | null} body The parsed JSON body (null when it was not JSON).
  * @property {boolean} closedEarly Whether the client went away before the reply was complete.
+ * @property {number} connection Which TCP connection carried it, numbered from 1 in the order the server accepted them.
  *
  * @typedef {(body: RecordedBody, request: RecordedRequest) => Reply | Promise<Reply>} Responder
  *
@@ -68,6 +69,9 @@ export async function startOpenAIServer(options = {}) {
   const requests = [];
   const respond = options.respond ?? echoResponder;
 
+  /** @type {WeakMap<import('node:net').Socket, number>} */
+  const connectionIds = new WeakMap();
+  let connections = 0;
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => {
       if (res.headersSent) res.destroy();
@@ -89,6 +93,7 @@ export async function startOpenAIServer(options = {}) {
       headers: req.headers,
       body: parseJson(rawBody),
       closedEarly: false,
+      connection: connectionIds.get(req.socket) ?? 0,
     };
     requests.push(record);
     res.on('close', () => {
@@ -117,6 +122,7 @@ export async function startOpenAIServer(options = {}) {
     }
   }
 
+  server.on('connection', (socket) => connectionIds.set(socket, ++connections));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(undefined));

@@ -196,6 +196,32 @@ describe('wrangler dev', () => {
     });
   });
 
+  it('THR-4: an answer is read to the end of its body, even when the server ends it after [DONE]: the next step reuses the connection', async () => {
+    model.reset();
+    // The pause between writes puts the body's end well after [DONE]: a reader that stopped at [DONE]
+    // would cut the connection, and the next step would need a new one.
+    model.enqueue(
+      { toolCalls: [{ id: 'call_time', name: 'get_current_time', arguments: '{}' }], chunkDelayMs: 20 },
+      { text: 'It is noon.', chunkDelayMs: 20 },
+    );
+    const { id } = await api.createThread({ agent: 'assistant' });
+    const live = await api.openStream(id);
+    try {
+      await api.postMessage(id, 'What time is it?');
+      await live.waitFor(
+        (frames) => frames.some((frame) => frame.type === 'status' && frame.status === 'idle'),
+        'idle',
+      );
+    } finally {
+      live.close();
+    }
+    expect((await api.messages(id)).at(-1)).toMatchObject({ role: 'assistant', content: 'It is noon.' });
+    const [first, second] = model.requests;
+    expect(model.requests).toHaveLength(2);
+    expect(second?.connection).toBe(first?.connection);
+    expect(first?.closedEarly).toBe(false);
+  });
+
   describe('THR-4: one Worker, four providers, each model with its own credentials', () => {
     async function turn(agent: string): Promise<Message[]> {
       const { id } = await api.createThread({ agent });

@@ -574,6 +574,30 @@ describe('OpenAIProvider: failures', () => {
   });
 });
 
+describe('OpenAIProvider: the body after the answer', () => {
+  it('THR-4: a server that holds the stream open after [DONE] does not hold the step', async () => {
+    const { createServer } = await import('node:http');
+    const held = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        // The answer is complete, but the body never ends.
+        res.write(sse(chunk({ role: 'assistant', content: 'hi' }), chunk({}, 'stop'), 'data: [DONE]\n\n'));
+      });
+    });
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const { port } = held.address() as { port: number };
+    try {
+      const client = new OpenAIProvider({ baseURL: `http://127.0.0.1:${port}/v1/`, apiKey: API_KEY });
+      const answer = await within(client.complete(request(), {}), PROMPT_GUARD_MS);
+      expect(answer).toMatchObject({ text: 'hi', finishReason: 'stop' });
+    } finally {
+      held.closeAllConnections();
+      await new Promise((resolve) => held.close(resolve));
+    }
+  });
+});
+
 describe('OpenAIProvider: abort', () => {
   it('THR-4: aborting during a stream rejects promptly with an AbortError', async () => {
     server.enqueue({ text: 'one two three four five six', chunkSize: 4, stallAfter: 3 });

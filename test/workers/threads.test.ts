@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { api, createThread, messages, settled, thread } from '../support/api.js';
+import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 
 interface ErrorBody {
@@ -94,6 +94,25 @@ describe('thread routes', () => {
     await settled(id);
     const idle = await (await api(`/api/threads?tag=${tag}&status=idle`)).json();
     expect((idle as { threads: { id: string }[] }).threads.map((t) => t.id)).toEqual([id]);
+  });
+
+  it('THR-1: a thread whose first turn pauses at once is listed as waiting: its row is written before any status', async () => {
+    const tag = `first-${crypto.randomUUID()}`;
+    const ask = directive([
+      { toolCalls: [{ name: 'question', arguments: { questions: [{ question: 'Which colour?' }] } }] },
+      { text: 'thanks' },
+    ]);
+    const id = await createThread({ agent: 'general', tags: [tag], messages: [{ content: ask }] });
+    await until(
+      () => thread(id),
+      (view) => view.status === 'waiting',
+    );
+    const listed = await until(
+      async () =>
+        (await (await api(`/api/threads?tag=${tag}`)).json()) as { threads: { id: string; status: string }[] },
+      (list) => list.threads[0]?.status === 'waiting',
+    );
+    expect(listed.threads.map((t) => [t.id, t.status])).toEqual([[id, 'waiting']]);
   });
 
   it('THR-5: DELETE removes the thread, its messages and its index row', async () => {

@@ -88,7 +88,7 @@ export async function storeSecretAnswer(
   }
   const answer: SecretAnswer = { stored: true };
   // Sealing yielded: the write goes with the answer, so a wait answered or ended meanwhile stays so.
-  const stored = desk.ctx.storage.transactionSync(() => {
+  const stored = desk.store.transaction(desk.ctx.storage, () => {
     if (!desk.store.answerInteraction(toolCallId, 'secret', answer)) return false;
     write();
     return true;

@@ -64,7 +64,7 @@ export async function acceptMessage(
     store.openInteractions().length > 0 ||
     hasHeldCalls(log) ||
     (incoming.ownTurn === true && needsTurn(log));
-  ctx.storage.transactionSync(() => {
+  store.transaction(ctx.storage, () => {
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
     if (incoming.idempotencyKey) {

@@ -10,18 +10,19 @@ import { BUDGET_KEY } from '../../engine/conversation/index.js';
 import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
-import { type CreateThreadInput, fail, ok, type RpcResult, type ThreadIndex } from '../bindings/index.js';
+import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import type { IndexWrites } from './index-writes.js';
 
 export interface CreationHost {
   readonly ctx: DurableObjectState;
   readonly env: RuntimeEnv;
   readonly registry: Registry;
   readonly meta: ThreadMeta;
-  readonly index: ThreadIndex;
+  readonly index: IndexWrites;
   readonly variables: ThreadVariables;
   store(): SqliteThreadStore;
   /** The thread is stored: its first frames go out and its first turn may start. */
@@ -56,21 +57,31 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
   const record = recordFor(input);
   // EXE-8: the scrubber is built from the plaintext at hand before the first message is stored.
   host.variables.use(variables.opened);
-  host.ctx.storage.transactionSync(() => {
-    host.meta.set('thread', record);
-    host.meta.set('status', 'idle');
-    variables.write();
-    const store = host.store();
-    if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
-    if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
-    if (input.budget) store.setValue(BUDGET_KEY, input.budget);
-    for (const message of input.messages) {
-      store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
-    }
-  });
+  try {
+    host.ctx.storage.transactionSync(() => {
+      host.meta.set('thread', record);
+      host.meta.set('status', 'idle');
+      variables.write();
+      const store = host.store();
+      store.startEmpty();
+      if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
+      if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
+      if (input.budget) store.setValue(BUDGET_KEY, input.budget);
+      for (const message of input.messages) {
+        store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
+      }
+    });
+  } catch (error) {
+    // Rolled back: what memory holds of it goes too, and the object is empty again.
+    await host.erase();
+    throw error;
+  }
+  // The D1 round trip runs beside the first frames and the turn's start, not before them.
+  const indexed = host.index.insert(indexRowFor(record));
+  indexed.catch(() => {});
   await host.started();
   try {
-    await host.index.insert(indexRowFor(record));
+    await indexed;
   } catch (error) {
     await host.stop();
     await host.erase();

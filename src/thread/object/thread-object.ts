@@ -56,6 +56,7 @@ import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import { FrameLog, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect, TurnDriver } from '../turn/index.js';
+import { IndexWrites } from './index-writes.js';
 import { writeNewThread } from './thread-creation.js';
 import { threadDetails, withChildStatuses } from './thread-details.js';
 
@@ -66,7 +67,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private frames: FrameLog;
   private storeCache: SqliteThreadStore | null = null;
   private readonly driver: TurnDriver;
-  private indexWrites: Promise<void> = Promise.resolve();
 
   constructor(
     ctx: DurableObjectState,
@@ -78,6 +78,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     this.metaTable = new ThreadMeta(ctx.storage.sql);
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
+    this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.programs = new ThreadPrograms(ctx, env);
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
@@ -114,6 +115,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private readonly metaTable: ThreadMeta;
   /** The D1 thread index (THR-1): one per object. */
   private readonly index: ThreadIndex;
+  private readonly indexWrites: IndexWrites;
   private readonly reporter: ParentReporter;
   /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
   private readonly variables: ThreadVariables;
@@ -149,7 +151,12 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     if (!this.storeCache) {
       const record = this.metaTable.record();
       if (!record) throw new Error('thread has not been created');
-      this.storeCache = new SqliteThreadStore(this.ctx.storage.sql, record, () => this.variables.scrubber);
+      this.storeCache = new SqliteThreadStore(
+        this.ctx.storage.sql,
+        this.metaTable,
+        record,
+        () => this.variables.scrubber,
+      );
     }
     return this.storeCache;
   }
@@ -162,11 +169,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     this.metaTable.set('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const { id, agentId } = this.store().info;
-    // Index writes stay off the turn's critical path but are applied in order.
-    this.indexWrites = this.indexWrites
-      .then(() => this.index.setStatus(id, status, agentId))
-      .catch((error) => this.variables.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
-    this.ctx.waitUntil(this.indexWrites);
+    this.indexWrites.status(id, status, agentId);
   }
 
   /** A child tells its parent how a session ended (SUB-7). */
@@ -200,7 +203,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
         env: this.env,
         registry: this.registry,
         meta: this.metaTable,
-        index: this.index,
+        index: this.indexWrites,
         variables: this.variables,
         store: () => this.store(),
         started: async () => {
@@ -358,7 +361,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private async destroyOwned(userId: string, record: ThreadRecord): Promise<RpcResult<null>> {
     await this.driver.abort('deleted');
     await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).destroy(userId, child));
-    await this.indexWrites;
+    await this.indexWrites.settled();
     await new R2FileStore(this.env.FILES, record.id).deleteAll();
     await this.index.remove(record.id);
     for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
@@ -371,6 +374,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   private async erase(): Promise<void> {
     await this.ctx.storage.deleteAll();
     migrate(this.ctx.storage.sql);
+    this.metaTable.forget();
     this.storeCache = null;
     this.variables.reset();
     this.frames = new FrameLog(this.ctx);

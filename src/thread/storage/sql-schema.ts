@@ -48,11 +48,29 @@ const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string
   { table: 'idempotency', column: 'body_hash', type: 'TEXT' },
 ];
 
+/**
+ * The schema's version, kept in `meta` once an object is up to date: every start of an object
+ * costs one read instead of the whole schema. Raise it whenever THREAD_SCHEMA or ADDED_COLUMNS
+ * change.
+ */
+export const SCHEMA_VERSION = 2;
+const VERSION_KEY = 'schema_version';
+
+function storedVersion(sql: SqlStorage): number {
+  const tables = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").one().n;
+  if (tables === 0) return 0;
+  const row = sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', VERSION_KEY).toArray()[0];
+  return row ? Number(JSON.parse(row.value)) : 0;
+}
+
 export function migrate(sql: SqlStorage): void {
-  for (const statement of THREAD_SCHEMA) sql.exec(statement);
+  if (storedVersion(sql) === SCHEMA_VERSION) return;
+  // One call for the whole schema: a new object is created on the path of its first request.
+  sql.exec(THREAD_SCHEMA.join(';\n'));
   for (const { table, column, type } of ADDED_COLUMNS) {
     const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).toArray();
     if (!columns.some((existing) => existing.name === column))
       sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }
+  sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', VERSION_KEY, JSON.stringify(SCHEMA_VERSION));
 }

@@ -7,12 +7,18 @@
  * loop, a tool's injected or queued message, a user, a parent, a child's report), its text is
  * scrubbed of the thread's secrets on the way in, as are interaction payloads and answers and the
  * values tools store. Nothing in these tables holds a secret in plain text.
+ *
+ * The object is this store's only writer, so what every step asks again (key-value entries, the
+ * calls under way, whether any call ever paused, the children) is read from SQLite once and then
+ * answered from memory. A
+ * transaction that throws drops those mirrors: they are read again from what SQLite kept.
  */
 
 import { isToolWrittenKey } from '../../engine/execute/index.js';
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/index.js';
 import { type SecretScrubber, scrubMessage } from '../../engine/secrets/index.js';
 import type { Interaction, InteractionKind, Message } from '../../spec/index.js';
+import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -58,13 +64,50 @@ function interactionFromRow(row: Row): Interaction {
 
 export class SqliteThreadStore implements ThreadStore {
   private log: Message[] | null = null;
+  /** kv rows as stored (JSON text, null for none), by stored key. */
+  private readonly values = new Map<string, string | null>();
+  /** Every stored kv row is in `values`: a key missing there has no row. */
+  private valuesComplete = false;
+  /** Whether any interaction was ever stored: most threads never pause, yet every call asks. */
+  private anyInteraction: boolean | null = null;
+  private childIds: string[] | null = null;
+  /** Calls whose execution began and has not ended (THR-3). */
+  private startedCalls: Set<string> | null = null;
 
   /** `scrubber` is read at each write: it changes when a secret is stored mid-thread (VAR-5). */
   constructor(
     private readonly sql: SqlStorage,
+    private readonly meta: ThreadMeta,
     readonly info: ThreadInfo,
     private readonly scrubber: () => SecretScrubber,
   ) {}
+
+  /**
+   * For a thread being created: its tables are empty, so nothing needs reading to know what they
+   * hold (a thread's first request is also its object's first).
+   */
+  startEmpty(): void {
+    this.log = [];
+    this.valuesComplete = true;
+    this.anyInteraction = false;
+    this.childIds = [];
+    this.startedCalls = new Set();
+  }
+
+  /** Runs `write` as one SQLite transaction; if it throws, nothing of it stays, in SQLite or in memory. */
+  transaction<T>(storage: DurableObjectStorage, write: () => T): T {
+    try {
+      return storage.transactionSync(write);
+    } catch (error) {
+      this.log = null;
+      this.values.clear();
+      this.valuesComplete = false;
+      this.anyInteraction = null;
+      this.childIds = null;
+      this.startedCalls = null;
+      throw error;
+    }
+  }
 
   messages(): readonly Message[] {
     if (!this.log) {
@@ -133,6 +176,7 @@ export class SqliteThreadStore implements ThreadStore {
   }
 
   messageCount(): number {
+    if (this.log) return this.log.length;
     return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n;
   }
 
@@ -141,19 +185,30 @@ export class SqliteThreadStore implements ThreadStore {
     return isToolWrittenKey(key) ? this.scrubber().text(key) : key;
   }
 
+  /** A fresh copy on every read: a caller changing what it got changes nothing stored. */
   getValue(key: string): unknown {
-    const row = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', this.kvKey(key)).toArray()[0];
-    return row ? JSON.parse(row.value) : undefined;
+    const stored = this.kvKey(key);
+    let text = this.values.get(stored);
+    if (text === undefined) {
+      text = this.valuesComplete
+        ? null
+        : (this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', stored).toArray()[0]?.value ?? null);
+      this.values.set(stored, text);
+    }
+    return text === null ? undefined : JSON.parse(text);
   }
 
   setValue(key: string, value: unknown): void {
     const stored = this.kvKey(key);
     if (value === undefined) {
       this.sql.exec('DELETE FROM kv WHERE key = ?', stored);
+      this.values.set(stored, null);
       return;
     }
     const clean = isToolWrittenKey(key) ? this.scrubber().value(value) : value;
-    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', stored, JSON.stringify(clean));
+    const text = JSON.stringify(clean);
+    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', stored, text);
+    this.values.set(stored, text);
   }
 
   enqueue(message: QueuedMessage): void {
@@ -176,17 +231,35 @@ export class SqliteThreadStore implements ThreadStore {
       toolCallId,
       Date.now(),
     );
+    this.journal().add(toolCallId);
   }
 
   clearToolStarted(toolCallId: string): void {
     this.sql.exec('DELETE FROM tool_journal WHERE tool_call_id = ?', toolCallId);
+    this.journal().delete(toolCallId);
   }
 
   toolStarted(toolCallId: string): boolean {
-    return this.sql.exec('SELECT 1 FROM tool_journal WHERE tool_call_id = ?', toolCallId).toArray().length > 0;
+    return this.journal().has(toolCallId);
+  }
+
+  private journal(): Set<string> {
+    this.startedCalls ??= new Set(
+      this.sql
+        .exec<{ tool_call_id: string }>('SELECT tool_call_id FROM tool_journal')
+        .toArray()
+        .map((row) => row.tool_call_id),
+    );
+    return this.startedCalls;
+  }
+
+  private hasInteractions(): boolean {
+    this.anyInteraction ??= this.sql.exec('SELECT 1 FROM interactions LIMIT 1').toArray().length > 0;
+    return this.anyInteraction;
   }
 
   interactions(toolCallId: string): Interaction[] {
+    if (!this.hasInteractions()) return [];
     return this.sql
       .exec('SELECT * FROM interactions WHERE tool_call_id = ? ORDER BY created_at', toolCallId)
       .toArray()
@@ -195,6 +268,7 @@ export class SqliteThreadStore implements ThreadStore {
 
   openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
     const createdAt = Date.now();
+    this.anyInteraction = true;
     // An answer may have arrived first (a fast child thread): the wait then keeps it.
     this.sql.exec(
       `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)
@@ -209,6 +283,7 @@ export class SqliteThreadStore implements ThreadStore {
   }
 
   recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    this.anyInteraction = true;
     const written = this.sql
       .exec(
         `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at, answered, answer)
@@ -225,6 +300,7 @@ export class SqliteThreadStore implements ThreadStore {
   }
 
   answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
+    if (!this.hasInteractions()) return false;
     const updated = this.sql
       .exec(
         `UPDATE interactions SET answered = 1, answer = ?
@@ -238,6 +314,7 @@ export class SqliteThreadStore implements ThreadStore {
   }
 
   openInteractions(): Interaction[] {
+    if (!this.hasInteractions()) return [];
     return this.sql
       .exec('SELECT * FROM interactions WHERE answered = 0 ORDER BY created_at, tool_call_id')
       .toArray()
@@ -246,17 +323,26 @@ export class SqliteThreadStore implements ThreadStore {
 
   handoff(agentId: string): void {
     (this.info as { agentId: string }).agentId = agentId;
-    this.sql.exec("UPDATE meta SET value = json_set(value, '$.agentId', ?) WHERE key = 'thread'", agentId);
+    const record = this.meta.record();
+    if (record) this.meta.set('thread', { ...record, agentId } satisfies ThreadRecord);
   }
 
   addChild(id: string): void {
     this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
+    const known = this.childList();
+    if (!known.includes(id)) known.push(id);
   }
 
+  /** The child threads, oldest first. */
   children(): string[] {
-    return this.sql
+    return [...this.childList()];
+  }
+
+  private childList(): string[] {
+    this.childIds ??= this.sql
       .exec<{ id: string }>('SELECT id FROM children ORDER BY created_at')
       .toArray()
       .map((row) => row.id);
+    return this.childIds;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The thread's own facts in its SQLite `meta` table: its record (identity, owner, parent), its
- * status and last error. One small key-value table, read on demand.
+ * status and last error. One small key-value table, read once per key: the object is its only
+ * writer, and a turn asks for the status and the record again and again.
  */
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
@@ -17,15 +18,30 @@ export interface ThreadRecord extends ThreadInfo {
 }
 
 export class ThreadMeta {
+  /** Rows as stored (JSON text, null for none). */
+  private readonly rows = new Map<string, string | null>();
+
   constructor(private readonly sql: SqlStorage) {}
 
+  /** A fresh copy on every read: a caller changing what it got changes nothing stored. */
   get<T>(key: string): T | null {
-    const row = this.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
-    return row ? (JSON.parse(row.value) as T) : null;
+    let text = this.rows.get(key);
+    if (text === undefined) {
+      text = this.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0]?.value ?? null;
+      this.rows.set(key, text);
+    }
+    return text === null ? null : (JSON.parse(text) as T);
   }
 
   set(key: string, value: unknown): void {
-    this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, JSON.stringify(value));
+    const text = JSON.stringify(value);
+    this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, text);
+    this.rows.set(key, text);
+  }
+
+  /** After the storage was erased, or a transaction that wrote here was rolled back. */
+  forget(): void {
+    this.rows.clear();
   }
 
   record(): ThreadRecord | null {

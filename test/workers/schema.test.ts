@@ -1,0 +1,67 @@
+/**
+ * THR-5, THR-3: a thread object created by an earlier version of the runtime is brought up to date
+ * when it starts (its idempotency keys gain their message fingerprint), keeping what it stored; an
+ * object already up to date starts without touching its schema.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { migrate, SCHEMA_VERSION, THREAD_SCHEMA } from '../../src/thread/storage/sql-schema.js';
+import { createThread } from '../support/api.js';
+
+const columns = (sql: SqlStorage, table: string) =>
+  sql
+    .exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)
+    .toArray()
+    .map((row) => row.name);
+
+describe('the thread schema', () => {
+  it('THR-5: an object of the first schema gains the fingerprint column and keeps its keys', async () => {
+    const id = await createThread({ agent: 'general' });
+    const stub = env.THREADS.get(env.THREADS.idFromName(id));
+    await runInDurableObject(stub, async (_instance, state) => {
+      const { sql } = state.storage;
+      // The object as the first schema left it: no fingerprint column, no schema version.
+      sql.exec('DROP TABLE idempotency');
+      sql.exec('CREATE TABLE idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)');
+      sql.exec("INSERT INTO idempotency (key, message_id) VALUES ('k1', 'm1')");
+      sql.exec("DELETE FROM meta WHERE key = 'schema_version'");
+      const before = sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n;
+
+      migrate(sql);
+
+      expect(columns(sql, 'idempotency')).toEqual(['key', 'message_id', 'body_hash']);
+      expect(sql.exec('SELECT key, message_id, body_hash FROM idempotency').toArray()).toEqual([
+        { key: 'k1', message_id: 'm1', body_hash: null },
+      ]);
+      expect(sql.exec<{ n: number }>('SELECT count(*) AS n FROM messages').one().n).toBe(before);
+      expect(sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").one().value).toBe(
+        JSON.stringify(SCHEMA_VERSION),
+      );
+    });
+  });
+
+  it('a new object gets every table in one pass, and an up-to-date one is left alone', async () => {
+    const id = await createThread({ agent: 'general' });
+    const stub = env.THREADS.get(env.THREADS.idFromName(id));
+    await runInDurableObject(stub, async (_instance, state) => {
+      const { sql } = state.storage;
+      const tables = () =>
+        sql
+          .exec<{ name: string }>(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name != 'sqlite_sequence' ORDER BY name",
+          )
+          .toArray()
+          .map((row) => row.name);
+      const expected = THREAD_SCHEMA.map((statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1]).sort();
+      expect(tables()).toEqual(expected);
+      // Up to date: a table dropped behind the schema's back is not recreated, so nothing ran.
+      sql.exec('DROP TABLE children');
+      migrate(sql);
+      expect(tables()).not.toContain('children');
+      sql.exec("DELETE FROM meta WHERE key = 'schema_version'");
+      migrate(sql);
+      expect(tables()).toEqual(expected);
+    });
+  });
+});
