@@ -158,14 +158,15 @@ export class Floor extends DurableObject<RuntimeEnv> {
         }
       },
     });
+    // Read to the body's end, past [DONE], as the runtime does: the connection then carries the next
+    // round's request instead of a new one being opened.
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
-    while (!done) {
+    for (;;) {
       const chunk = await reader.read();
       if (chunk.done) break;
-      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      if (!done) parser.feed(decoder.decode(chunk.value, { stream: true }));
     }
-    await reader.cancel().catch(() => {});
     return answer;
   }
 }

@@ -55,7 +55,8 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
 - **The floor** (\`bench/floor.ts\`) is a bare Durable Object doing per round only what any agent loop
   must: a streamed chat-completions request carrying the conversation so far (system prompt, the
   user's message, every tool call and result, the tool's definition), the answer's event stream parsed
-  with eventsource-parser, two SQLite inserts (the assistant message, the tool result). It sends the
+  with eventsource-parser and read to the body's end (so, like the runtime, it reuses the connection
+  for the next round), two SQLite inserts (the assistant message, the tool result). It sends the
   same run text, so the model server answers and times it exactly as it does the runtime.
 - **Repetitions**: each comparison runs ${repetitions} repetitions; in each, every arm runs a few times, the arms
   taking turns run by run (rotating order) so drift on a shared machine hits all alike. A ratio is

@@ -2,8 +2,16 @@
  * What the model is sent (src/engine/context.ts, DEF-6 includeChat / includePastTools): observed as
  * the requests the scripted model receives during real turns.
  */
-import { defineTool, type ModelMessage, type ScriptedRequest, type ToolCall } from '@standardagents/spec';
+import {
+  defineTool,
+  type Message,
+  type ModelMessage,
+  type PromptDefinition,
+  type ScriptedRequest,
+  type ToolCall,
+} from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
+import { buildModelMessages, turnStartIndex } from '../../src/engine/conversation/index.js';
 import { createHarness, type Harness, type HarnessOptions } from '../support/memory-store.js';
 
 const lookup = defineTool({
@@ -216,5 +224,60 @@ describe('context: messages the model never sees', () => {
       'assistant:a1',
       'user:q2',
     ]);
+  });
+});
+
+describe('context: a long thread step by step', () => {
+  /** A stored message as the store would hold it. */
+  function stored(seq: number, fields: Partial<Message> & Pick<Message, 'role'>): Message {
+    return {
+      id: `m${seq}`,
+      seq,
+      content: null,
+      name: null,
+      tool_calls: null,
+      tool_call_id: null,
+      created_at: seq,
+      parent_id: null,
+      depth: 0,
+      silent: false,
+      metadata: null,
+      tool_status: null,
+      attachments: null,
+      envelope: null,
+      ...fields,
+    };
+  }
+
+  /** Turns with tool rounds, a message landing between a call and its result, silent and nested ones. */
+  function* conversation(): Generator<Partial<Message> & Pick<Message, 'role'>> {
+    for (let turn = 0; turn < 6; turn++) {
+      yield { role: 'user', content: `q${turn}` };
+      for (let round = 0; round < 3; round++) {
+        const id = `c${turn}_${round}`;
+        yield { role: 'assistant', content: round === 0 ? 'looking' : null, tool_calls: [call(id), call(`${id}b`)] };
+        yield { role: 'tool', content: `r${id}`, tool_call_id: id, tool_status: 'success' };
+        if (turn % 2 === 1 && round === 1) yield { role: 'user', content: `meanwhile ${turn}` };
+        if (round === 2) yield { role: 'system', content: 'quiet', silent: true };
+        if (turn === 4) yield { role: 'assistant', content: 'nested', depth: 1 };
+        yield { role: 'tool', content: `r${id}b`, tool_call_id: `${id}b`, tool_status: 'success' };
+      }
+      yield { role: 'assistant', content: `answer${turn}` };
+    }
+  }
+
+  it('context: each step, the remembered past turns give exactly what a fresh read of the log gives', () => {
+    for (const includePastTools of [false, true]) {
+      const prompt = { prompt: 'sys', includeChat: true, includePastTools } as PromptDefinition;
+      const log: Message[] = [];
+      let seq = 0;
+      for (const fields of conversation()) {
+        log.push(stored(++seq, fields));
+        const stepwise = buildModelMessages(prompt, log);
+        expect(stepwise).toEqual(buildModelMessages(prompt, [...log]));
+        expectWellFormed(stepwise);
+        expect(turnStartIndex(log)).toBe(turnStartIndex([...log]));
+      }
+    }
   });
 });

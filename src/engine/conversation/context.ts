@@ -55,21 +55,149 @@ function withoutToolCalls(message: Message): ModelMessage | null {
   return toModelMessage(message);
 }
 
+/** How far the turn-start scan of a log has gone, so the next step scans only what was appended. */
+interface TurnScan {
+  length: number;
+  last: Message | undefined;
+  outstanding: Set<string>;
+  start: number;
+}
+
+const turnScans = new WeakMap<readonly Message[], TurnScan>();
+
 /**
  * Index of the user message that starts the current turn: the last one not sent while tool calls
  * were waiting for results (a message injected mid-step is part of the step, not a new turn).
+ * The main conversation's scan is remembered per log: logs only grow, so a step reads only the
+ * messages appended since the last.
  */
 export function turnStartIndex(log: readonly Message[], shown: Shown = inMainConversation): number {
-  const outstanding = new Set<string>();
-  let start = -1;
-  for (let index = 0; index < log.length; index++) {
+  const remembered = shown === inMainConversation ? turnScans.get(log) : undefined;
+  const resumes =
+    remembered !== undefined && remembered.length <= log.length && log[remembered.length - 1] === remembered.last;
+  const outstanding = resumes ? remembered.outstanding : new Set<string>();
+  let start = resumes ? remembered.start : -1;
+  for (let index = resumes ? remembered.length : 0; index < log.length; index++) {
     const message = log[index] as Message;
     if (!shown(message)) continue;
     if (message.role === 'assistant') for (const call of message.tool_calls ?? []) outstanding.add(call.id);
     else if (message.role === 'tool') outstanding.delete(message.tool_call_id ?? '');
     else if (message.role === 'user' && outstanding.size === 0) start = index;
   }
+  if (shown === inMainConversation) {
+    turnScans.set(log, { length: log.length, last: log[log.length - 1], outstanding, start });
+  }
   return start;
+}
+
+/** The loop's state over the log: what is sent, what waits for its tool results. */
+interface RenderState {
+  out: ModelMessage[];
+  /** Calls sent in past turns (shared, never changed) and in this pass. */
+  sentBefore: ReadonlySet<string>;
+  sentCalls: Set<string>;
+  outstanding: Set<string>;
+  held: ModelMessage[];
+  images: ModelContentPart[];
+}
+
+function render(
+  state: RenderState,
+  log: readonly Message[],
+  from: number,
+  to: number,
+  turnStart: number,
+  includePastTools: boolean,
+  imageParts: ReadonlyMap<string, ModelContentPart[]>,
+  shown: Shown,
+): void {
+  const { out, sentCalls, outstanding, held, images } = state;
+  for (let index = from; index < to; index++) {
+    const message = log[index] as Message;
+    if (!shown(message)) continue;
+    const pastTurn = index < turnStart;
+    const model = pastTurn && !includePastTools ? withoutToolCalls(message) : toModelMessage(message);
+    if (!model) continue;
+    if (model.role === 'tool') {
+      // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
+      if (!sentCalls.has(model.tool_call_id) && !state.sentBefore.has(model.tool_call_id)) continue;
+      outstanding.delete(model.tool_call_id);
+      out.push(model);
+      images.push(...(imageParts.get(message.id) ?? []));
+      if (outstanding.size === 0 && images.length > 0) out.push({ role: 'user', content: images.splice(0) });
+    } else if (outstanding.size > 0) {
+      // Messages that land between a tool call and its result are held back until the results are in.
+      held.push(model);
+      continue;
+    } else {
+      out.push(model);
+    }
+    if (model.role === 'assistant' && model.tool_calls) {
+      for (const call of model.tool_calls) {
+        outstanding.add(call.id);
+        sentCalls.add(call.id);
+      }
+    }
+    if (outstanding.size === 0 && held.length > 0) out.push(...held.splice(0));
+  }
+}
+
+/**
+ * The past turns of a log as the model is sent them, remembered while the turn lasts: its steps
+ * then convert only the current turn's messages (a long thread's step does not re-read its history).
+ */
+interface PastTurns {
+  first: number;
+  turnStart: number;
+  last: Message | undefined;
+  includePastTools: boolean;
+  shown: Shown;
+  out: readonly ModelMessage[];
+  sentCalls: ReadonlySet<string>;
+}
+
+const pastTurnsByLog = new WeakMap<readonly Message[], PastTurns>();
+
+function pastTurns(
+  log: readonly Message[],
+  first: number,
+  turnStart: number,
+  includePastTools: boolean,
+  shown: Shown,
+): PastTurns | null {
+  const known = pastTurnsByLog.get(log);
+  if (
+    known &&
+    known.first === first &&
+    known.turnStart === turnStart &&
+    known.includePastTools === includePastTools &&
+    known.shown === shown &&
+    log[turnStart - 1] === known.last
+  ) {
+    return known;
+  }
+  const state: RenderState = {
+    out: [],
+    sentBefore: new Set(),
+    sentCalls: new Set(),
+    outstanding: new Set(),
+    held: [],
+    images: [],
+  };
+  render(state, log, first, turnStart, turnStart, includePastTools, new Map(), shown);
+  // Only a closed prefix (no call waiting for its result) can be reused as it stands.
+  if (state.outstanding.size > 0 || state.held.length > 0) return null;
+  const rendered: PastTurns = {
+    first,
+    turnStart,
+    last: log[turnStart - 1],
+    includePastTools,
+    shown,
+    out: state.out,
+    sentCalls: state.sentCalls,
+  };
+  pastTurnsByLog.set(log, rendered);
+  return rendered;
 }
 
 /**
@@ -92,38 +220,18 @@ export function buildModelMessages(
     out.push({ role: 'system', content: `Summary of the conversation before:\n${compaction.summary}` });
     while (first < log.length && (log[first] as Message).seq <= compaction.mark.through_seq) first++;
   }
-  // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
-  const sentCalls = new Set<string>();
-  // Messages that land between a tool call and its result are held back until the results are in.
-  const outstanding = new Set<string>();
-  const held: ModelMessage[] = [];
-  const images: ModelContentPart[] = [];
-  for (let index = first; index < log.length; index++) {
-    const message = log[index] as Message;
-    if (!shown(message)) continue;
-    const pastTurn = index < turnStart;
-    const model = pastTurn && !prompt.includePastTools ? withoutToolCalls(message) : toModelMessage(message);
-    if (!model) continue;
-    if (model.role === 'tool') {
-      if (!sentCalls.has(model.tool_call_id)) continue;
-      outstanding.delete(model.tool_call_id);
-      out.push(model);
-      images.push(...(imageParts.get(message.id) ?? []));
-      if (outstanding.size === 0 && images.length > 0) out.push({ role: 'user', content: images.splice(0) });
-    } else if (outstanding.size > 0) {
-      held.push(model);
-      continue;
-    } else {
-      out.push(model);
-    }
-    if (model.role === 'assistant' && model.tool_calls) {
-      for (const call of model.tool_calls) {
-        outstanding.add(call.id);
-        sentCalls.add(call.id);
-      }
-    }
-    if (outstanding.size === 0 && held.length > 0) out.push(...held.splice(0));
-  }
-  out.push(...held);
+  const includePastTools = prompt.includePastTools === true;
+  const past = first < turnStart ? pastTurns(log, first, turnStart, includePastTools, shown) : null;
+  const state: RenderState = {
+    out,
+    sentBefore: past ? past.sentCalls : new Set(),
+    sentCalls: new Set(),
+    outstanding: new Set(),
+    held: [],
+    images: [],
+  };
+  if (past) for (const message of past.out) out.push(message);
+  render(state, log, past ? turnStart : first, log.length, turnStart, includePastTools, imageParts, shown);
+  out.push(...state.held);
   return out;
 }
