@@ -47,7 +47,9 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   The model is a local server (\`bench/model-server.mjs\`) that answers at once, in each provider's
   protocol with the test servers' bytes: a \`noop\` call per step until the turn holds the tool results
   its user message asks for, then the text \`done\`. It stamps every exchange: when a request has fully
-  arrived, when the last byte of its answer was handed to the OS.
+  arrived, when the last byte of its answer was handed to the OS. It runs on a worker thread of its own
+  (\`bench/model-server-http.mjs\`), so the client's work (reading a WebSocket's frames, polling)
+  never delays a stamp.
 - **A round** is the gap from the end of one answer to the arrival of the next request: the client's
   own work for a tool round. **A turn** is timed by the benchmark's client as a user sees it (each
   section says from what to what), on the same clock as the model server, so it splits into the time
