@@ -13,6 +13,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { buildModelMessages, turnStartIndex } from '../../src/engine/conversation/index.js';
 import { createHarness, type Harness, type HarnessOptions } from '../support/memory-store.js';
+import { storedMessage } from '../support/stored-message.js';
 
 const lookup = defineTool({
   description: 'Looks something up.',
@@ -228,27 +229,6 @@ describe('context: messages the model never sees', () => {
 });
 
 describe('context: a long thread step by step', () => {
-  /** A stored message as the store would hold it. */
-  function stored(seq: number, fields: Partial<Message> & Pick<Message, 'role'>): Message {
-    return {
-      id: `m${seq}`,
-      seq,
-      content: null,
-      name: null,
-      tool_calls: null,
-      tool_call_id: null,
-      created_at: seq,
-      parent_id: null,
-      depth: 0,
-      silent: false,
-      metadata: null,
-      tool_status: null,
-      attachments: null,
-      envelope: null,
-      ...fields,
-    };
-  }
-
   /** Turns with tool rounds, a message landing between a call and its result, silent and nested ones. */
   function* conversation(): Generator<Partial<Message> & Pick<Message, 'role'>> {
     for (let turn = 0; turn < 6; turn++) {
@@ -272,7 +252,7 @@ describe('context: a long thread step by step', () => {
       const log: Message[] = [];
       let seq = 0;
       for (const fields of conversation()) {
-        log.push(stored(++seq, fields));
+        log.push(storedMessage(++seq, fields));
         const stepwise = buildModelMessages(prompt, log);
         expect(stepwise).toEqual(buildModelMessages(prompt, [...log]));
         expectWellFormed(stepwise);

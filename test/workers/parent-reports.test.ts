@@ -10,24 +10,9 @@ import type { RuntimeEnv } from '../../src/thread/bindings/env.js';
 import { reportToParent, retryReport } from '../../src/thread/children/parent-reports.js';
 import { ThreadMeta, type ThreadRecord } from '../../src/thread/storage/thread-meta.js';
 import { api, createThread } from '../support/api.js';
+import { storedMessage } from '../support/stored-message.js';
 
-const answer: Message = {
-  id: 'm1',
-  seq: 2,
-  role: 'assistant',
-  content: 'child answer',
-  name: null,
-  tool_calls: null,
-  tool_call_id: null,
-  created_at: 0,
-  parent_id: null,
-  depth: 0,
-  silent: false,
-  metadata: null,
-  tool_status: null,
-  attachments: null,
-  envelope: null,
-};
+const answer: Message = storedMessage(2, { id: 'm1', role: 'assistant', content: 'child answer', created_at: 0 });
 
 /** An environment whose parent stub fails `failures` times, then records what it receives. */
 function flakyParent(failures: number) {
