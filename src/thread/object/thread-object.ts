@@ -6,8 +6,6 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import type { TurnOutcome } from '../../engine/conversation/index.js';
-import { cancelPendingCalls } from '../../engine/conversation/index.js';
-import { STOPPED_MESSAGE } from '../../engine/execute/index.js';
 import type { Frame } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { InteractionKind, ThreadStatus } from '../../spec/index.js';
@@ -24,18 +22,15 @@ import {
   ok,
   type PostMessageAnswer,
   type PostMessageInput,
-  R2FileStore,
   type RpcResult,
   type RuntimeEnv,
   type SpawnChildInput,
   type ThreadDetails,
   ThreadIndex,
   type ThreadRpc,
-  threadStub,
 } from '../bindings/index.js';
 import {
   bootDeferredChild,
-  forEachChild,
   messageInstance,
   notifyParentThread,
   ParentReporter,
@@ -59,6 +54,7 @@ import { outcomeEffect, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { writeNewThread } from './thread-creation.js';
 import { threadDetails, withChildStatuses } from './thread-details.js';
+import { deleteThread, type EndingHost, stopThread } from './thread-ending.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
@@ -328,46 +324,36 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     id: string,
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>> {
-    return this.asOwner(userId, id, () => {
-      const messages = this.store().page(query.after, query.limit + 1, query.depth);
-      const page = messages.slice(0, query.limit);
-      const last = page[page.length - 1];
-      return ok({ messages: page, next_after: messages.length > query.limit && last ? last.seq : null });
-    });
+    return this.asOwner(userId, id, () => ok(this.store().page(query.after, query.limit, query.depth)));
   }
 
   async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, (record) => this.stopOwned(userId, record));
-  }
-
-  private async stopOwned(userId: string, record: ThreadRecord): Promise<RpcResult<ThreadDetails>> {
-    await this.driver.abort('stopped');
-    // SUB-7: stopping a parent stops its running children.
-    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).stop(userId, child));
-    if (this.store().openInteractions().length > 0) {
-      // A paused step is ended too: its waiting calls are answered as stopped, never run.
-      cancelPendingCalls(this.store(), this.emit, STOPPED_MESSAGE);
-      this.setStatus('idle', 'stopped');
-      // Messages queued during the wait are delivered now.
-      await this.driver.wake();
-    }
-    return ok(this.details(record));
+    return this.asOwner(userId, id, async (record) => {
+      await stopThread(this.ending(), userId);
+      return ok(this.details(record));
+    });
   }
 
   async destroy(userId: string, id: string): Promise<RpcResult<null>> {
-    return this.asOwner(userId, id, (record) => this.destroyOwned(userId, record));
+    return this.asOwner(userId, id, async (record) => {
+      await deleteThread(this.ending(), userId, record);
+      return ok(null);
+    });
   }
 
-  private async destroyOwned(userId: string, record: ThreadRecord): Promise<RpcResult<null>> {
-    await this.driver.abort('deleted');
-    await forEachChild(this.answerDesk(), (child) => threadStub(this.env, child).destroy(userId, child));
-    await this.indexWrites.settled();
-    await new R2FileStore(this.env.FILES, record.id).deleteAll();
-    await this.index.remove(record.id);
-    for (const socket of this.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
-    await this.ctx.storage.deleteAlarm();
-    await this.erase();
-    return ok(null);
+  private ending(): EndingHost {
+    return {
+      ctx: this.ctx,
+      env: this.env,
+      driver: this.driver,
+      index: this.index,
+      indexWrites: this.indexWrites,
+      store: () => this.store(),
+      answerDesk: () => this.answerDesk(),
+      emit: this.emit,
+      setStatus: (status, reason) => this.setStatus(status, reason),
+      erase: () => this.erase(),
+    };
   }
 
   /** Drops all storage and leaves an empty object that answers "not found". */

@@ -161,18 +161,25 @@ export class SqliteThreadStore implements ThreadStore {
     return stored;
   }
 
-  /** Messages after `after` in seq order; reads SQLite directly so paging never loads the whole log. */
-  page(after: number, limit: number, depth: number | null): Message[] {
+  /**
+   * Up to `limit` messages after `after` in seq order, and where the next page starts (null at the
+   * end); reads SQLite directly so paging never loads the whole log.
+   */
+  page(after: number, limit: number, depth: number | null): { messages: Message[]; next_after: number | null } {
+    // One more than asked for tells whether another page follows.
     const rows =
       depth === null
-        ? this.sql.exec('SELECT * FROM messages WHERE seq > ? ORDER BY seq LIMIT ?', after, limit)
+        ? this.sql.exec('SELECT * FROM messages WHERE seq > ? ORDER BY seq LIMIT ?', after, limit + 1)
         : this.sql.exec(
             'SELECT * FROM messages WHERE seq > ? AND depth <= ? ORDER BY seq LIMIT ?',
             after,
             depth,
-            limit,
+            limit + 1,
           );
-    return rows.toArray().map(messageFromRow);
+    const found = rows.toArray().map(messageFromRow);
+    const messages = found.slice(0, limit);
+    const last = messages[messages.length - 1];
+    return { messages, next_after: found.length > limit && last ? last.seq : null };
   }
 
   messageCount(): number {
