@@ -10,8 +10,8 @@
  *
  * The object is this store's only writer, so what every step asks again (key-value entries, the
  * calls under way, whether any call ever paused, the children) is read from SQLite once and then
- * answered from memory. A
- * transaction that throws drops those mirrors: they are read again from what SQLite kept.
+ * answered from memory. A transaction that throws drops those mirrors: they are read again from
+ * what SQLite kept.
  */
 
 import { isToolWrittenKey } from '../../engine/execute/index.js';
@@ -21,6 +21,14 @@ import type { Interaction, InteractionKind, Message } from '../../spec/index.js'
 import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
 
 type Row = Record<string, SqlStorageValue>;
+
+/**
+ * Longer kv values (a tool may store large ones) are not kept in memory beside SQLite: each read
+ * of one goes to SQLite, so the mirror stays small whatever tools store.
+ */
+const MIRRORED_VALUE_MAX_CHARS = 64 * 1024;
+/** A kv row that exists but is too long to mirror. */
+const UNMIRRORED = Symbol('unmirrored');
 
 function parseJson<T>(value: SqlStorageValue | undefined): T | null {
   return typeof value === 'string' ? (JSON.parse(value) as T) : null;
@@ -65,7 +73,7 @@ function interactionFromRow(row: Row): Interaction {
 export class SqliteThreadStore implements ThreadStore {
   private log: Message[] | null = null;
   /** kv rows as stored (JSON text, null for none), by stored key. */
-  private readonly values = new Map<string, string | null>();
+  private readonly values = new Map<string, string | null | typeof UNMIRRORED>();
   /** Every stored kv row is in `values`: a key missing there has no row. */
   private valuesComplete = false;
   /** Whether any interaction was ever stored: most threads never pause, yet every call asks. */
@@ -196,13 +204,16 @@ export class SqliteThreadStore implements ThreadStore {
   getValue(key: string): unknown {
     const stored = this.kvKey(key);
     let text = this.values.get(stored);
-    if (text === undefined) {
-      text = this.valuesComplete
-        ? null
-        : (this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', stored).toArray()[0]?.value ?? null);
-      this.values.set(stored, text);
+    if (text === undefined && this.valuesComplete) text = null;
+    if (text === undefined || text === UNMIRRORED) {
+      text = this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', stored).toArray()[0]?.value ?? null;
+      this.mirror(stored, text);
     }
     return text === null ? undefined : JSON.parse(text);
+  }
+
+  private mirror(stored: string, text: string | null): void {
+    this.values.set(stored, text !== null && text.length > MIRRORED_VALUE_MAX_CHARS ? UNMIRRORED : text);
   }
 
   setValue(key: string, value: unknown): void {
@@ -215,7 +226,7 @@ export class SqliteThreadStore implements ThreadStore {
     const clean = isToolWrittenKey(key) ? this.scrubber().value(value) : value;
     const text = JSON.stringify(clean);
     this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', stored, text);
-    this.values.set(stored, text);
+    this.mirror(stored, text);
   }
 
   enqueue(message: QueuedMessage): void {
