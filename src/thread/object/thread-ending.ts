@@ -6,48 +6,42 @@
  */
 import { cancelPendingCalls } from '../../engine/conversation/index.js';
 import { STOPPED_MESSAGE } from '../../engine/execute/index.js';
-import type { Frame } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
-import { R2FileStore, type RuntimeEnv, type ThreadIndex, threadStub } from '../bindings/index.js';
+import { R2FileStore, type ThreadIndex, threadStub } from '../bindings/index.js';
 import { forEachChild } from '../children/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
-import type { SqliteThreadStore, ThreadRecord } from '../storage/index.js';
-import type { TurnDriver } from '../turn/index.js';
+import type { ThreadRecord } from '../storage/index.js';
 import type { IndexWrites } from './index-writes.js';
 
 export interface EndingHost {
-  readonly ctx: DurableObjectState;
-  readonly env: RuntimeEnv;
-  readonly driver: TurnDriver;
+  /** The thread's store, frames, driver and bindings, as its answers see them. */
+  readonly desk: AnswerDesk;
   readonly index: ThreadIndex;
   readonly indexWrites: IndexWrites;
-  store(): SqliteThreadStore;
-  answerDesk(): AnswerDesk;
-  emit(frame: Frame): void;
   setStatus(status: ThreadStatus, reason?: string): void;
   /** Drops all storage, leaving an empty object that answers "not found". */
   erase(): Promise<void>;
 }
 
-export async function stopThread(host: EndingHost, userId: string): Promise<void> {
-  await host.driver.abort('stopped');
-  await forEachChild(host.answerDesk(), (child) => threadStub(host.env, child).stop(userId, child));
-  const store = host.store();
-  if (store.openInteractions().length > 0) {
-    cancelPendingCalls(store, host.emit, STOPPED_MESSAGE);
-    host.setStatus('idle', 'stopped');
+export async function stopThread({ desk, setStatus }: EndingHost, userId: string): Promise<void> {
+  await desk.driver.abort('stopped');
+  await forEachChild(desk, (child) => threadStub(desk.env, child).stop(userId, child));
+  if (desk.store.openInteractions().length > 0) {
+    cancelPendingCalls(desk.store, desk.emit, STOPPED_MESSAGE);
+    setStatus('idle', 'stopped');
     // Messages queued during the wait are delivered now.
-    await host.driver.wake();
+    await desk.driver.wake();
   }
 }
 
 export async function deleteThread(host: EndingHost, userId: string, record: ThreadRecord): Promise<void> {
-  await host.driver.abort('deleted');
-  await forEachChild(host.answerDesk(), (child) => threadStub(host.env, child).destroy(userId, child));
+  const { desk } = host;
+  await desk.driver.abort('deleted');
+  await forEachChild(desk, (child) => threadStub(desk.env, child).destroy(userId, child));
   await host.indexWrites.settled();
-  await new R2FileStore(host.env.FILES, record.id).deleteAll();
+  await new R2FileStore(desk.env.FILES, record.id).deleteAll();
   await host.index.remove(record.id);
-  for (const socket of host.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
-  await host.ctx.storage.deleteAlarm();
+  for (const socket of desk.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
+  await desk.ctx.storage.deleteAlarm();
   await host.erase();
 }

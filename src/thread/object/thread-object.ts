@@ -343,14 +343,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
 
   private ending(): EndingHost {
     return {
-      ctx: this.ctx,
-      env: this.env,
-      driver: this.driver,
+      desk: this.answerDesk(),
       index: this.index,
       indexWrites: this.indexWrites,
-      store: () => this.store(),
-      answerDesk: () => this.answerDesk(),
-      emit: this.emit,
       setStatus: (status, reason) => this.setStatus(status, reason),
       erase: () => this.erase(),
     };
