@@ -1,13 +1,14 @@
 /**
  * THR-5, THR-3: a thread object created by an earlier version of the runtime is brought up to date
  * when it starts (its idempotency keys gain their message fingerprint), keeping what it stored; an
- * object already up to date starts without touching its schema.
+ * object already up to date starts without touching its schema; an object no thread lives in (an
+ * unknown id asked for, a thread deleted) keeps no tables at all.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { migrate, SCHEMA_VERSION, THREAD_SCHEMA } from '../../src/thread/storage/sql-schema.js';
-import { createThread } from '../support/api.js';
+import { api, createThread } from '../support/api.js';
 
 const columns = (sql: SqlStorage, table: string) =>
   sql
@@ -62,6 +63,33 @@ describe('the thread schema', () => {
       sql.exec("DELETE FROM meta WHERE key = 'schema_version'");
       migrate(sql);
       expect(tables()).toEqual(expected);
+    });
+  });
+
+  it('THR-5: asking for a thread that does not exist, or deleting one, leaves its object without tables', async () => {
+    const tables = (sql: SqlStorage) =>
+      sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\'",
+        )
+        .toArray()
+        .map((row) => row.name);
+    const unknown = crypto.randomUUID();
+    expect((await api(`/api/threads/${unknown}`)).status).toBe(404);
+    expect((await api(`/api/threads/${unknown}/messages`)).status).toBe(404);
+    await runInDurableObject(env.THREADS.get(env.THREADS.idFromName(unknown)), async (_instance, state) => {
+      expect(tables(state.storage.sql)).toEqual([]);
+    });
+
+    const id = await createThread({ agent: 'general' });
+    const stub = env.THREADS.get(env.THREADS.idFromName(id));
+    await runInDurableObject(stub, async (_instance, state) => {
+      expect(tables(state.storage.sql)).toContain('messages');
+    });
+    expect((await api(`/api/threads/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/api/threads/${id}`)).status).toBe(404);
+    await runInDurableObject(stub, async (_instance, state) => {
+      expect(tables(state.storage.sql)).toEqual([]);
     });
   });
 });

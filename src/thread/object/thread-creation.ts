@@ -57,6 +57,8 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
   const record = recordFor(input);
   // EXE-8: the scrubber is built from the plaintext at hand before the first message is stored.
   host.variables.use(variables.opened);
+  // The object's tables are made only now: a refused thread leaves no storage behind.
+  host.meta.prepare();
   try {
     host.ctx.storage.transactionSync(() => {
       host.meta.set('thread', record);

@@ -49,7 +49,7 @@ import {
 import { completeMcpAuthorization, ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
-import { FrameLog, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { FrameLog, hasSchema, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { writeNewThread } from './thread-creation.js';
@@ -96,7 +96,8 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       connectedTools: (servers, signal) => this.mcp.connectedTools(servers, signal),
     });
     ctx.blockConcurrencyWhile(async () => {
-      migrate(ctx.storage.sql);
+      // An object a thread was created in is brought up to date; any other stays without storage.
+      if (hasSchema(ctx.storage.sql)) migrate(ctx.storage.sql);
       // EXE-8: the secrets are known before any request or alarm can append anything.
       await this.variables.openAtWake();
       // THR-3: the status says a turn was running when the previous instance died.
@@ -354,7 +355,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   /** Drops all storage and leaves an empty object that answers "not found". */
   private async erase(): Promise<void> {
     await this.ctx.storage.deleteAll();
-    migrate(this.ctx.storage.sql);
     this.metaTable.forget();
     this.storeCache = null;
     this.variables.reset();

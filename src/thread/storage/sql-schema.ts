@@ -56,9 +56,16 @@ const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string
 export const SCHEMA_VERSION = 2;
 const VERSION_KEY = 'schema_version';
 
+/**
+ * Whether a thread was ever created in this object: until then it has no tables at all, so a
+ * request for a thread that does not exist leaves no storage behind.
+ */
+export function hasSchema(sql: SqlStorage): boolean {
+  return sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").one().n > 0;
+}
+
 function storedVersion(sql: SqlStorage): number {
-  const tables = sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").one().n;
-  if (tables === 0) return 0;
+  if (!hasSchema(sql)) return 0;
   const row = sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', VERSION_KEY).toArray()[0];
   return row ? Number(JSON.parse(row.value)) : 0;
 }

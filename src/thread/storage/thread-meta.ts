@@ -6,6 +6,7 @@
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
 import type { CreateThreadInput, IndexedThread } from '../bindings/index.js';
+import { hasSchema, migrate } from './sql-schema.js';
 
 export interface ThreadRecord extends ThreadInfo {
   tags: string[];
@@ -20,11 +21,21 @@ export interface ThreadRecord extends ThreadInfo {
 export class ThreadMeta {
   /** Rows as stored (JSON text, null for none). */
   private readonly rows = new Map<string, string | null>();
+  /** Whether the object has its tables: not until a thread is created in it. */
+  private present: boolean | null = null;
 
   constructor(private readonly sql: SqlStorage) {}
 
+  /** Creates the thread's tables (or brings older ones up to date) before a thread is written. */
+  prepare(): void {
+    migrate(this.sql);
+    this.present = true;
+  }
+
   /** A fresh copy on every read: a caller changing what it got changes nothing stored. */
   get<T>(key: string): T | null {
+    this.present ??= hasSchema(this.sql);
+    if (!this.present) return null;
     let text = this.rows.get(key);
     if (text === undefined) {
       text = this.sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0]?.value ?? null;
@@ -42,6 +53,7 @@ export class ThreadMeta {
   /** After the storage was erased, or a transaction that wrote here was rolled back. */
   forget(): void {
     this.rows.clear();
+    this.present = null;
   }
 
   record(): ThreadRecord | null {
