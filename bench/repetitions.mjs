@@ -6,7 +6,8 @@
  * medians measured side by side, and reported as its spread over the repetitions (median,
  * interquartile range, extremes): targets are judged on the median ratio.
  */
-import { median, spread } from './stats.mjs';
+import { ms } from './format.mjs';
+import { median, quantile, spread } from './stats.mjs';
 
 /**
  * @template T
@@ -100,4 +101,27 @@ function armResults(results, arm) {
   const found = results[arm];
   if (!found) throw new Error(`no arm named ${arm}`);
   return found;
+}
+
+/**
+ * A thread's rounds after its first: its first is kept apart where it does first-time work (the
+ * first isolate an object loads, the first call on a session a listing opened).
+ * @param {{ gaps: number[] }} run
+ */
+export const laterRounds = (run) => run.gaps.slice(1);
+
+/** @param {{ gaps: number[] }} run */
+export const firstRound = (run) => run.gaps.slice(0, 1);
+
+/**
+ * A table row of an arm's pooled values: label, count, median and p95 in ms.
+ * @template T
+ * @param {Repeated<T>} results
+ * @param {string} label
+ * @param {string} arm
+ * @param {(result: T) => number[]} values
+ */
+export function pooledRow(results, label, arm, values) {
+  const all = pooled(results, arm, values);
+  return [label, String(all.length), ms(median(all), 2), ms(quantile(all, 0.95), 2)];
 }

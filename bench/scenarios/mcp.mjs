@@ -7,8 +7,7 @@
  * counted apart.
  */
 import { ms, spreadCells, table } from '../format.mjs';
-import { derived, pooled, repeat } from '../repetitions.mjs';
-import { median, quantile } from '../stats.mjs';
+import { derived, firstRound, laterRounds, pooledRow, repeat } from '../repetitions.mjs';
 
 /** The MCP tool `bench-mcp` calls: `whoami` of the local test server, which takes no arguments. */
 const TOOL = 'local__whoami';
@@ -28,16 +27,7 @@ export async function mcp({ client, mcpUrl, repetitions }) {
   };
   for (const arm of Object.values(arms)) await arm();
   const results = await repeat({ repetitions, runs: RUNS, arms });
-  /** @param {{ gaps: number[] }} run */
-  const later = (run) => run.gaps.slice(1);
-  /** @param {{ gaps: number[] }} run */
-  const first = (run) => run.gaps.slice(0, 1);
-  /** @param {string} label @param {string} arm @param {(run: { gaps: number[] }) => number[]} values */
-  const row = (label, arm, values) => {
-    const all = pooled(results, arm, values);
-    return [label, String(all.length), ms(median(all), 2), ms(quantile(all, 0.95), 2)];
-  };
-  const extra = derived(results, (of) => of('call') - of('noop'), later);
+  const extra = derived(results, (of) => of('call') - of('noop'), laterRounds);
   const markdown = `## MCP tools
 
 \`bench-mcp\` threads of ${ROUNDS} rounds with a ${HISTORY}-message history, ${repetitions} repetitions of ${RUNS} runs of each
@@ -46,9 +36,9 @@ kind, interleaved.
 ${table(
   ['measurement', 'rounds', 'median (ms)', 'p95 (ms)'],
   [
-    row('Tool round calling `noop`', 'noop', later),
-    row(`Tool round calling the MCP tool \`${TOOL}\``, 'call', later),
-    row(`A thread's first tool round calling \`${TOOL}\``, 'call', first),
+    pooledRow(results, 'Tool round calling `noop`', 'noop', laterRounds),
+    pooledRow(results, `Tool round calling the MCP tool \`${TOOL}\``, 'call', laterRounds),
+    pooledRow(results, `A thread's first tool round calling \`${TOOL}\``, 'call', firstRound),
   ],
 )}
 

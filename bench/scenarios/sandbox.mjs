@@ -7,8 +7,7 @@
  * repetition, reported with their spread.
  */
 import { ms, spreadCells, table } from '../format.mjs';
-import { derived, pooled, repeat } from '../repetitions.mjs';
-import { median, quantile } from '../stats.mjs';
+import { derived, firstRound, laterRounds, pooledRow, repeat } from '../repetitions.mjs';
 
 const ROUNDS = 20;
 const RUNS = 3;
@@ -28,25 +27,16 @@ export async function sandbox({ client, repetitions }) {
   };
   for (const arm of Object.values(arms)) await arm();
   const results = await repeat({ repetitions, runs: RUNS, arms });
-  /** @param {{ gaps: number[] }} run */
-  const later = (run) => run.gaps.slice(1);
-  /** @param {{ gaps: number[] }} run */
-  const first = (run) => run.gaps.slice(0, 1);
-  /** @param {string} label @param {string} arm @param {(run: { gaps: number[] }) => number[]} values */
-  const row = (label, arm, values) => {
-    const all = pooled(results, arm, values);
-    return [label, String(all.length), ms(median(all), 2), ms(quantile(all, 0.95), 2)];
-  };
   const rows = [
-    row('Tool round calling `noop` (a tool the model calls)', 'noop', later),
-    row('Tool round running a program that returns at once', 'empty', later),
-    row(`Tool round running a program that calls \`noop\` ${INNER_CALLS} times`, 'calls', later),
-    row("A thread's first tool round, calling `noop`", 'noop', first),
-    row("A thread's first tool round, running the program that returns at once", 'empty', first),
+    pooledRow(results, 'Tool round calling `noop` (a tool the model calls)', 'noop', laterRounds),
+    pooledRow(results, 'Tool round running a program that returns at once', 'empty', laterRounds),
+    pooledRow(results, `Tool round running a program that calls \`noop\` ${INNER_CALLS} times`, 'calls', laterRounds),
+    pooledRow(results, "A thread's first tool round, calling `noop`", 'noop', firstRound),
+    pooledRow(results, "A thread's first tool round, running the program that returns at once", 'empty', firstRound),
   ];
-  const warmProgram = derived(results, (of) => of('empty') - of('noop'), later);
-  const coldProgram = derived(results, (of) => of('empty') - of('noop'), first);
-  const innerCall = derived(results, (of) => (of('calls') - of('empty')) / INNER_CALLS, later);
+  const warmProgram = derived(results, (of) => of('empty') - of('noop'), laterRounds);
+  const coldProgram = derived(results, (of) => of('empty') - of('noop'), firstRound);
+  const innerCall = derived(results, (of) => (of('calls') - of('empty')) / INNER_CALLS, laterRounds);
   const show = (/** @type {number} */ value) => ms(value, 2);
   const markdown = `## Sandboxed code
 
