@@ -49,7 +49,7 @@ import {
 import { completeMcpAuthorization, ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
-import { FrameLog, hasSchema, migrate, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { FrameLog, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { writeNewThread } from './thread-creation.js';
@@ -96,8 +96,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       connectedTools: (servers, signal) => this.mcp.connectedTools(servers, signal),
     });
     ctx.blockConcurrencyWhile(async () => {
-      // An object a thread was created in is brought up to date; any other stays without storage.
-      if (hasSchema(ctx.storage.sql)) migrate(ctx.storage.sql);
+      this.metaTable.wake();
       // EXE-8: the secrets are known before any request or alarm can append anything.
       await this.variables.openAtWake();
       // THR-3: the status says a turn was running when the previous instance died.

@@ -26,6 +26,12 @@ export class ThreadMeta {
 
   constructor(private readonly sql: SqlStorage) {}
 
+  /** When the object starts: one a thread lives in is brought up to date, any other keeps no tables. */
+  wake(): void {
+    this.present = hasSchema(this.sql);
+    if (this.present) migrate(this.sql);
+  }
+
   /** Creates the thread's tables (or brings older ones up to date) before a thread is written. */
   prepare(): void {
     migrate(this.sql);
