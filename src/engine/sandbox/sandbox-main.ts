@@ -7,10 +7,13 @@
  * timers, keeping in closures the originals a program could otherwise replace.
  *
  * It is text built from a template rather than a function's `.toString()`, because a bundler rewrites
- * functions. The config goes in as JSON, the only value interpolated: no user text becomes code.
+ * functions. The config goes in as JSON, the only value interpolated: no user text becomes code. The
+ * memory ledger (isolate-ledger.ts) and the program's bridge to the host (isolate-host-bridge.ts) are
+ * text of the same module, kept in files of their own.
  */
+import { HOST_BRIDGE_SOURCE } from './isolate-host-bridge.js';
 import { MEMORY_LEDGER_SOURCE } from './isolate-ledger.js';
-import { PROGRAM_MODULE, SANDBOX_MAIN_MODULE } from './module-names.js';
+import { SANDBOX_MAIN_MODULE } from './module-names.js';
 import { isolateConfig, type SandboxConfig } from './sandbox-config.js';
 
 /** The isolate's code after the config: the run, its limits and its entrypoint. */
@@ -292,110 +295,7 @@ function wrapTimer(setName, clearName) {
 wrapTimer('setTimeout', 'clearTimeout');
 wrapTimer('setInterval', 'clearInterval');
 
-function messageOf(error) {
-  try {
-    return error !== null && typeof error === 'object' && typeof error.message === 'string'
-      ? error.message
-      : toText(error);
-  } catch {
-    return 'the host call failed';
-  }
-}
-
-// A call to the host: refused once the run is over; a host rejection becomes an Error of this isolate.
-async function hostCall(call) {
-  if (halted !== null) throw halted.error;
-  try {
-    return await call();
-  } catch (error) {
-    throw new OriginalError(messageOf(error));
-  }
-}
-
-// Tool arguments cross to the host as JSON data only: no functions (which RPC would pass as stubs).
-function jsonArguments(args) {
-  let json;
-  try {
-    json = stringify(args ?? {});
-  } catch (error) {
-    throw new TypeError('tool arguments must be JSON: ' + messageOf(error));
-  }
-  if (json === undefined) throw new TypeError('tool arguments must be JSON');
-  return parseJson(json);
-}
-
-function toolsFor(host) {
-  const tools = createObject(null);
-  for (const name of CONFIG.toolNames) {
-    const call = async (args) => {
-      const plain = jsonArguments(args);
-      return hostCall(() => host.callTool(name, plain));
-    };
-    defineProperty(tools, name, { value: call, enumerable: true });
-  }
-  return freeze(tools);
-}
-
-function filesFor(host) {
-  return freeze({
-    read: async (path) => hostCall(() => host.readFile(toText(path))),
-    write: async (path, text) => hostCall(() => host.writeFile(toText(path), toText(text))),
-    list: async (path) => hostCall(() => host.listFiles(path === undefined ? '/' : toText(path))),
-  });
-}
-
-// The returned value as JSON. The replacer counts the text as it grows, so a value whose JSON would
-// be huge (a shared subtree repeated a million times) is refused before it is built.
-function resultOutcome(value) {
-  if (value === undefined) return plain({ ok: true, result: null, logs: copyLogs(), logsDropped });
-  // A lower bound of the text so far: a comma per array item, a quoted key and colon per property,
-  // a string's quotes and characters, one character for anything else.
-  let size = 0;
-  const counting = function (key, item) {
-    size += (isArray(this) ? 1 : key.length + 3) + (typeof item === 'string' ? item.length + 2 : 1);
-    if (size > CONFIG.maxResultBytes) throw new SandboxHalt('SandboxResultError', CONFIG.messages.result);
-    return item;
-  };
-  let json;
-  try {
-    json = stringify(value, counting);
-  } catch (error) {
-    if (halted !== null) return haltedOutcome();
-    if (error instanceof SandboxHalt) return failure('result', CONFIG.messages.result, null);
-    return failure('result', 'the returned value cannot be turned into JSON: ' + messageOf(error), null);
-  }
-  if (halted !== null) return haltedOutcome();
-  if (json === undefined) {
-    return failure('result', 'the returned value (of type ' + typeof value + ') has no JSON form', null);
-  }
-  if (utf8Length(json) > CONFIG.maxResultBytes) return failure('result', CONFIG.messages.result, null);
-  return plain({ ok: true, result: json, logs: copyLogs(), logsDropped });
-}
-
-function thrownOutcome(error) {
-  if (halted !== null) return haltedOutcome();
-  let message;
-  try {
-    message = error instanceof OriginalError ? toText(error.name) + ': ' + toText(error.message) : describe(error);
-  } catch {
-    message = describe(error);
-  }
-  if (halted !== null) return haltedOutcome();
-  return failure('thrown', message, error);
-}
-
-async function runProgram(input, tools, files) {
-  let value;
-  try {
-    const program = await import('./${PROGRAM_MODULE}');
-    value = await program.default(input, tools, files);
-  } catch (error) {
-    // A run already ended (stopped, timed out) has its outcome: end() does not read a late one.
-    end(() => thrownOutcome(error));
-    return;
-  }
-  end(() => (halted !== null ? haltedOutcome() : resultOutcome(value)));
-}
+${HOST_BRIDGE_SOURCE}
 
 export default class SandboxEntrypoint extends WorkerEntrypoint {
   async run(input, host) {

@@ -1,0 +1,116 @@
+/**
+ * The program's bridge to the host, as JavaScript text for the isolate's main module (CODE-1): tool
+ * calls and file operations go to the host as plain JSON and come back as values or errors, and the
+ * program's result or throw becomes the run's outcome. Like the ledger (isolate-ledger.ts) it is text
+ * the main module embeds; it relies on the primordials and the run state main.js defines (`apply`,
+ * `stringify`, `parseJson`, `toText`, `end`, `halted`, `failure`, ...), and defines
+ * `toolsFor(host)`, `filesFor(host)` and `runProgram(input, tools, files)`.
+ */
+import { PROGRAM_MODULE } from './module-names.js';
+
+export const HOST_BRIDGE_SOURCE = `
+function messageOf(error) {
+  try {
+    return error !== null && typeof error === 'object' && typeof error.message === 'string'
+      ? error.message
+      : toText(error);
+  } catch {
+    return 'the host call failed';
+  }
+}
+
+// A call to the host: refused once the run is over; a host rejection becomes an Error of this isolate.
+async function hostCall(call) {
+  if (halted !== null) throw halted.error;
+  try {
+    return await call();
+  } catch (error) {
+    throw new OriginalError(messageOf(error));
+  }
+}
+
+// Tool arguments cross to the host as JSON data only: no functions (which RPC would pass as stubs).
+function jsonArguments(args) {
+  let json;
+  try {
+    json = stringify(args ?? {});
+  } catch (error) {
+    throw new TypeError('tool arguments must be JSON: ' + messageOf(error));
+  }
+  if (json === undefined) throw new TypeError('tool arguments must be JSON');
+  return parseJson(json);
+}
+
+function toolsFor(host) {
+  const tools = createObject(null);
+  for (const name of CONFIG.toolNames) {
+    const call = async (args) => {
+      const plain = jsonArguments(args);
+      return hostCall(() => host.callTool(name, plain));
+    };
+    defineProperty(tools, name, { value: call, enumerable: true });
+  }
+  return freeze(tools);
+}
+
+function filesFor(host) {
+  return freeze({
+    read: async (path) => hostCall(() => host.readFile(toText(path))),
+    write: async (path, text) => hostCall(() => host.writeFile(toText(path), toText(text))),
+    list: async (path) => hostCall(() => host.listFiles(path === undefined ? '/' : toText(path))),
+  });
+}
+
+// The returned value as JSON. The replacer counts the text as it grows, so a value whose JSON would
+// be huge (a shared subtree repeated a million times) is refused before it is built.
+function resultOutcome(value) {
+  if (value === undefined) return plain({ ok: true, result: null, logs: copyLogs(), logsDropped });
+  // A lower bound of the text so far: a comma per array item, a quoted key and colon per property,
+  // a string's quotes and characters, one character for anything else.
+  let size = 0;
+  const counting = function (key, item) {
+    size += (isArray(this) ? 1 : key.length + 3) + (typeof item === 'string' ? item.length + 2 : 1);
+    if (size > CONFIG.maxResultBytes) throw new SandboxHalt('SandboxResultError', CONFIG.messages.result);
+    return item;
+  };
+  let json;
+  try {
+    json = stringify(value, counting);
+  } catch (error) {
+    if (halted !== null) return haltedOutcome();
+    if (error instanceof SandboxHalt) return failure('result', CONFIG.messages.result, null);
+    return failure('result', 'the returned value cannot be turned into JSON: ' + messageOf(error), null);
+  }
+  if (halted !== null) return haltedOutcome();
+  if (json === undefined) {
+    return failure('result', 'the returned value (of type ' + typeof value + ') has no JSON form', null);
+  }
+  if (utf8Length(json) > CONFIG.maxResultBytes) return failure('result', CONFIG.messages.result, null);
+  return plain({ ok: true, result: json, logs: copyLogs(), logsDropped });
+}
+
+function thrownOutcome(error) {
+  if (halted !== null) return haltedOutcome();
+  let message;
+  try {
+    message = error instanceof OriginalError ? toText(error.name) + ': ' + toText(error.message) : describe(error);
+  } catch {
+    message = describe(error);
+  }
+  if (halted !== null) return haltedOutcome();
+  return failure('thrown', message, error);
+}
+
+async function runProgram(input, tools, files) {
+  let value;
+  try {
+    const program = await import('./${PROGRAM_MODULE}');
+    value = await program.default(input, tools, files);
+  } catch (error) {
+    // A run already ended (stopped, timed out) has its outcome: end() does not read a late one.
+    end(() => thrownOutcome(error));
+    return;
+  }
+  end(() => (halted !== null ? haltedOutcome() : resultOutcome(value)));
+}
+`;
