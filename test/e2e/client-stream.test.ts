@@ -189,7 +189,8 @@ describe('the client stream against wrangler dev', () => {
       await until(() => view.connection === 'open' && view.status === 'idle', 'the thread to load');
       const loadedAt = (await worker.client.threads.get(id)).last_frame_seq;
       await worker.client.messages.post(id, { content: 'Ask me, then talk.' });
-      await until(() => view.waitingFor.length === 1, 'the question');
+      // The `waiting` frame comes as the call pauses; the `status` frame once the turn has ended.
+      await until(() => view.waitingFor.length === 1 && view.status !== 'running', 'the question and the pause');
       expect(view.waitingFor[0]).toMatchObject({ tool_call_id: 'call_go', kind: 'question' });
       expect(view.status).toBe('waiting');
 
