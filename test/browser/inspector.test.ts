@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../../client/index.js';
+import { CHROMIUM_MISSING, findChromium } from '../../harness/chromium.mjs';
 import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
 
 const KEY = 'browser-key';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = findChromium();
 // Without the background-networking flags Chromium's own connections fail on a closed network.
 const CHROMIUM_ARGS = [
   '--headless',
@@ -128,6 +129,7 @@ beforeAll(async () => {
     },
   });
   api = createClient({ baseUrl: dev.url, apiKey: KEY });
+  if (CHROMIUM === null) throw new Error(CHROMIUM_MISSING);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
