@@ -1,5 +1,5 @@
 /**
- * The Worker's HTTP surface (THR-5; the routes are listed in the README): an OpenAPIHono app with
+ * The Worker's HTTP surface (THR-5; the routes are listed in docs/api.md): an OpenAPIHono app with
  * bearer auth on every /api route and on the MCP endpoint, JSON errors, and the OpenAPI document
  * generated from the routes as they are declared — a route cannot be served undocumented.
  */

@@ -1,7 +1,7 @@
 /**
  * The layout a newcomer reads is the layout there is: every folder under src/ is a room with a door
- * (`index.ts`), none holds more than 20 files, and the README's layout section names exactly the
- * folders that exist. The import rules themselves are checked by dependency-cruiser in `npm run lint`.
+ * (`index.ts`), none holds more than 20 files, and the layout section of docs/architecture.md names
+ * exactly the folders that exist. The import rules themselves are checked by dependency-cruiser in `npm run lint`.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,10 +23,10 @@ function filesIn(dir: string): string[] {
   return readdirSync(join(ROOT, dir)).filter((name) => statSync(join(ROOT, dir, name)).isFile());
 }
 
-/** The folders the README's layout block names: `src/engine/`, then `  ports/` is `src/engine/ports`. */
+/** The folders the layout block of docs/architecture.md names: `src/engine/`, then `  ports/` is `src/engine/ports`. */
 function layoutFolders(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Layout'));
+  const page = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Layout'));
   const open = section.indexOf('```') + 3;
   const block = section.slice(open, section.indexOf('```', open));
   const named: string[] = [];
@@ -59,7 +59,7 @@ describe('the house a newcomer reads', () => {
     expect(crowded).toEqual([]);
   });
 
-  it("the README's layout names every folder under src/, and only folders that exist", () => {
+  it('the layout in docs/architecture.md names every folder under src/, and only folders that exist', () => {
     const named = layoutFolders();
     expect(rooms.filter((room) => !named.includes(room))).toEqual([]);
     const missing = named.filter((path) => {

@@ -1,5 +1,5 @@
 /**
- * Answers to waiting tool calls (THR-5; the routes are listed in the README): `answers` for the
+ * Answers to waiting tool calls (THR-5; the routes are listed in docs/api.md): `answers` for the
  * question tool (LOCK-1), `approvals` for calls that need a human's consent (KIND-5, PERM-2),
  * `tool-results` for client and human-in-the-loop tools (KIND-3, KIND-4), `secrets` for
  * `store_secret` (VAR-5). Each resumes the thread; an answer for a call that does not wait for it

@@ -1,5 +1,5 @@
 /**
- * Thread routes (THR-5; the routes are listed in the README): create, list, inspect, delete, post
+ * Thread routes (THR-5; the routes are listed in docs/api.md): create, list, inspect, delete, post
  * and read messages, stop.
  */
 import { createRoute } from '@hono/zod-openapi';
