@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { type GoogleServer, startGoogleServer, streamFrames } from '../../harness/google-server.mjs';
 import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { GoogleProvider, type GoogleProviderOptions } from '../../src/providers/google/google.js';
-import { sleep as realSleep, type Sleep } from '../../src/providers/transport/retry.js';
+import { sleep as realSleep, type Sleep } from '../../src/providers/transport/index.js';
 import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../support/provider-kit.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';

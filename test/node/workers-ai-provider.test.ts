@@ -16,7 +16,7 @@ import {
 } from '../../harness/workers-ai-stub.mjs';
 import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
 import { resolveProvider } from '../../src/providers/index.js';
-import { sleep as realSleep, type Sleep } from '../../src/providers/transport/retry.js';
+import { sleep as realSleep, type Sleep } from '../../src/providers/transport/index.js';
 import {
   type WorkersAIBinding,
   WorkersAIProvider,

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { mimeTypeFor } from '../../src/engine/files/mime.js';
-import { sleep } from '../../src/providers/transport/retry.js';
+import { sleep } from '../../src/providers/transport/index.js';
 import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
 
 describe('libraries on workerd', () => {

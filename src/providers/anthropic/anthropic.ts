@@ -10,19 +10,11 @@
  * step that sends the results back (see request.ts): one instance serves a side's turn.
  */
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
-import { ProviderError } from '../../engine/ports/index.js';
-import {
-  errorMessageOf,
-  type HttpClientOptions,
-  HttpModelClient,
-  isRecord,
-  type ReadProgress,
-  readEventStream,
-  snippet,
-} from '../transport/index.js';
+import { type HttpClientOptions, HttpModelClient, type ReadProgress } from '../transport/index.js';
+import { httpFailure, NAME } from './errors.js';
 import type { ContentBlock } from './messages.js';
-import { buildRequest } from './request.js';
-import { MessageAccumulator, NAME } from './stream.js';
+import { requestBody } from './request.js';
+import { readStream } from './stream.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 
@@ -53,7 +45,7 @@ export class AnthropicProvider implements Provider {
   }
 
   complete(request: ModelRequest, handlers: StreamHandlers = {}): Promise<ModelResponse> {
-    const body = buildRequest(request, (id) => this.thinking.get(id));
+    const body = requestBody(request, (id) => this.thinking.get(id));
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'text/event-stream, application/json',
@@ -65,7 +57,7 @@ export class AnthropicProvider implements Provider {
       init: { method: 'POST', headers, body: JSON.stringify(body), signal: request.signal },
       signal: request.signal,
       read: (response, progress) => this.read(response, request, handlers, progress),
-      explain: async (response) => ({ message: `${NAME} answered ${response.status}: ${await errorDetail(response)}` }),
+      explain: httpFailure,
     });
   }
 
@@ -75,15 +67,9 @@ export class AnthropicProvider implements Provider {
     handlers: StreamHandlers,
     progress: ReadProgress,
   ): Promise<ModelResponse> {
-    const step = new MessageAccumulator(request.model, handlers);
-    try {
-      const result = await readMessage(response, request, step);
-      this.keepThinking(result, step.thinkingBlocks());
-      return result;
-    } finally {
-      // Until text reached the client a retry repeats nothing; thinking and tool input are not shown.
-      progress.consumed = step.emitted;
-    }
+    const { result, thinking } = await readStream(response, request, handlers, progress);
+    this.keepThinking(result, thinking);
+    return result;
   }
 
   private keepThinking(result: ModelResponse, blocks: ContentBlock[]): void {
@@ -95,62 +81,4 @@ export class AnthropicProvider implements Provider {
       this.thinking.delete(id);
     }
   }
-}
-
-/** Reads a successful response into `step`: an SSE stream, or one JSON message from a server that ignored `stream`. */
-async function readMessage(
-  response: Response,
-  request: ModelRequest,
-  step: MessageAccumulator,
-): Promise<ModelResponse> {
-  const body = response.body;
-  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
-  const read = await readEventStream(body, {
-    name: NAME,
-    signal: request.signal,
-    progress: { consumed: false },
-    onEvent: (event) => {
-      step.onEvent(event.data);
-      return step.done;
-    },
-  });
-  if (read.events === 0) {
-    if (read.comments > 0 || read.raw.trim() === '') {
-      throw new ProviderError(
-        `${NAME} answered ${response.status} but the stream ended without any event`,
-        undefined,
-        true,
-      );
-    }
-    step.onJson(read.raw, response);
-  } else if (!step.done) {
-    // A message is complete only at message_stop: a cut stream may hold half a tool call.
-    const where = step.started ? 'before message_stop' : 'before message_start';
-    throw new ProviderError(`${NAME}: the stream ended ${where}`, undefined, true);
-  }
-  return step.result();
-}
-
-/**
- * Anthropic's explanation of a failed request: `{ type: 'error', error: { type, message } }` as
- * "overloaded_error: Overloaded", other vendors' JSON by its message, else the text; with the
- * `request-id` Anthropic's support asks for.
- */
-async function errorDetail(response: Response): Promise<string> {
-  const text = await response.text().catch(() => '');
-  let detail: string | null = null;
-  try {
-    const body: unknown = JSON.parse(text);
-    const error = isRecord(body) ? body.error : undefined;
-    if (isRecord(error) && typeof error.type === 'string' && typeof error.message === 'string') {
-      detail = `${error.type}: ${error.message}`;
-    } else {
-      detail = errorMessageOf(body);
-    }
-  } catch {
-    // Not JSON: the text itself is the best explanation there is.
-  }
-  detail ??= snippet(text) || response.statusText || 'no details given';
-  const requestId = response.headers.get('request-id');
-  return requestId ? `${detail} (request-id ${requestId})` : detail;
 }

@@ -38,7 +38,7 @@ const MIN_ANSWER_TOKENS = 1024;
 const MIN_TOP_P_WITH_THINKING = 0.95;
 
 /** The request body; `thinkingFor` gives the thinking blocks kept from earlier steps. */
-export function buildRequest(request: ModelRequest, thinkingFor: ThinkingLookup): Record<string, unknown> {
+export function requestBody(request: ModelRequest, thinkingFor: ThinkingLookup): Record<string, unknown> {
   const settings = request.settings ?? {};
   const tools = request.tools;
   const forcedTool = tools.length > 0 && request.toolChoice === 'required';

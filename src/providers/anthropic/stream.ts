@@ -4,29 +4,70 @@
  * `tool_use` blocks are assembled from their `input_json_delta` fragments; thinking blocks never
  * become answer text, but are kept whole, signature included, so they can be sent back with the
  * step's tool results. Usage counts cached input as input: promptTokens is input plus cache reads
- * plus cache writes, cachedTokens the cache reads.
+ * plus cache writes, cachedTokens the cache reads. A message is complete only at `message_stop`.
  */
-import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
+import type { ModelRequest, ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import type { ToolCall } from '../../spec/index.js';
-import { eventObject, isRecord, isRetryableStatus, snippet } from '../transport/index.js';
+import { eventObject, isRecord, type ReadProgress, readEventStream, snippet } from '../transport/index.js';
+import { anthropicError, NAME } from './errors.js';
 import type { ContentBlock } from './messages.js';
 
-export const NAME = 'Anthropic provider';
+/** A step's answer, and the thinking blocks that must go back with its tool results. */
+export interface ReadMessage {
+  result: ModelResponse;
+  thinking: ContentBlock[];
+}
 
-/** Anthropic's error types and the HTTP status each comes with. */
-const ERROR_STATUS: Record<string, number> = {
-  invalid_request_error: 400,
-  authentication_error: 401,
-  billing_error: 402,
-  permission_error: 403,
-  not_found_error: 404,
-  request_too_large: 413,
-  rate_limit_error: 429,
-  api_error: 500,
-  timeout_error: 504,
-  overloaded_error: 529,
-};
+/** Reads a successful response: an SSE stream, or one JSON message from a server that ignored `stream`. */
+export async function readStream(
+  response: Response,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: ReadProgress,
+): Promise<ReadMessage> {
+  const step = new MessageAccumulator(request.model, handlers);
+  try {
+    const result = await readMessage(response, request, step);
+    return { result, thinking: step.thinkingBlocks() };
+  } finally {
+    // Until text reached the client a retry repeats nothing; thinking and tool input are not shown.
+    progress.consumed = step.emitted;
+  }
+}
+
+async function readMessage(
+  response: Response,
+  request: ModelRequest,
+  step: MessageAccumulator,
+): Promise<ModelResponse> {
+  const body = response.body;
+  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
+  const read = await readEventStream(body, {
+    name: NAME,
+    signal: request.signal,
+    progress: { consumed: false },
+    onEvent: (event) => {
+      step.onEvent(event.data);
+      return step.done;
+    },
+  });
+  if (read.events === 0) {
+    if (read.comments > 0 || read.raw.trim() === '') {
+      throw new ProviderError(
+        `${NAME} answered ${response.status} but the stream ended without any event`,
+        undefined,
+        true,
+      );
+    }
+    step.onJson(read.raw, response);
+  } else if (!step.done) {
+    // A message is complete only at message_stop: a cut stream may hold half a tool call.
+    const where = step.started ? 'before message_stop' : 'before message_start';
+    throw new ProviderError(`${NAME}: the stream ended ${where}`, undefined, true);
+  }
+  return step.result();
+}
 
 /** Anthropic's stop reasons in the runtime's (Chat Completions) words; others pass as they are. */
 const FINISH_REASONS: Record<string, string> = {
@@ -36,17 +77,8 @@ const FINISH_REASONS: Record<string, string> = {
   max_tokens: 'length',
 };
 
-export function finishReason(stopReason: string): string {
+function finishReason(stopReason: string): string {
   return FINISH_REASONS[stopReason] ?? stopReason;
-}
-
-/** An Anthropic error object (`{ type, message }`) as a ProviderError; `what` says where it was met. */
-export function anthropicError(error: unknown, what: string): ProviderError {
-  const type = isRecord(error) && typeof error.type === 'string' ? error.type : undefined;
-  const message = isRecord(error) && typeof error.message === 'string' ? error.message : undefined;
-  const detail = [type, message].filter(Boolean).join(': ') || snippet(JSON.stringify(error) ?? String(error));
-  const status = type ? ERROR_STATUS[type] : undefined;
-  return new ProviderError(`${NAME} ${what}: ${detail}`, status, status !== undefined && isRetryableStatus(status));
 }
 
 interface Block {
@@ -66,7 +98,7 @@ interface Block {
 }
 
 /** Builds one step's result from the events as they arrive. */
-export class MessageAccumulator {
+class MessageAccumulator {
   /** Set at `message_stop`: the message is complete and reading may stop. */
   done = false;
   /** Whether text reached the handlers: after that, a retry would repeat it. */

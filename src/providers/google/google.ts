@@ -17,11 +17,10 @@
  * what Gemini said.
  */
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
-import { ProviderError } from '../../engine/ports/index.js';
-import { type HttpClientOptions, HttpModelClient, type ReadProgress, readEventStream } from '../transport/index.js';
-import { httpErrorOf, NAME } from './google-error.js';
-import { requestBody } from './request-body.js';
-import { GeminiStep } from './stream-step.js';
+import { type HttpClientOptions, HttpModelClient } from '../transport/index.js';
+import { httpErrorOf, NAME } from './errors.js';
+import { requestBody } from './request.js';
+import { readStream } from './stream.js';
 
 export interface GoogleProviderOptions extends HttpClientOptions {
   /** The API's origin, `https://generativelanguage.googleapis.com`, or a gateway in front of it. */
@@ -49,7 +48,7 @@ export class GoogleProvider implements Provider {
       shownURL: url.split('?')[0],
       init: this.requestInit(request),
       signal: request.signal,
-      read: (response, progress) => readStep(response, request, handlers, progress),
+      read: (response, progress) => readStream(response, request, handlers, progress),
       explain: httpErrorOf,
     });
   }
@@ -68,32 +67,4 @@ export class GoogleProvider implements Provider {
     if (this.apiKey) headers['x-goog-api-key'] = this.apiKey;
     return { method: 'POST', headers, body: JSON.stringify(requestBody(request)), signal: request.signal };
   }
-}
-
-/** Reads a successful response: an SSE stream of chunks, or (from a server that ignored `alt=sse`) JSON. */
-async function readStep(
-  response: Response,
-  request: ModelRequest,
-  handlers: StreamHandlers,
-  progress: ReadProgress,
-): Promise<ModelResponse> {
-  const body = response.body;
-  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
-  const step = new GeminiStep(request.model, handlers);
-  const read = await readEventStream(body, {
-    name: NAME,
-    signal: request.signal,
-    progress,
-    onEvent: (event) => {
-      step.onEvent(event.data);
-      return false;
-    },
-  });
-  if (read.events === 0) {
-    if (read.comments > 0 || read.raw.trim() === '') {
-      throw new ProviderError(`${NAME} answered ${response.status} but the stream ended without any data`);
-    }
-    step.onJsonBody(read.raw, response);
-  }
-  return step.result();
 }

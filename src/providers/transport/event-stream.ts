@@ -7,8 +7,8 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ProviderError } from '../../engine/ports/index.js';
+import { abortReason } from './abortable.js';
 import { describe, isRecord, snippet } from './http-text.js';
-import { abortReason } from './retry.js';
 
 const MAX_NON_EVENT_BODY = 1 << 20;
 

@@ -6,9 +6,10 @@
  * What differs per protocol is only how a success is read and how a failure explains itself.
  */
 import { type ModelResponse, ProviderError } from '../../engine/ports/index.js';
+import { abortable, abortReason } from './abortable.js';
 import { describe, errorDetail } from './http-text.js';
-import { abortable, abortReason, isRetryableStatus, retryAfterMs } from './retry.js';
-import { type Attempt, type ReadProgress, type RetryOptions, readAttempt, redactKey, withRetries } from './retrying.js';
+import { type Attempt, type ReadProgress, type RetryOptions, readAttempt, withRetries } from './retry-loop.js';
+import { isRetryableStatus, retryAfterMs } from './retry-policy.js';
 
 /** The options every HTTP provider takes beside its endpoint and key; 429, 5xx and network failures are retried. */
 export interface HttpClientOptions extends RetryOptions {
@@ -78,4 +79,10 @@ export class HttpModelClient {
   private async explain(response: Response): Promise<FailureExplained> {
     return { message: `${this.name} answered ${response.status}: ${await errorDetail(response)}` };
   }
+}
+
+/** The error with the key replaced, should a server have echoed it back. */
+function redactKey(error: unknown, key: string | undefined): unknown {
+  if (!key || !(error instanceof ProviderError) || !error.message.includes(key)) return error;
+  return new ProviderError(error.message.replaceAll(key, '[redacted]'), error.status, error.retryable);
 }

@@ -1,19 +1,11 @@
 /**
- * One model step with retries (THR-4), the same for every HTTP provider: an attempt either answers,
+ * One model step with retries (THR-4), the same for every provider: an attempt either answers,
  * fails for good (thrown), or fails transiently before any byte of its stream arrived, and is then
- * tried again after a backoff or the server's `Retry-After`, up to the policy's limit. The API key is
- * never part of an error that leaves the provider.
+ * tried again after a backoff or the server's `Retry-After`, up to the policy's limit.
  */
 import { type ModelResponse, ProviderError } from '../../engine/ports/index.js';
-import {
-  abortable,
-  abortReason,
-  DEFAULT_RETRY_POLICY,
-  nextDelay,
-  type RetryPolicy,
-  sleep as realSleep,
-  type Sleep,
-} from './retry.js';
+import { abortable, abortReason, sleep as realSleep, type Sleep } from './abortable.js';
+import { DEFAULT_RETRY_POLICY, nextDelay, type RetryPolicy } from './retry-policy.js';
 
 export type Attempt =
   | { ok: true; response: ModelResponse }
@@ -76,10 +68,4 @@ export async function readAttempt(
     }
     throw error;
   }
-}
-
-/** The error with the key replaced, should a server have echoed it back. */
-export function redactKey(error: unknown, key: string | undefined): unknown {
-  if (!key || !(error instanceof ProviderError) || !error.message.includes(key)) return error;
-  return new ProviderError(error.message.replaceAll(key, '[redacted]'), error.status, error.retryable);
 }

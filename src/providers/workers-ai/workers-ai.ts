@@ -8,22 +8,18 @@
  * call at once.
  */
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../engine/ports/index.js';
-import { ProviderError } from '../../engine/ports/index.js';
 import {
   type Attempt,
   abortable,
   abortReason,
-  type ReadProgress,
   type RetryOptions,
   readAttempt,
-  readEventStream,
-  snippet,
   withRetries,
 } from '../transport/index.js';
-import { AnswerReader } from './answer-reader.js';
-import { isByteStream, type WorkersAIBinding } from './binding.js';
-import { bindingFailure, NAME } from './binding-errors.js';
-import { runInputs } from './run-inputs.js';
+import type { WorkersAIBinding } from './binding.js';
+import { bindingFailure } from './errors.js';
+import { runInputs } from './request.js';
+import { readStream } from './stream.js';
 
 export interface WorkersAIProviderOptions extends RetryOptions {
   /** The Worker's AI binding (`env.AI`), or anything with the same `run`. */
@@ -59,44 +55,6 @@ export class WorkersAIProvider implements Provider {
       if (!failure.retryable) throw failure;
       return { ok: false, error: failure, retryAfterMs: null };
     }
-    return readAttempt(signal, (progress) => readAnswer(output, request, handlers, progress));
+    return readAttempt(signal, (progress) => readStream(output, request, handlers, progress));
   }
-}
-
-/** What `run` resolved to: a byte stream (server-sent events, or a JSON body), or the parsed output. */
-async function readAnswer(
-  output: unknown,
-  request: ModelRequest,
-  handlers: StreamHandlers,
-  progress: ReadProgress,
-): Promise<ModelResponse> {
-  const reader = new AnswerReader(request.model, handlers);
-  if (!isByteStream(output)) {
-    reader.onWholeAnswer(output);
-    return reader.result();
-  }
-  const read = await readEventStream(output, {
-    name: NAME,
-    signal: request.signal,
-    progress,
-    onEvent: (event) => {
-      reader.onEventData(event.data);
-      return reader.done;
-    },
-  });
-  if (read.events > 0) return reader.result();
-  const raw = read.raw.trim();
-  if (raw === '') {
-    throw new ProviderError(`${NAME} answered ${request.model} with a stream that ended without any data`);
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(raw);
-  } catch {
-    throw new ProviderError(
-      `${NAME} answered ${request.model} with a body that is neither server-sent events nor JSON: ${snippet(raw)}`,
-    );
-  }
-  reader.onWholeAnswer(body);
-  return reader.result();
 }

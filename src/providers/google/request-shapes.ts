@@ -2,7 +2,7 @@
  * The Gemini API's request shapes as this provider sends them (THR-4): the subset of
  * `GenerateContentRequest` a model step needs. Field names and nesting follow Google's REST
  * reference and its official SDK's types (googleapis/js-genai `src/types.ts`); responses are read
- * defensively as unknown JSON in stream-step.ts instead, since servers add fields freely.
+ * defensively as unknown JSON in stream.ts instead, since servers add fields freely.
  */
 import type { JsonSchema } from '../../spec/index.js';
 
@@ -31,7 +31,7 @@ export interface Part {
   inlineData?: InlineData;
   functionCall?: FunctionCall;
   functionResponse?: FunctionResponse;
-  /** Carried by a model turn's first function call; see conversation.ts. */
+  /** Carried by a model turn's first function call; see messages.ts. */
   thoughtSignature?: string;
 }
 

@@ -17,11 +17,18 @@
  *   tool-use prompt tokens; output tokens are candidates plus thoughts, which are billed as output.
  * - A stream that ends without a finish reason was cut off: an error, not a short answer.
  */
-import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
+import type { ModelRequest, ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import type { ToolCall } from '../../spec/index.js';
-import { eventObject, isRecord, snippet } from '../transport/index.js';
-import { googleError, NAME, reportedError } from './google-error.js';
+import {
+  eventObject,
+  isRecord,
+  type ReadProgress,
+  randomCallId,
+  readEventStream,
+  snippet,
+} from '../transport/index.js';
+import { googleError, NAME, reportedError } from './errors.js';
 
 /** Finish reasons of an answer withheld by a filter, and what they mean. */
 const BLOCKED: Readonly<Record<string, string>> = {
@@ -41,7 +48,36 @@ const BROKEN_CALL: Readonly<Record<string, string>> = {
   UNEXPECTED_TOOL_CALL: 'the model called a tool it was not offered',
 };
 
-export class GeminiStep {
+/** Reads a successful response: an SSE stream of chunks, or (from a server that ignored `alt=sse`) JSON. */
+export async function readStream(
+  response: Response,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: ReadProgress,
+): Promise<ModelResponse> {
+  const body = response.body;
+  if (!body) throw new ProviderError(`${NAME} answered ${response.status} without a body`, response.status);
+  const step = new StreamedStep(request.model, handlers);
+  const read = await readEventStream(body, {
+    name: NAME,
+    signal: request.signal,
+    progress,
+    onEvent: (event) => {
+      step.onEvent(event.data);
+      return false;
+    },
+  });
+  if (read.events === 0) {
+    if (read.comments > 0 || read.raw.trim() === '') {
+      throw new ProviderError(`${NAME} answered ${response.status} but the stream ended without any data`);
+    }
+    step.onJsonBody(read.raw, response);
+  }
+  return step.result();
+}
+
+/** Builds one step's result from the chunks as they arrive, forwarding text at once. */
+class StreamedStep {
   private text = '';
   private readonly calls: ToolCall[] = [];
   private usage: ModelUsage | null = null;
@@ -121,7 +157,7 @@ export class GeminiStep {
     }
     const call = part.functionCall;
     if (isRecord(call) && typeof call.name === 'string') {
-      const id = typeof call.id === 'string' && call.id !== '' ? call.id : generateToolCallId();
+      const id = typeof call.id === 'string' && call.id !== '' ? call.id : randomCallId('call_', 24);
       const args = isRecord(call.args) ? call.args : {};
       this.calls.push({ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(args) } });
     }
@@ -178,13 +214,4 @@ function toUsage(usage: Record<string, unknown>): ModelUsage {
     totalTokens,
     ...(typeof cached === 'number' ? { cachedTokens: cached } : {}),
   };
-}
-
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function generateToolCallId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  let id = 'call_';
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
-  return id;
 }

@@ -7,21 +7,21 @@
  * - reasoningEffort becomes `thinkingConfig`: a `thinkingLevel` (LOW / MEDIUM / HIGH) for Gemini 3
  *   and later, a `thinkingBudget` in tokens for the Gemini 2 family, which has no levels (Gemini
  *   answers 400 to a request that sets both). Thoughts are not requested (`includeThoughts` stays
- *   off), and any that arrive are never answer text (stream-step.ts);
+ *   off), and any that arrive are never answer text (stream.ts);
  * - responseFormat becomes `responseMimeType: application/json` with the schema as
  *   `responseJsonSchema`;
  * - Gemini has no switch for parallel tool calls: `parallelToolCalls` is not sent.
  */
 import type { ModelRequest, RequestSettings } from '../../engine/ports/index.js';
-import { toGeminiConversation } from './conversation.js';
 import { geminiJsonSchema, hasProperties } from './json-schema.js';
+import { toGeminiConversation } from './messages.js';
 import type {
   FunctionCallingMode,
   FunctionDeclaration,
   GenerateContentRequest,
   GenerationConfig,
   ThinkingConfig,
-} from './wire.js';
+} from './request-shapes.js';
 
 const MODES: Record<NonNullable<ModelRequest['toolChoice']>, FunctionCallingMode> = {
   auto: 'AUTO',

@@ -21,7 +21,7 @@
  */
 import type { ModelContentPart, ModelMessage, ToolCall } from '../../spec/index.js';
 import { isRecord } from '../transport/index.js';
-import type { Content, Part } from './wire.js';
+import type { Content, Part } from './request-shapes.js';
 
 export const SKIP_THOUGHT_SIGNATURE = 'skip_thought_signature_validator';
 

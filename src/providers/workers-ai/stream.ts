@@ -11,19 +11,73 @@
  * Text deltas are handed on as they arrive. Usage is the last one reported: Chat Completions chunks
  * report zeros or running totals before the final totals arrive in the native usage event.
  */
-import type { ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
+import type { ModelRequest, ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
-import { isRecord, snippet } from '../transport/index.js';
-import { bindingFailure, NAME } from './binding-errors.js';
-import { ToolCallFragments } from './tool-call-fragments.js';
+import {
+  isRecord,
+  type ReadProgress,
+  randomCallId,
+  readEventStream,
+  snippet,
+  ToolCallAssembler,
+  type ToolCallDialect,
+} from '../transport/index.js';
+import { isByteStream } from './binding.js';
+import { bindingFailure, NAME } from './errors.js';
 
-export class AnswerReader {
+/**
+ * Tool calls come in the OpenAI shape or the older flat one. An id the model did not send is nine
+ * letters and digits: the binding once accepted no other `tool_call_id` (the pattern
+ * `[a-zA-Z0-9]{9}`), so an id of this shape is replayed safely to every model, old or new.
+ */
+const DIALECT: ToolCallDialect = { newId: () => randomCallId('', 9), flatCalls: true };
+
+/** What `run` resolved to: a byte stream (server-sent events, or a JSON body), or the parsed output. */
+export async function readStream(
+  output: unknown,
+  request: ModelRequest,
+  handlers: StreamHandlers,
+  progress: ReadProgress,
+): Promise<ModelResponse> {
+  const reader = new AnswerReader(request.model, handlers);
+  if (!isByteStream(output)) {
+    reader.onWholeAnswer(output);
+    return reader.result();
+  }
+  const read = await readEventStream(output, {
+    name: NAME,
+    signal: request.signal,
+    progress,
+    onEvent: (event) => {
+      reader.onEventData(event.data);
+      return reader.done;
+    },
+  });
+  if (read.events > 0) return reader.result();
+  const raw = read.raw.trim();
+  if (raw === '') {
+    throw new ProviderError(`${NAME} answered ${request.model} with a stream that ended without any data`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    throw new ProviderError(
+      `${NAME} answered ${request.model} with a body that is neither server-sent events nor JSON: ${snippet(raw)}`,
+    );
+  }
+  reader.onWholeAnswer(body);
+  return reader.result();
+}
+
+/** Builds one step's result from the events, or the whole answer, forwarding text at once. */
+class AnswerReader {
   /** `data: [DONE]` arrived. */
   done = false;
   private text = '';
   private usage: ModelUsage | null = null;
   private finishReason: string | null = null;
-  private readonly toolCalls = new ToolCallFragments();
+  private readonly toolCalls = new ToolCallAssembler(DIALECT);
 
   constructor(
     private model: string,
