@@ -12,8 +12,11 @@ import {
   errorResponse,
   type HttpEnv,
   HttpError,
+  INSPECTOR_POLICY,
   openApiDocument,
+  securityHeaders,
   validationHook,
+  withSecurityHeaders,
 } from './contract/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
 import {
@@ -36,6 +39,8 @@ export interface AppOptions {
 
 export function createApp(registry: Registry, options: AppOptions = {}) {
   const app = new OpenAPIHono<HttpEnv>({ defaultHook: validationHook });
+  // First, so it wraps everything below: every answer leaves with the security headers.
+  app.use('*', securityHeaders());
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorResponse(c, error.apiError);
@@ -49,12 +54,12 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
     errorResponse(c, { status: 404, code: 'not_found', message: `no route ${c.req.method} ${c.req.path}` }),
   );
 
-  // Browsers asking for `/` get the inspector page, a static asset (wrangler.toml [assets]); clients
-  // asking for JSON get the service index.
+  // Browsers asking for `/` get the inspector page, a static asset (wrangler.toml [assets]) under the
+  // inspector's policy; clients asking for JSON get the service index.
   app.use('/', async (c, next) => {
     const assets = (c.env as { ASSETS?: Fetcher }).ASSETS;
     const page = c.req.method === 'GET' && !c.req.header('accept')?.includes('application/json');
-    return assets && page ? assets.fetch(c.req.raw) : next();
+    return assets && page ? withSecurityHeaders(await assets.fetch(c.req.raw), INSPECTOR_POLICY) : next();
   });
   declareBearerAuth(app);
   app.route(

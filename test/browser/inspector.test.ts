@@ -167,6 +167,14 @@ describe('the inspector page', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toContain('javascript');
 
+    // The page and the assets wrangler serves without the Worker (inspector/public/_headers) are
+    // hardened alike; the page's own policy refusing anything it needs would show in pageErrors.
+    for (const response of [html, script, await fetch(`${dev.url}/style.css`)]) {
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    }
+
     const refused = await fetch(`${dev.url}/api/agents`);
     expect(refused.status).toBe(401);
     expect(await refused.json()).toMatchObject({ error: { code: 'unauthorized' } });

@@ -539,3 +539,123 @@ export const MCP_CALLBACK_FORGERIES: readonly { label: string; query: string }[]
   { label: 'an error without state', query: 'error=access_denied' },
   { label: 'another thread id', query: 'code=stolen&state=00000000-0000-4000-8000-000000000000.1234' },
 ];
+
+// ---- files that are really pages ---------------------------------------------------------------
+
+/** A thread file a browser could run as a page if this origin served it as one (ATT-5). */
+export interface PageFileCase {
+  label: string;
+  /** The name it is uploaded under. */
+  name: string;
+  /** The upload's Content-Type; none: the name decides. */
+  type?: string;
+  body: string;
+  /** The Content-Type it must come back with. */
+  served: string;
+  /** Whether it may be shown inline (a type that runs nothing); otherwise it must be an attachment. */
+  inline: boolean;
+}
+
+const ALERT = '<script>parent.postMessage(document.cookie, "*")</script>';
+
+/**
+ * Uploads whose name, declared type or bytes carry script: each must come back sandboxed and
+ * unsniffed, and as an attachment unless its served type runs nothing.
+ */
+export const FILES_THAT_ARE_PAGES: readonly PageFileCase[] = [
+  { label: 'an HTML page', name: 'page.html', body: `<!doctype html>${ALERT}`, served: 'text/html', inline: false },
+  {
+    label: 'an SVG with a script and an onload',
+    name: 'pic.svg',
+    body: `<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)">${ALERT}</svg>`,
+    served: 'image/svg+xml',
+    inline: false,
+  },
+  {
+    label: 'XHTML',
+    name: 'doc.xhtml',
+    body: `<html xmlns="http://www.w3.org/1999/xhtml"><body>${ALERT}</body></html>`,
+    served: 'application/xhtml+xml',
+    inline: false,
+  },
+  {
+    label: 'XML carrying an XHTML script',
+    name: 'feed.xml',
+    body: '<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>',
+    served: 'application/xml',
+    inline: false,
+  },
+  { label: 'JavaScript', name: 'app.js', body: 'alert(document.cookie)', served: 'text/javascript', inline: false },
+  {
+    label: 'a PDF with a JavaScript action',
+    name: 'doc.pdf',
+    body: '%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj',
+    served: 'application/pdf',
+    inline: false,
+  },
+  {
+    label: 'a .txt whose bytes are HTML',
+    name: 'notes.txt',
+    body: `<!doctype html>${ALERT}`,
+    served: 'text/plain',
+    inline: true,
+  },
+  {
+    label: 'a .txt uploaded as text/html',
+    name: 'notes.txt',
+    type: 'text/html',
+    body: ALERT,
+    served: 'text/html',
+    inline: false,
+  },
+  {
+    label: 'a .png whose bytes are HTML (sniff bait)',
+    name: 'pic.png',
+    body: `<html>${ALERT}`,
+    served: 'image/png',
+    inline: true,
+  },
+  {
+    label: 'a .png uploaded as SVG',
+    name: 'pic.png',
+    type: 'image/svg+xml',
+    body: `<svg xmlns="http://www.w3.org/2000/svg">${ALERT}</svg>`,
+    served: 'image/svg+xml',
+    inline: false,
+  },
+  { label: 'a .json whose bytes are HTML', name: 'data.json', body: ALERT, served: 'application/json', inline: true },
+  {
+    label: 'HTML in capitals with a charset',
+    name: 'upload.bin',
+    type: 'TEXT/HTML; charset=utf-8',
+    body: ALERT,
+    served: 'text/html',
+    inline: false,
+  },
+  // A browser reads a list of types as its last one: the list is no type, the name decides.
+  {
+    label: 'a list of types ending in HTML',
+    name: 'list.txt',
+    type: 'text/plain, text/html',
+    body: ALERT,
+    served: 'text/plain',
+    inline: true,
+  },
+  {
+    label: 'a type of no MIME shape',
+    name: 'shape.bin',
+    type: 'html',
+    body: ALERT,
+    served: 'application/octet-stream',
+    inline: false,
+  },
+  { label: 'no extension', name: 'README', body: ALERT, served: 'application/octet-stream', inline: false },
+  { label: 'an unknown extension', name: 'page.weird', body: ALERT, served: 'application/octet-stream', inline: false },
+  {
+    label: 'a name that closes the filename quotes',
+    name: 'a"; filename=evil.html; x=".html',
+    body: ALERT,
+    served: 'text/html',
+    inline: false,
+  },
+];

@@ -1,8 +1,8 @@
 /**
  * Routes declared in the document but served by a plain handler (THR-5), for what zod-openapi's
  * router and validators cannot front: a path parameter that takes the rest of the path, slashes
- * included (served as Hono's `*`); a body another library reads itself (the MCP SDK); a page a
- * middleware renders (the API reference). Their handlers check their requests themselves.
+ * included (served as Hono's `*`); a body another library reads itself (the MCP SDK). Their
+ * handlers check their requests themselves.
  */
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import type { Handler, MiddlewareHandler } from 'hono';

@@ -1,7 +1,7 @@
 /**
  * The API contract's door (THR-5, THR-6): request and response schemas, the app routes are declared
  * on and its validation answers, JSON bodies, the JSON error shape, bearer authentication, the
- * OpenAPI document, and the env every route sees.
+ * OpenAPI document, the security headers every answer carries, and the env every route sees.
  */
 export { AgentListSchema } from './agent-schemas.js';
 export { bearerAuth } from './auth.js';
@@ -44,4 +44,10 @@ export {
   ThreadParams,
   ToolResultsBody,
 } from './schemas.js';
+export {
+  INSPECTOR_POLICY,
+  LOCKED_POLICY,
+  securityHeaders,
+  withSecurityHeaders,
+} from './security-headers.js';
 export { validationHook } from './validation-hook.js';

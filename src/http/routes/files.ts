@@ -1,7 +1,9 @@
 /**
  * Thread files over HTTP (ATT-5): uploads stream into R2 and downloads stream out of it; neither is
  * held in memory whole. A folder path lists its entries. The path is the rest of the request path,
- * slashes included: documented as `{path}`, served as `/files/*` (documented-route.ts).
+ * slashes included: documented as `{path}`, served as `/files/*` (documented-route.ts). A file goes
+ * back out sandboxed, never sniffed, and as an attachment unless its type cannot run script
+ * (served-file.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
@@ -27,6 +29,7 @@ import {
   serveDocumented,
   unwrap,
 } from '../contract/index.js';
+import { cleanMimeType, servedFileHeaders } from './served-file.js';
 import { threadId } from './threads.js';
 
 /** Default upload limit; MAX_UPLOAD_BYTES overrides it. */
@@ -45,7 +48,10 @@ const getFile = createRoute({
   request: { params: FileParams },
   responses: {
     200: {
-      description: 'The file, as its own mime type, with `X-File-Path`; or `{ path, entries }` for a folder',
+      description:
+        'The file, as its own mime type, with `X-File-Path`; or `{ path, entries }` for a folder. Every file is ' +
+        "served with `Content-Security-Policy: sandbox; default-src 'none'` and `X-Content-Type-Options: nosniff`; " +
+        'any type but plain text, JSON and raster images comes with `Content-Disposition: attachment`.',
       content: { 'application/json': { schema: FolderListingSchema }, '*/*': { schema: Bytes } },
     },
     400: INVALID_PATH,
@@ -104,13 +110,7 @@ async function download(c: Context<HttpEnv>): Promise<Response> {
   const store = new R2FileStore(c.env.FILES, id);
   const file = path === '/' ? null : await store.get(path);
   if (file) {
-    return new Response(file.body, {
-      headers: {
-        'content-type': file.stat.mimeType,
-        'content-length': String(file.stat.size),
-        'x-file-path': file.stat.path,
-      },
-    });
+    return new Response(file.body, { headers: servedFileHeaders(file.stat) });
   }
   const entries = await new ThreadFiles(store).readdir(path);
   if (entries.length === 0 && path !== '/') {
@@ -144,7 +144,8 @@ async function upload(c: Context<HttpEnv>): Promise<Response> {
   await authorize(c.env, c.get('userId'), id);
   const body = c.req.raw.body ?? new Uint8Array();
   const sized = body instanceof Uint8Array ? body : body.pipeThrough(new FixedLengthStream(length));
-  const mimeType = c.req.header('content-type')?.split(';')[0]?.trim() || mimeTypeFor(path);
+  // The upload's type without its parameters; one that is no clean MIME type gives way to the name's.
+  const mimeType = cleanMimeType(c.req.header('content-type')?.split(';')[0]) ?? mimeTypeFor(path);
   const stat = await new R2FileStore(c.env.FILES, id).put(path, sized, { mimeType });
   return c.json(attachmentRefFor(stat, crypto.randomUUID()), 201);
 }

@@ -1,13 +1,12 @@
 /**
  * What the Worker says about itself (THR-5), without a key: `GET /` (its agents and where the rest
  * is), `GET /openapi.json` (the OpenAPI document, generated from the declared routes) and
- * `GET /docs` (an interactive reference of that document, rendered by Scalar; the page loads
- * Scalar's script from its CDN in the browser).
+ * `GET /docs` (an interactive reference of that document, rendered by Scalar: api-reference.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Registry } from '../../engine/registry/index.js';
-import { type HttpEnv, json, routeApp, ServiceIndexSchema, serveDocumented } from '../contract/index.js';
+import { json, routeApp, ServiceIndexSchema } from '../contract/index.js';
+import { API_REFERENCE_PAGE, apiReferencePolicy } from './api-reference.js';
 
 const serviceIndex = createRoute({
   method: 'get',
@@ -70,6 +69,8 @@ export function serviceRoutes(registry: Registry, document: (serverUrl: string) 
     ),
   );
   app.openapi(getOpenApiDocument, (c) => c.json(document(new URL(c.req.url).origin), 200));
-  serveDocumented(app, apiReference, Scalar<HttpEnv>({ url: '/openapi.json', pageTitle: 'Standard Agents API' }));
+  app.openapi(apiReference, async (c) =>
+    c.html(API_REFERENCE_PAGE, 200, { 'content-security-policy': await apiReferencePolicy() }),
+  );
   return app;
 }
