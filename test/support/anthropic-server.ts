@@ -3,7 +3,7 @@
  * the events Anthropic streams (`message_start`, `content_block_start` / `_delta` / `_stop` for
  * thinking, text and tool use, `ping`, `message_delta`, `message_stop`), or with an `error` event
  * mid-stream, or a plain HTTP error in Anthropic's shape. Replies are scripted: a queue, then a
- * responder function. Every request is recorded.
+ * responder function. Every request is recorded, with whether the client went away before the end.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { frames, type MessageReply, message } from '../../harness/anthropic-events.mjs';
@@ -18,13 +18,18 @@ export interface HttpReply {
   headers?: Record<string, string>;
 }
 
-export type Reply = MessageReply | HttpReply;
+/** A streamed message; `stallAfter` sends that many events, then nothing more, keeping the connection open. */
+export type StreamedReply = MessageReply & { stallAfter?: number };
+
+export type Reply = StreamedReply | HttpReply;
 
 export interface RecordedRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   // biome-ignore lint/suspicious/noExplicitAny: a request body as sent; tests read any field.
   body: any;
+  /** Whether the client went away before the reply was complete. */
+  closedEarly: boolean;
 }
 
 export interface AnthropicServer {
@@ -60,8 +65,16 @@ export async function startAnthropicServer(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
-    const record: RecordedRequest = { path: req.url ?? '/', headers: req.headers, body: JSON.parse(raw || 'null') };
+    const record: RecordedRequest = {
+      path: req.url ?? '/',
+      headers: req.headers,
+      body: JSON.parse(raw || 'null'),
+      closedEarly: false,
+    };
     requests.push(record);
+    res.on('close', () => {
+      if (!res.writableFinished) record.closedEarly = true;
+    });
     if (req.method !== 'POST' || record.path !== '/v1/messages') {
       sendError(res, { status: 404, body: errorBody('not_found_error', `Unknown request ${record.path}`) });
       return;
@@ -78,8 +91,9 @@ export async function startAnthropicServer(
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-    for (const frame of frames(reply, model)) res.write(frame);
-    res.end();
+    const all = frames(reply, model);
+    for (const frame of all.slice(0, reply.stallAfter ?? all.length)) res.write(frame);
+    if (reply.stallAfter === undefined) res.end();
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

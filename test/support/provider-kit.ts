@@ -1,7 +1,7 @@
 /**
  * What the provider tests share: a sleep that records the delays it was asked for, the rejection of a
- * promise, a guard that turns a hang into a failure, and a fetch whose answer arrives in pieces the
- * test chooses (byte boundaries no server would pick).
+ * promise, a guard that turns a hang into a failure, and answers whose bytes arrive in pieces the test
+ * chooses (byte boundaries no server would pick), then end, fail as a dropped connection does, or stall.
  */
 import type { Sleep } from '../../src/providers/transport/index.js';
 
@@ -41,19 +41,33 @@ export async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** How a body ends once its pieces are read: closed, failed as a dropped connection does, or never. */
+export type BodyEnd = 'close' | 'fail' | 'stall';
+
+/** A body that hands over `pieces` one read at a time, then ends as `end` says. */
+export function pieceStream(pieces: (string | Uint8Array)[], end: BodyEnd = 'close'): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const queue = pieces.map((piece) => (typeof piece === 'string' ? encoder.encode(piece) : piece));
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const next = queue.shift();
+      if (next) controller.enqueue(next);
+      else if (end === 'fail') controller.error(new TypeError('terminated'));
+      else if (end === 'stall') return new Promise<void>(() => {});
+      else controller.close();
+    },
+  });
+}
+
+/** `text` as one piece per byte: every boundary a multi-byte character can be cut at. */
+export function byteByByte(text: string): Uint8Array[] {
+  return Array.from(new TextEncoder().encode(text), (byte) => Uint8Array.of(byte));
+}
+
 /** A fetch answering every call with a 200 whose body emits `pieces` one read at a time. */
 export function streamFetch(pieces: (string | Uint8Array)[], calls: { count: number } = { count: 0 }): typeof fetch {
   return async () => {
     calls.count++;
-    const encoder = new TextEncoder();
-    const queue = pieces.map((piece) => (typeof piece === 'string' ? encoder.encode(piece) : piece));
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const next = queue.shift();
-        if (next) controller.enqueue(next);
-        else controller.close();
-      },
-    });
-    return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    return new Response(pieceStream(pieces), { status: 200, headers: { 'content-type': 'text/event-stream' } });
   };
 }

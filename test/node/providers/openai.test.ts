@@ -1,15 +1,15 @@
 /**
- * The OpenAI-compatible provider (THR-4) against a local server that speaks the streaming protocol
- * byte for byte, plus injected streams for the cases a well-behaved server never produces (odd byte
- * boundaries, dropped connections, missing indexes). Backoff waits go through an injected sleep, so
- * no test depends on timing.
+ * What only the OpenAI-compatible provider does (THR-4), against a local server that speaks the
+ * streaming protocol byte for byte, plus injected streams for the cases a well-behaved server never
+ * produces (interleaved or index-less fragments, a body held open). What every provider does is in
+ * conformance.test.ts. Backoff waits go through an injected sleep, so no test depends on timing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type OpenAIServer, type StreamReply, startOpenAIServer, streamFrames } from '../../harness/openai-server.mjs';
-import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
-import { OpenAIProvider, type OpenAIProviderOptions } from '../../src/providers/openai/openai.js';
-import { sleep as realSleep, type Sleep } from '../../src/providers/transport/index.js';
-import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../support/provider-kit.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type OpenAIServer, type StreamReply, startOpenAIServer } from '../../../harness/openai-server.mjs';
+import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
+import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/providers/openai/index.js';
+import { sleep as realSleep } from '../../../src/providers/transport/index.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../../support/provider-kit.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 
@@ -58,21 +58,6 @@ function sse(...events: unknown[]): string {
 }
 
 describe('OpenAIProvider: streaming', () => {
-  it('THR-4: streams text deltas in order and returns their concatenation', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog.';
-    server.enqueue({ text, chunkSize: 4 });
-    const deltas: string[] = [];
-
-    const response = await provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
-
-    expect(deltas.length).toBe(Math.ceil(text.length / 4));
-    expect(deltas.every((delta) => delta.length > 0 && delta.length <= 4)).toBe(true);
-    expect(deltas.join('')).toBe(text);
-    expect(response.text).toBe(text);
-    expect(response.toolCalls).toEqual([]);
-    expect(response.finishReason).toBe('stop');
-  });
-
   it('THR-4: posts the streaming request to {baseURL}/chat/completions with a bearer key', async () => {
     server.enqueue({ text: 'ok' });
     const tools: ModelRequest['tools'] = [
@@ -110,23 +95,6 @@ describe('OpenAIProvider: streaming', () => {
     expect(Object.keys(recorded?.body ?? {}).sort()).toEqual(['messages', 'model', 'stream', 'stream_options']);
   });
 
-  it('THR-4: reassembles argument fragments of two tool calls in one step, in index order', async () => {
-    const weather = { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsius"}', id: 'call_weather1' };
-    const time = { name: 'get_time', arguments: '{"timezone":"Europe/Paris"}', id: 'call_time2' };
-    server.enqueue({ toolCalls: [weather, time], chunkSize: 3 });
-    const deltas: string[] = [];
-
-    const response = await provider().complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
-
-    expect(response.toolCalls).toEqual([
-      { id: 'call_weather1', type: 'function', function: { name: 'get_weather', arguments: weather.arguments } },
-      { id: 'call_time2', type: 'function', function: { name: 'get_time', arguments: time.arguments } },
-    ]);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.text).toBe('');
-    expect(deltas).toEqual([]);
-  });
-
   it('THR-4: orders tool calls by index even when their fragments interleave', async () => {
     const body = sse(
       chunk({ role: 'assistant', content: null }),
@@ -147,14 +115,6 @@ describe('OpenAIProvider: streaming', () => {
       ['call_a', 'first', '{"a":1}'],
       ['call_b', 'second', '{"b":2}'],
     ]);
-  });
-
-  it('THR-4: keeps malformed tool-call arguments as the raw string for the executor to report', async () => {
-    server.enqueue({ toolCalls: [{ name: 'broken', arguments: '{"path": "a.txt",' }] });
-
-    const response = await provider().complete(request());
-
-    expect(response.toolCalls[0]?.function).toEqual({ name: 'broken', arguments: '{"path": "a.txt",' });
   });
 
   it('THR-4: generates a call_ id when the server sends none', async () => {
@@ -236,29 +196,6 @@ describe('OpenAIProvider: streaming', () => {
     expect(response.finishReason).toBe('stop');
   });
 
-  it('THR-4: parses a stream split at every byte, multi-byte characters included', async () => {
-    const text = 'Grüße, 世界 🌍!';
-    const frames = streamFrames(
-      { text, chunkSize: 3, usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } },
-      {
-        model: 'gpt-4o-mini',
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-    ).join('');
-    const bytes = new TextEncoder().encode(frames);
-    const pieces = Array.from(bytes, (byte) => Uint8Array.of(byte));
-    const deltas: string[] = [];
-
-    const response = await provider({ fetch: streamFetch(pieces) }).complete(request(), {
-      onTextDelta: (delta) => deltas.push(delta),
-    });
-
-    expect(deltas.join('')).toBe(text);
-    expect(response.text).toBe(text);
-    expect(response.usage).toEqual({ promptTokens: 1, completionTokens: 2, totalTokens: 3 });
-  });
-
   it('THR-4: continues a tool call whose fragments carry no index', async () => {
     const body = sse(
       chunk({ tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'a', arguments: '{"x"' } }] }),
@@ -307,17 +244,6 @@ describe('OpenAIProvider: streaming', () => {
 });
 
 describe('OpenAIProvider: retries', () => {
-  it('THR-4: retries a 429 after the Retry-After wait, then succeeds', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '0' } }, { text: 'after the wait' });
-    const { delays, sleep } = recordingSleep();
-
-    const response = await provider({ sleep }).complete(request());
-
-    expect(response.text).toBe('after the wait');
-    expect(server.requests).toHaveLength(2);
-    expect(delays).toEqual([0]);
-  });
-
   it('THR-4: caps Retry-After (seconds or HTTP date) at maxDelayMs', async () => {
     const inThreeSeconds = new Date(Date.now() + 3000).toUTCString();
     server.enqueue(
@@ -352,29 +278,6 @@ describe('OpenAIProvider: retries', () => {
     expect(second).toBeLessThanOrEqual(200);
     expect(third).toBeGreaterThanOrEqual(150);
     expect(third).toBeLessThanOrEqual(300);
-  });
-
-  it('THR-4: gives up after maxRetries with a ProviderError carrying the last status', async () => {
-    const overloaded = { error: { message: 'The server is overloaded.', type: 'server_error' } };
-    server.enqueue(
-      { status: 500, body: overloaded },
-      { status: 502, body: overloaded },
-      { status: 503, body: overloaded },
-      { text: 'never reached' },
-    );
-    const { delays, sleep } = recordingSleep();
-
-    const error = await failure(provider({ sleep, maxRetries: 2 }).complete(request()));
-
-    expect(error).toBeInstanceOf(ProviderError);
-    const providerError = error as ProviderError;
-    expect(providerError.status).toBe(503);
-    expect(providerError.retryable).toBe(true);
-    expect(providerError.message).toBe(
-      'OpenAI-compatible provider answered 503: The server is overloaded. (gave up after 3 attempts)',
-    );
-    expect(server.requests).toHaveLength(3);
-    expect(delays).toHaveLength(2);
   });
 
   it('THR-4: retries a network failure, then succeeds', async () => {
@@ -412,56 +315,6 @@ describe('OpenAIProvider: retries', () => {
     expect((error as ProviderError).status).toBeUndefined();
     expect(delays).toHaveLength(1);
   });
-
-  it('THR-4: retries a stream that fails before its first byte', async () => {
-    server.enqueue({ text: 'second try' });
-    let calls = 0;
-    const fetchImpl: typeof fetch = async (input, init) => {
-      calls++;
-      if (calls > 1) return fetch(input, init);
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          controller.error(new TypeError('terminated'));
-        },
-      });
-      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    };
-
-    const response = await provider({ fetch: fetchImpl }).complete(request());
-
-    expect(response.text).toBe('second try');
-    expect(calls).toBe(2);
-  });
-
-  it('THR-4: never retries once the stream has started, so no delta is sent twice', async () => {
-    const encoder = new TextEncoder();
-    let calls = 0;
-    const fetchImpl: typeof fetch = async () => {
-      calls++;
-      let sent = false;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent) {
-            controller.error(new TypeError('terminated'));
-            return;
-          }
-          sent = true;
-          controller.enqueue(encoder.encode(sse(chunk({ content: 'partial' }))));
-        },
-      });
-      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    };
-    const deltas: string[] = [];
-
-    const error = await failure(
-      provider({ fetch: fetchImpl }).complete(request(), { onTextDelta: (delta) => deltas.push(delta) }),
-    );
-
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).message).toContain('the connection failed while streaming: terminated');
-    expect(calls).toBe(1);
-    expect(deltas).toEqual(['partial']);
-  });
 });
 
 describe('OpenAIProvider: failures', () => {
@@ -488,24 +341,6 @@ describe('OpenAIProvider: failures', () => {
     expect(providerError.retryable).toBe(false);
     expect(server.requests).toHaveLength(1);
     expect(delays).toEqual([]);
-  });
-
-  it('THR-4: a 400 fails at once with the provider message', async () => {
-    server.enqueue({
-      status: 400,
-      body: {
-        error: { message: "Invalid value for 'tool_choice'.", type: 'invalid_request_error', param: 'tool_choice' },
-      },
-    });
-
-    const error = await failure(provider().complete(request()));
-
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).message).toBe(
-      "OpenAI-compatible provider answered 400: Invalid value for 'tool_choice'.",
-    );
-    expect((error as ProviderError).status).toBe(400);
-    expect(server.requests).toHaveLength(1);
   });
 
   it('THR-4: a 404 with a plain-text body quotes the text', async () => {
@@ -555,16 +390,6 @@ describe('OpenAIProvider: failures', () => {
     expect((error as ProviderError).status).toBe(404);
   });
 
-  it('THR-4: a stream event that is not JSON fails clearly', async () => {
-    const body = sse(chunk({ content: 'a' }), 'data: {"choices": [\n\n');
-
-    const error = await failure(provider({ fetch: streamFetch([body]) }).complete(request()));
-
-    expect((error as ProviderError).message).toBe(
-      'OpenAI-compatible provider sent a stream event that is not JSON: {"choices": [',
-    );
-  });
-
   it('THR-4: a stream with only comments fails clearly', async () => {
     const error = await failure(provider({ fetch: streamFetch([': keep-alive\n\n']) }).complete(request()));
 
@@ -598,77 +423,7 @@ describe('OpenAIProvider: the body after the answer', () => {
   });
 });
 
-describe('OpenAIProvider: abort', () => {
-  it('THR-4: aborting during a stream rejects promptly with an AbortError', async () => {
-    server.enqueue({ text: 'one two three four five six', chunkSize: 4, stallAfter: 3 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-
-    const pending = provider().complete(request({ signal: controller.signal }), {
-      onTextDelta(delta) {
-        deltas.push(delta);
-        // The server sends the role chunk and two deltas, then stalls: abort while the read waits.
-        if (deltas.length === 2) setTimeout(() => controller.abort(), 0);
-      },
-    });
-    const error = await within(failure(pending), PROMPT_GUARD_MS);
-
-    expect(error).toBeInstanceOf(DOMException);
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(deltas).toEqual(['one ', 'two ']);
-    await vi.waitFor(() => expect(server.requests[0]?.closedEarly).toBe(true));
-  });
-
-  it('THR-4: an abort rejects with the signal reason', async () => {
-    server.enqueue({ text: 'abcdefgh', chunkSize: 4, stallAfter: 2 });
-    const controller = new AbortController();
-    const reason = new Error('thread stopped');
-
-    const pending = provider().complete(request({ signal: controller.signal }), {
-      onTextDelta: () => setTimeout(() => controller.abort(reason), 0),
-    });
-
-    expect(await within(failure(pending), PROMPT_GUARD_MS)).toBe(reason);
-  });
-
-  it('THR-4: an abort interrupts a stalled stream even when the injected fetch ignores the signal', async () => {
-    const encoder = new TextEncoder();
-    let sent = false;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent) return new Promise<void>(() => {});
-        sent = true;
-        controller.enqueue(encoder.encode(sse(chunk({ content: 'first' }))));
-      },
-    });
-    const deafFetch: typeof fetch = async () =>
-      new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    const controller = new AbortController();
-
-    const pending = provider({ fetch: deafFetch }).complete(request({ signal: controller.signal }), {
-      onTextDelta: () => setTimeout(() => controller.abort(), 0),
-    });
-
-    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as DOMException).name).toBe('AbortError');
-  });
-
-  it('THR-4: aborting during backoff rejects promptly and never retries', async () => {
-    server.enqueue({ status: 503 }, { text: 'too late' });
-    const controller = new AbortController();
-    const sleep: Sleep = (ms, signal) => {
-      controller.abort();
-      return realSleep(ms, signal);
-    };
-
-    const pending = provider({ sleep, baseDelayMs: 60_000, maxDelayMs: 60_000 }).complete(
-      request({ signal: controller.signal }),
-    );
-    const error = await within(failure(pending), PROMPT_GUARD_MS);
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(server.requests).toHaveLength(1);
-  });
-
+describe('the backoff sleep', () => {
   it("THR-4: the backoff sleep waits its time, fractions included, and rejects with the caller's own reason", async () => {
     const started = Date.now();
     await realSleep(30.5);
@@ -682,29 +437,5 @@ describe('OpenAIProvider: abort', () => {
     // A caller aborting with a TimeoutError of its own is an abort, not the end of the wait.
     const timedOut = AbortSignal.abort(new DOMException('caller deadline', 'TimeoutError'));
     await expect(realSleep(60_000, timedOut)).rejects.toThrow('caller deadline');
-  });
-
-  it('THR-4: an injected sleep that ignores the signal still cannot delay an abort', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '60' } }, { text: 'too late' });
-    const controller = new AbortController();
-    const sleep: Sleep = () => {
-      controller.abort();
-      return new Promise(() => {});
-    };
-
-    const pending = provider({ sleep, maxDelayMs: 60_000 }).complete(request({ signal: controller.signal }));
-
-    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as DOMException).name).toBe('AbortError');
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('THR-4: an already aborted signal never reaches the server', async () => {
-    const controller = new AbortController();
-    controller.abort();
-
-    const error = await failure(provider().complete(request({ signal: controller.signal })));
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,15 +1,15 @@
 /**
- * The Google Gemini provider (THR-4) against a local server that speaks Gemini's streaming protocol
- * byte for byte, plus injected streams for what a well-behaved server never sends (odd byte
- * boundaries, dropped connections). Backoff waits go through an injected sleep, so no test depends
- * on timing. The request body is covered in google-provider-request.test.ts.
+ * What only the Google Gemini provider does (THR-4), against a local server that speaks Gemini's
+ * streaming protocol byte for byte: its framing, whole function calls, thoughts, refusals, and
+ * Google's errors and retry delays. What every provider does is in conformance.test.ts; the request
+ * body is covered in google-request.test.ts. Backoff waits go through an injected sleep, so no test
+ * depends on timing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type GoogleServer, startGoogleServer, streamFrames } from '../../harness/google-server.mjs';
-import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
-import { GoogleProvider, type GoogleProviderOptions } from '../../src/providers/google/google.js';
-import { sleep as realSleep, type Sleep } from '../../src/providers/transport/index.js';
-import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../support/provider-kit.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type GoogleServer, startGoogleServer, streamFrames } from '../../../harness/google-server.mjs';
+import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
+import { GoogleProvider, type GoogleProviderOptions } from '../../../src/providers/google/index.js';
+import { failure, recordingSleep, streamFetch } from '../../support/provider-kit.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
 
@@ -49,19 +49,6 @@ function deltasOf(): { deltas: string[]; onTextDelta: (delta: string) => void } 
 }
 
 describe('GoogleProvider: streaming', () => {
-  it('THR-4: streams text deltas in order and returns their concatenation', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog.';
-    server.enqueue({ text, chunkSize: 4 });
-    const { deltas, onTextDelta } = deltasOf();
-
-    const response = await provider().complete(request(), { onTextDelta });
-
-    expect(deltas).toHaveLength(Math.ceil(text.length / 4));
-    expect(deltas.every((delta) => delta.length > 0 && delta.length <= 4)).toBe(true);
-    expect(deltas.join('')).toBe(text);
-    expect(response).toMatchObject({ text, toolCalls: [], finishReason: 'stop', model: 'gemini-2.5-flash' });
-  });
-
   it('THR-4: the stream is CRLF-framed Google JSON without a terminator, and parses split at every byte', async () => {
     const text = 'Grüße, 世界 🌍!';
     const frames = streamFrames(
@@ -114,23 +101,6 @@ describe('GoogleProvider: streaming', () => {
     const ids = [...first.toolCalls, ...second.toolCalls].map((call) => call.id);
     expect(new Set(ids).size).toBe(6);
     expect(deltas).toEqual([]);
-  });
-
-  it('THR-4: text and function calls in one step, and a server-sent call id kept', async () => {
-    server.enqueue({
-      text: 'Let me check.',
-      functionCalls: [{ name: 'lookup', args: { word: 'gemini' }, id: 'server-id-1' }],
-    });
-    const { deltas, onTextDelta } = deltasOf();
-
-    const response = await provider().complete(request(), { onTextDelta });
-
-    expect(deltas.join('')).toBe('Let me check.');
-    expect(response.text).toBe('Let me check.');
-    expect(response.toolCalls).toEqual([
-      { id: 'server-id-1', type: 'function', function: { name: 'lookup', arguments: '{"word":"gemini"}' } },
-    ]);
-    expect(response.finishReason).toBe('tool_calls');
   });
 
   it('THR-4: thought parts never become answer text; thought tokens count as output; cached tokens are reported', async () => {
@@ -263,17 +233,6 @@ describe('GoogleProvider: errors and retries', () => {
     expect(server.pending).toBe(1);
   });
 
-  it('THR-4: retries a 429 after its Retry-After header, then succeeds', async () => {
-    server.enqueue({ status: 429, headers: { 'retry-after': '3' } }, { text: 'after the wait' });
-    const { delays, sleep } = recordingSleep();
-
-    const response = await provider({ sleep }).complete(request());
-
-    expect(response.text).toBe('after the wait');
-    expect(server.requests).toHaveLength(2);
-    expect(delays).toEqual([3000]);
-  });
-
   it('THR-4: without Retry-After, waits the RetryInfo delay of the error body, capped at maxDelayMs', async () => {
     server.enqueue({ status: 429, retryDelay: '1.5s' }, { status: 429, retryDelay: '34.4s' }, { text: 'quota back' });
     const { delays, sleep } = recordingSleep();
@@ -307,30 +266,6 @@ describe('GoogleProvider: errors and retries', () => {
     expect(delays[1]).toBeLessThanOrEqual(200);
   });
 
-  it('THR-4: a 400 fails at once with Gemini’s status and message', async () => {
-    server.enqueue({
-      status: 400,
-      body: {
-        error: {
-          code: 400,
-          message: 'You can only set only one of thinking budget and thinking level.',
-          status: 'INVALID_ARGUMENT',
-        },
-      },
-    });
-    const { delays, sleep } = recordingSleep();
-
-    const error = await failure(provider({ sleep }).complete(request()));
-
-    expect((error as ProviderError).message).toBe(
-      'Gemini provider answered 400 INVALID_ARGUMENT: You can only set only one of thinking budget and thinking level.',
-    );
-    expect((error as ProviderError).status).toBe(400);
-    expect((error as ProviderError).retryable).toBe(false);
-    expect(server.requests).toHaveLength(1);
-    expect(delays).toEqual([]);
-  });
-
   it('THR-4: a 401 or 403 fails at once, and the API key never appears in the error', async () => {
     server.enqueue(
       {
@@ -353,45 +288,6 @@ describe('GoogleProvider: errors and retries', () => {
     expect(
       JSON.stringify(server.requests.map((recorded) => recorded.path + JSON.stringify(recorded.query))),
     ).not.toContain(API_KEY);
-  });
-
-  it('THR-4: retries a stream that fails before its first byte, never one that already sent deltas', async () => {
-    server.enqueue({ text: 'second try' });
-    let calls = 0;
-    const failingFirst: typeof fetch = async (input, init) => {
-      calls++;
-      if (calls > 1) return fetch(input, init);
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          controller.error(new TypeError('terminated'));
-        },
-      });
-      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    };
-    expect((await provider({ fetch: failingFirst }).complete(request())).text).toBe('second try');
-    expect(calls).toBe(2);
-
-    const [first = ''] = streamFrames({ text: 'partial' }, {}, 'gemini-2.5-flash');
-    let attempts = 0;
-    const cutAfterFirst: typeof fetch = async () => {
-      attempts++;
-      let sent = false;
-      const body = new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (sent) return controller.error(new TypeError('terminated'));
-          sent = true;
-          controller.enqueue(new TextEncoder().encode(first));
-        },
-      });
-      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
-    };
-    const { deltas, onTextDelta } = deltasOf();
-
-    const error = await failure(provider({ fetch: cutAfterFirst }).complete(request(), { onTextDelta }));
-
-    expect((error as ProviderError).message).toContain('the connection failed while streaming: terminated');
-    expect(attempts).toBe(1);
-    expect(deltas).toEqual(['part']);
   });
 
   it('THR-4: reports an unreachable server after the retries', async () => {
@@ -419,51 +315,5 @@ describe('GoogleProvider: errors and retries', () => {
     expect((error as ProviderError).message).toBe(
       'Gemini provider answered 200 with a body that is neither an SSE stream nor JSON (content-type text/html): <html>Bad gateway</html>',
     );
-  });
-});
-
-describe('GoogleProvider: abort', () => {
-  it('THR-4: aborting during a stream rejects at once and closes the connection', async () => {
-    server.enqueue({ text: 'one two three four five six', chunkSize: 4, stallAfter: 2 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-
-    const pending = provider().complete(request({ signal: controller.signal }), {
-      onTextDelta(delta) {
-        deltas.push(delta);
-        if (deltas.length === 2) setTimeout(() => controller.abort(), 0);
-      },
-    });
-    const error = await within(failure(pending), PROMPT_GUARD_MS);
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(deltas).toEqual(['one ', 'two ']);
-    await vi.waitFor(() => expect(server.requests[0]?.closedEarly).toBe(true));
-  });
-
-  it('THR-4: aborting during a backoff rejects at once and never retries', async () => {
-    server.enqueue({ status: 503 }, { text: 'too late' });
-    const controller = new AbortController();
-    const sleep: Sleep = (ms, signal) => {
-      controller.abort(new Error('thread stopped'));
-      return realSleep(ms, signal);
-    };
-
-    const pending = provider({ sleep, baseDelayMs: 60_000, maxDelayMs: 60_000 }).complete(
-      request({ signal: controller.signal }),
-    );
-
-    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as Error).message).toBe('thread stopped');
-    expect(server.requests).toHaveLength(1);
-  });
-
-  it('THR-4: an already aborted signal never reaches the server', async () => {
-    const controller = new AbortController();
-    controller.abort();
-
-    const error = await failure(provider().complete(request({ signal: controller.signal })));
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(server.requests).toHaveLength(0);
   });
 });

@@ -1,21 +1,22 @@
 /**
- * The Anthropic provider (THR-4) against a local server that streams the Messages API's events, plus
- * injected streams for what a server does not do on cue (a stalled read). The request mapping is
- * read back from what the server received; backoff waits go through an injected sleep.
+ * What only the Anthropic provider does (THR-4), against a local server that streams the Messages
+ * API's events: the request mapping, read back from what the server received, thinking blocks,
+ * stop reasons, cached usage, and Anthropic's own errors and retries. What every provider does is in
+ * conformance.test.ts. Backoff waits go through an injected sleep.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
-import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
+import { type OpenAIServer, startOpenAIServer } from '../../../harness/openai-server.mjs';
+import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
 import {
   AnthropicProvider,
   type AnthropicProviderOptions,
   DEFAULT_MAX_TOKENS,
   THINKING_BUDGETS,
-} from '../../src/providers/anthropic/index.js';
-import { resolveProvider } from '../../src/providers/index.js';
-import { defineModel, type ModelDefinition, type ModelMessage } from '../../src/spec/index.js';
-import { type AnthropicServer, errorBody, frames, startAnthropicServer } from '../support/anthropic-server.js';
-import { failure, PROMPT_GUARD_MS, recordingSleep, within } from '../support/provider-kit.js';
+} from '../../../src/providers/anthropic/index.js';
+import { resolveProvider } from '../../../src/providers/index.js';
+import { defineModel, type ModelDefinition, type ModelMessage } from '../../../src/spec/index.js';
+import { type AnthropicServer, errorBody, startAnthropicServer } from '../../support/anthropic-server.js';
+import { failure, recordingSleep } from '../../support/provider-kit.js';
 
 const API_KEY = 'sk-ant-test-SECRET-0123456789';
 
@@ -493,26 +494,6 @@ describe('AnthropicProvider: the stream', () => {
     expect(sent(1).thinking).toEqual({ type: 'enabled', budget_tokens: THINKING_BUDGETS.medium });
   });
 
-  it('THR-4: ignores ping events and reads a message split at every byte', async () => {
-    const body = frames({ text: 'héllo wörld 👋', toolCalls: [{ id: 'toolu_s', name: 'f', input: '{"a":1}' }] }, 'm');
-    const bytes = new TextEncoder().encode(body.join(''));
-    const split: typeof fetch = async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          start(controller) {
-            for (const byte of bytes) controller.enqueue(new Uint8Array([byte]));
-            controller.close();
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'text/event-stream' } },
-      );
-
-    const response = await provider({ fetch: split }).complete(request());
-
-    expect(response.text).toBe('héllo wörld 👋');
-    expect(response.toolCalls[0]?.function.arguments).toBe('{"a":1}');
-  });
-
   it('THR-4: accepts a whole JSON message from a server that ignores stream', async () => {
     server.enqueue({
       asJson: true,
@@ -629,31 +610,6 @@ describe('AnthropicProvider: failures and retries', () => {
     const error = (await failure(provider().complete(request()))) as ProviderError;
     expect(server.requests).toHaveLength(1);
     expect(error.message).toContain('the stream ended before message_stop');
-  });
-
-  it('THR-4: aborting during a stream rejects promptly with the abort reason', async () => {
-    const encoder = new TextEncoder();
-    const opening = frames({ text: 'first' }, 'm').slice(0, 4).join('');
-    let sentOpening = false;
-    const stalled: typeof fetch = async () =>
-      new Response(
-        new ReadableStream<Uint8Array>({
-          pull(controller) {
-            if (sentOpening) return new Promise<void>(() => {});
-            sentOpening = true;
-            controller.enqueue(encoder.encode(opening));
-          },
-        }),
-        { status: 200, headers: { 'content-type': 'text/event-stream' } },
-      );
-    const controller = new AbortController();
-    const reason = new Error('thread stopped');
-
-    const pending = provider({ fetch: stalled }).complete(request({ signal: controller.signal }), {
-      onTextDelta: () => setTimeout(() => controller.abort(reason), 0),
-    });
-
-    expect(await within(failure(pending), PROMPT_GUARD_MS)).toBe(reason);
   });
 });
 

@@ -5,12 +5,12 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type GoogleServer, startGoogleServer } from '../../harness/google-server.mjs';
-import type { ModelRequest } from '../../src/engine/ports/provider.js';
-import { GoogleProvider } from '../../src/providers/google/google.js';
-import { modelStatus, resolveProvider } from '../../src/providers/resolve.js';
-import type { ModelDefinition } from '../../src/spec/define-model.js';
-import { argumentsJsonSchema } from '../../src/spec/schema.js';
+import { type GoogleServer, startGoogleServer } from '../../../harness/google-server.mjs';
+import type { ModelRequest } from '../../../src/engine/ports/provider.js';
+import { GoogleProvider } from '../../../src/providers/google/index.js';
+import { modelStatus, resolveProvider } from '../../../src/providers/index.js';
+import type { ModelDefinition } from '../../../src/spec/define-model.js';
+import { argumentsJsonSchema } from '../../../src/spec/schema.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
 const SKIP = 'skip_thought_signature_validator';

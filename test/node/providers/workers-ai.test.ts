@@ -1,30 +1,29 @@
 /**
- * The Workers AI provider (THR-4) against a stub binding that answers as `env.AI.run` does: streamed
- * answers as the binding's server-sent event bytes (native and Chat Completions shapes), whole answers
- * as its JSON output, failures thrown as `InferenceUpstreamError`s with Workers AI's internal codes.
- * Every call's inputs are recorded as the binding would serialise them. Backoff waits go through an
- * injected sleep, so no test depends on timing.
+ * What only the Workers AI provider does (THR-4), against a stub binding that answers as
+ * `env.AI.run` does: streamed answers as the binding's server-sent event bytes (native and Chat
+ * Completions shapes), whole answers as its JSON output, failures thrown as
+ * `InferenceUpstreamError`s with Workers AI's internal codes. Every call's inputs are recorded as the
+ * binding would serialise them. What every provider does is in conformance.test.ts. Backoff waits go
+ * through an injected sleep, so no test depends on timing.
  */
 import { describe, expect, it } from 'vitest';
 import {
   type AnswerReply,
   createWorkersAIStub,
   type StubReply,
-  streamBytes,
   type WorkersAIStub,
   wholeAnswer,
-} from '../../harness/workers-ai-stub.mjs';
-import { type ModelRequest, ProviderError } from '../../src/engine/ports/provider.js';
-import { resolveProvider } from '../../src/providers/index.js';
-import { sleep as realSleep, type Sleep } from '../../src/providers/transport/index.js';
+} from '../../../harness/workers-ai-stub.mjs';
+import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
+import { resolveProvider } from '../../../src/providers/index.js';
 import {
   type WorkersAIBinding,
   WorkersAIProvider,
   type WorkersAIProviderOptions,
   workersAIKind,
-} from '../../src/providers/workers-ai/index.js';
-import { defineModel, type ModelDefinition } from '../../src/spec/index.js';
-import { failure, PROMPT_GUARD_MS, recordingSleep, within } from '../support/provider-kit.js';
+} from '../../../src/providers/workers-ai/index.js';
+import { defineModel, type ModelDefinition } from '../../../src/spec/index.js';
+import { failure, PROMPT_GUARD_MS, recordingSleep, within } from '../../support/provider-kit.js';
 
 const MODEL = '@cf/meta/llama-3.3-70b-instruct-fp8-fast';
 
@@ -66,19 +65,6 @@ const weather = { name: 'get_weather', arguments: '{"city":"Paris","unit":"celsi
 const time = { name: 'get_time', arguments: '{"timezone":"Europe/Paris"}', id: 'chatcmpl-tool-time2' };
 
 describe('WorkersAIProvider: streaming', () => {
-  it('THR-4: streams native `response` events as deltas, in order', async () => {
-    const text = 'The quick brown fox jumps over the lazy dog.';
-    const stub = stubWith({ text, chunkSize: 4 });
-    const deltas: string[] = [];
-
-    const response = await provider(stub).complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
-
-    expect(deltas.length).toBe(Math.ceil(text.length / 4));
-    expect(deltas.every((delta) => delta.length > 0 && delta.length <= 4)).toBe(true);
-    expect(deltas.join('')).toBe(text);
-    expect(response).toMatchObject({ text, toolCalls: [], finishReason: 'stop', model: MODEL });
-  });
-
   it('THR-4: streams Chat Completions chunks as deltas and reads the model that answered', async () => {
     const text = 'Streamed by a Chat Completions model.';
     const stub = stubWith({ text, format: 'chat-completions', chunkSize: 5 });
@@ -91,21 +77,6 @@ describe('WorkersAIProvider: streaming', () => {
     expect(deltas.length).toBe(Math.ceil(text.length / 5));
     expect(deltas.join('')).toBe(text);
     expect(response).toMatchObject({ text, finishReason: 'stop', model: '@cf/zai-org/glm-4.7-flash' });
-  });
-
-  it('THR-4: reassembles two streamed native tool calls from their fragments', async () => {
-    const stub = stubWith({ toolCalls: [weather, time], chunkSize: 3 });
-    const deltas: string[] = [];
-
-    const response = await provider(stub).complete(request(), { onTextDelta: (delta) => deltas.push(delta) });
-
-    expect(response.toolCalls).toEqual([
-      { id: weather.id, type: 'function', function: { name: 'get_weather', arguments: weather.arguments } },
-      { id: time.id, type: 'function', function: { name: 'get_time', arguments: time.arguments } },
-    ]);
-    expect(response.finishReason).toBe('tool_calls');
-    expect(response.text).toBe('');
-    expect(deltas).toEqual([]);
   });
 
   it('THR-4: text and two tool calls in one Chat Completions step', async () => {
@@ -121,26 +92,6 @@ describe('WorkersAIProvider: streaming', () => {
       [time.id, 'get_time', time.arguments],
     ]);
     expect(response.finishReason).toBe('tool_calls');
-  });
-
-  it('THR-4: text and a tool call in one native step, malformed arguments kept raw for the executor', async () => {
-    const stub = stubWith({ text: 'Reading it.', toolCalls: [{ name: 'read', arguments: '{"path": "a.txt",' }] });
-
-    const response = await provider(stub).complete(request());
-
-    expect(response.text).toBe('Reading it.');
-    expect(response.toolCalls).toHaveLength(1);
-    expect(response.toolCalls[0]?.function).toEqual({ name: 'read', arguments: '{"path": "a.txt",' });
-    expect(response.toolCalls[0]?.id).toMatch(/^chatcmpl-tool-[0-9a-f]{16}$/);
-  });
-
-  it('THR-4: reports the usage of the last native event', async () => {
-    const usage = { prompt_tokens: 120, completion_tokens: 7, total_tokens: 127 };
-    const stub = stubWith({ text: 'Hi.', usage });
-
-    const response = await provider(stub).complete(request());
-
-    expect(response.usage).toEqual({ promptTokens: 120, completionTokens: 7, totalTokens: 127 });
   });
 
   it('THR-4: keeps the real usage over the zeros Chat Completions chunks report first, cached tokens included', async () => {
@@ -161,22 +112,6 @@ describe('WorkersAIProvider: streaming', () => {
     const stub = stubWith({ text: 'No totals.', omitUsage: true });
 
     expect((await provider(stub).complete(request())).usage).toBeNull();
-  });
-
-  it('THR-4: parses a stream split at every byte, multi-byte characters included', async () => {
-    const text = 'Grüße, 世界 🌍!';
-    const usage = { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 };
-    const bytes = streamBytes({ text, chunkSize: 3, toolCalls: [weather], usage }, MODEL);
-    const deltas: string[] = [];
-
-    const response = await provider(piecesBinding(Array.from(bytes, (byte) => Uint8Array.of(byte)))).complete(
-      request(),
-      { onTextDelta: (delta) => deltas.push(delta) },
-    );
-
-    expect(deltas.join('')).toBe(text);
-    expect(response.toolCalls[0]?.function.arguments).toBe(weather.arguments);
-    expect(response.usage).toEqual({ promptTokens: 1, completionTokens: 2, totalTokens: 3 });
   });
 
   it('THR-4: a stream cut off before [DONE] keeps what arrived but names no finish reason', async () => {
@@ -402,38 +337,6 @@ describe('WorkersAIProvider: the inputs of a run', () => {
 });
 
 describe('WorkersAIProvider: failures and retries', () => {
-  const capacity = '3040: Capacity temporarily exceeded, please try again.';
-
-  it('THR-4: retries out of capacity (3040) after a backoff, then succeeds', async () => {
-    const stub = stubWith({ throws: capacity }, { text: 'after the wait' });
-    const { delays, sleep } = recordingSleep();
-
-    const response = await provider(stub, { sleep, baseDelayMs: 100, maxDelayMs: 400 }).complete(request());
-
-    expect(response.text).toBe('after the wait');
-    expect(stub.calls).toHaveLength(2);
-    expect(delays).toHaveLength(1);
-    expect(delays[0]).toBeGreaterThanOrEqual(50);
-    expect(delays[0]).toBeLessThanOrEqual(100);
-  });
-
-  it('THR-4: gives up after maxRetries with a ProviderError saying what Workers AI said', async () => {
-    const stub = stubWith({ throws: capacity }, { throws: capacity }, { throws: capacity }, { text: 'never' });
-    const { delays, sleep } = recordingSleep();
-
-    const error = await failure(provider(stub, { sleep, maxRetries: 2 }).complete(request()));
-
-    expect(error).toBeInstanceOf(ProviderError);
-    const providerError = error as ProviderError;
-    expect(providerError.message).toBe(
-      `Workers AI binding failed for ${MODEL}: ${capacity} (gave up after 3 attempts)`,
-    );
-    expect(providerError.status).toBe(429);
-    expect(providerError.retryable).toBe(true);
-    expect(stub.calls).toHaveLength(3);
-    expect(delays).toHaveLength(2);
-  });
-
   it('THR-4: retries a timeout (3007) and an upstream 5xx without a code', async () => {
     const stub = stubWith(
       { throws: '3007: Request timeout' },
@@ -463,39 +366,6 @@ describe('WorkersAIProvider: failures and retries', () => {
     expect(delays).toEqual([]);
   });
 
-  it('THR-4: retries a stream that fails before its first byte', async () => {
-    const stub = stubWith({ text: 'lost', failAfter: 0 }, { text: 'second try' });
-
-    const response = await provider(stub).complete(request());
-
-    expect(response.text).toBe('second try');
-    expect(stub.calls).toHaveLength(2);
-  });
-
-  it('THR-4: never retries once the stream has started, so no delta is sent twice', async () => {
-    const stub = stubWith({ text: 'partial answer', chunkSize: 4, failAfter: 2 }, { text: 'never' });
-    const deltas: string[] = [];
-
-    const error = await failure(provider(stub).complete(request(), { onTextDelta: (delta) => deltas.push(delta) }));
-
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).message).toBe(
-      'Workers AI binding: the connection failed while streaming: Network connection lost.',
-    );
-    expect(stub.calls).toHaveLength(1);
-    expect(deltas).toEqual(['part', 'ial ']);
-  });
-
-  it('THR-4: a stream event that is not JSON fails clearly', async () => {
-    const body = new TextEncoder().encode('data: {"response":"a"}\n\ndata: {"response": [\n\n');
-
-    const error = await failure(provider(piecesBinding([body])).complete(request()));
-
-    expect((error as ProviderError).message).toBe(
-      'Workers AI binding sent a stream event that is not JSON: {"response": [',
-    );
-  });
-
   it('THR-4: an answer that is not a model output fails clearly', async () => {
     const binding: WorkersAIBinding = { run: async () => ({ images: [] }) };
 
@@ -508,24 +378,6 @@ describe('WorkersAIProvider: failures and retries', () => {
 });
 
 describe('WorkersAIProvider: abort', () => {
-  it('THR-4: aborting during a stream rejects promptly and cancels the stream', async () => {
-    const stub = stubWith({ text: 'one two three four', chunkSize: 4, stallAfter: 2 });
-    const controller = new AbortController();
-    const deltas: string[] = [];
-
-    const pending = provider(stub).complete(request({ signal: controller.signal }), {
-      onTextDelta(delta) {
-        deltas.push(delta);
-        if (deltas.length === 2) setTimeout(() => controller.abort(), 0);
-      },
-    });
-    const error = await within(failure(pending), PROMPT_GUARD_MS);
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(deltas).toEqual(['one ', 'two ']);
-    expect(stub.calls[0]?.cancelled).toBe(true);
-  });
-
   it('THR-4: aborting while the binding has not answered rejects with the signal reason', async () => {
     const stub = stubWith({ hang: true });
     const controller = new AbortController();
@@ -552,33 +404,6 @@ describe('WorkersAIProvider: abort', () => {
     );
 
     expect((error as DOMException).name).toBe('AbortError');
-  });
-
-  it('THR-4: aborting during backoff rejects promptly and never retries', async () => {
-    const stub = stubWith({ throws: '3040: Capacity temporarily exceeded' }, { text: 'too late' });
-    const controller = new AbortController();
-    const sleep: Sleep = (ms, signal) => {
-      controller.abort();
-      return realSleep(ms, signal);
-    };
-
-    const pending = provider(stub, { sleep, baseDelayMs: 60_000, maxDelayMs: 60_000 }).complete(
-      request({ signal: controller.signal }),
-    );
-
-    expect(((await within(failure(pending), PROMPT_GUARD_MS)) as DOMException).name).toBe('AbortError');
-    expect(stub.calls).toHaveLength(1);
-  });
-
-  it('THR-4: an already aborted signal never reaches the binding', async () => {
-    const stub = stubWith({ text: 'never' });
-    const controller = new AbortController();
-    controller.abort();
-
-    const error = await failure(provider(stub).complete(request({ signal: controller.signal })));
-
-    expect((error as DOMException).name).toBe('AbortError');
-    expect(stub.calls).toHaveLength(0);
   });
 });
 

@@ -1,0 +1,83 @@
+/**
+ * The conformance suite's adapter for the Gemini provider: the local Gemini API server
+ * (harness/google-server.mjs) speaking `streamGenerateContent?alt=sse` byte for byte, errors in
+ * Google's `{ error: { code, message, status } }` body. Gemini sends each function call whole, its
+ * arguments an object: a scripted call's arguments must be JSON.
+ */
+import {
+  type GoogleServer,
+  googleError,
+  type StreamReply,
+  startGoogleServer,
+  streamFrames,
+} from '../../../harness/google-server.mjs';
+import { GoogleProvider } from '../../../src/providers/google/index.js';
+import type { Answer, FailureStatus, ProviderAdapter, SentImage } from './adapter.js';
+import { sourcedFetch } from './adapter.js';
+
+const MODEL = 'gemini-2.5-flash';
+
+const CANONICAL_STATUS: Record<FailureStatus, string> = {
+  400: 'INVALID_ARGUMENT',
+  403: 'PERMISSION_DENIED',
+  429: 'RESOURCE_EXHAUSTED',
+  503: 'UNAVAILABLE',
+};
+
+function reply(answer: Answer): StreamReply {
+  return {
+    text: answer.text,
+    functionCalls: answer.toolCalls?.map(({ id, name, arguments: args }) => ({ id, name, args: JSON.parse(args) })),
+    chunkSize: answer.chunkSize,
+    usage: answer.usage && {
+      promptTokenCount: answer.usage.prompt,
+      candidatesTokenCount: answer.usage.completion,
+      totalTokenCount: answer.usage.total,
+    },
+    stallAfter: answer.stallAfterDeltas,
+  };
+}
+
+export function googleAdapter(): ProviderAdapter {
+  let server: GoogleServer | undefined;
+  const live = (): GoogleServer => {
+    if (!server) throw new Error('the Gemini server is not started');
+    return server;
+  };
+  return {
+    name: 'google',
+    errorName: 'Gemini provider',
+    model: MODEL,
+    asksForWaits: true,
+    argumentsAsText: false,
+    async start() {
+      server = await startGoogleServer();
+    },
+    close: () => live().close(),
+    reset: () => live().reset(),
+    provider: (options = {}, sources = []) =>
+      new GoogleProvider({
+        baseURL: live().url,
+        apiKey: 'AIza-test-conformance',
+        sleep: async () => {},
+        fetch: sourcedFetch(sources),
+        ...options,
+      }),
+    answer: (...answers) => live().enqueue(...answers.map(reply)),
+    fail(status, message, retryAfterSeconds) {
+      live().enqueue({
+        status,
+        body: googleError(status, message),
+        ...(retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } }),
+      });
+    },
+    failureMessage: (status, message) => `Gemini provider answered ${status} ${CANONICAL_STATUS[status]}: ${message}`,
+    frames: (answer) => streamFrames(reply(answer), {}, MODEL),
+    calls: () => live().requests.length,
+    closedEarly: (index) => live().requests[index]?.closedEarly === true,
+    imagesSent: (index) =>
+      (live().requests[index]?.body?.contents ?? []).flatMap((content) =>
+        (content.parts ?? []).flatMap((part): SentImage[] => (part.inlineData ? [part.inlineData] : [])),
+      ),
+  };
+}
