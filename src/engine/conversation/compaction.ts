@@ -8,6 +8,7 @@
  */
 import type { Message, ModelDefinition, ModelMessage, PromptDefinition } from '../../spec/index.js';
 import type { FrameSink, ModelTool, Provider, ThreadStore } from '../ports/index.js';
+import { belongsWith, inMainConversation, type Shown } from './shown.js';
 
 /** What the marker's metadata holds. */
 export interface CompactionMark {
@@ -51,20 +52,23 @@ type Compaction = { index: number; mark: CompactionMark; summary: string };
  * What each log array has been scanned for: logs only grow, so a step looks at its new messages
  * only, and the cost of a step does not grow with the history.
  */
-const scanned = new WeakMap<readonly Message[], { length: number; found: Compaction | null }>();
+const scanned = new WeakMap<readonly Message[], { length: number; shown: Shown; found: Compaction | null }>();
 
-/** The newest compaction marker of the main conversation, or null. */
-export function latestCompaction(log: readonly Message[]): Compaction | null {
+/**
+ * The newest compaction marker of the conversation `shown` selects (by default the main one; a
+ * nested run's markers are its own), or null.
+ */
+export function latestCompaction(log: readonly Message[], shown: Shown = inMainConversation): Compaction | null {
   const known = scanned.get(log);
-  const fresh = !known || known.length > log.length;
+  const fresh = !known || known.length > log.length || known.shown !== shown;
   let found = fresh ? null : known.found;
   for (let index = fresh ? 0 : known.length; index < log.length; index++) {
     const message = log[index] as Message;
     const mark = message.metadata?.compaction as CompactionMark | undefined;
-    if (mark && message.role === 'system' && message.depth === 0)
+    if (mark && message.role === 'system' && belongsWith(shown, message))
       found = { index, mark, summary: message.content ?? '' };
   }
-  scanned.set(log, { length: log.length, found });
+  scanned.set(log, { length: log.length, shown, found });
   return found;
 }
 
@@ -85,6 +89,8 @@ export interface CompactionInput {
   /** Builds the model messages of a slice of the log, as the prompt would send them. */
   render(log: readonly Message[]): ModelMessage[];
   prompt: PromptDefinition;
+  /** Which messages of `log` are the conversation's (default: the main conversation). */
+  shown?: Shown;
 }
 
 /**
@@ -93,9 +99,10 @@ export interface CompactionInput {
  * the current turn to summarise.
  */
 export async function compactConversation(input: CompactionInput) {
-  const previous = latestCompaction(input.log);
+  const shown = input.shown ?? inMainConversation;
+  const previous = latestCompaction(input.log, shown);
   const start = previous ? previous.index + 1 : 0;
-  const older = input.log.slice(start, input.turnStart).filter((message) => message.depth === 0 && !message.silent);
+  const older = input.log.slice(start, input.turnStart).filter(shown);
   const last = older[older.length - 1];
   if (!last) return null;
   const earlier: ModelMessage[] = previous

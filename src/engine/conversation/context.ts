@@ -6,6 +6,7 @@
  */
 import type { Message, ModelContentPart, ModelMessage, PromptDefinition } from '../../spec/index.js';
 import { latestCompaction } from './compaction.js';
+import { inMainConversation, type Shown } from './shown.js';
 
 const converted = new WeakMap<Message, ModelMessage>();
 
@@ -33,19 +34,14 @@ function toModelMessage(message: Message): ModelMessage {
   return result;
 }
 
-/** Index of the last user message of the main conversation, or -1. */
-export function lastUserIndex(messages: readonly Message[]): number {
+/** Index of the last user message of the main conversation (or of the nested run at `depth`), or -1. */
+export function lastUserIndex(messages: readonly Message[], depth = 0): number {
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index] as Message;
-    if (message.role === 'user' && message.depth === 0) return index;
+    if (message.role === 'user' && message.depth === depth) return index;
   }
   return -1;
 }
-
-/** Which messages a request is built from: by default the main conversation, not silent ones. */
-export type Shown = (message: Message) => boolean;
-
-export const inMainConversation: Shown = (message) => !message.silent && message.depth === 0;
 
 function withoutToolCalls(message: Message): ModelMessage | null {
   if (message.role === 'tool') return null;
@@ -215,7 +211,7 @@ export function buildModelMessages(
   if (system.trim() !== '') out.push({ role: 'system', content: system });
   const turnStart = turnStartIndex(log, shown);
   let first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
-  const compaction = prompt.includeChat ? latestCompaction(log) : null;
+  const compaction = prompt.includeChat ? latestCompaction(log, shown) : null;
   if (compaction) {
     out.push({ role: 'system', content: `Summary of the conversation before:\n${compaction.summary}` });
     while (first < log.length && (log[first] as Message).seq <= compaction.mark.through_seq) first++;

@@ -10,6 +10,7 @@ export { repeatedFailure } from './doom-loop.js';
 export { MAX_STEPS_CEILING } from './limits.js';
 export { requestSettings, responseFormatProblem } from './model-settings.js';
 export { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
+export { inMainConversation, notSilent, type Shown } from './shown.js';
 export type { Side, TurnEnd } from './sides.js';
 export {
   nextSide,

@@ -21,18 +21,18 @@ export function pendingToolCalls(log: readonly Message[], depth = 0): ToolCall[]
   return [];
 }
 
-/** The newest assistant step of the main conversation. */
-export function newestStep(log: readonly Message[]): Message | undefined {
+/** The newest assistant step of the main conversation (or of the nested run at `depth`). */
+export function newestStep(log: readonly Message[], depth = 0): Message | undefined {
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index] as Message;
-    if (message.role === 'assistant' && message.depth === 0) return message;
+    if (message.role === 'assistant' && message.depth === depth) return message;
   }
   return undefined;
 }
 
 /** KIND-7: the newest step's calls were refused by the round limit. */
-export function heldByRoundLimit(log: readonly Message[]): Message | undefined {
-  const step = newestStep(log);
+export function heldByRoundLimit(log: readonly Message[], depth = 0): Message | undefined {
+  const step = newestStep(log, depth);
   return step?.metadata?.round_limit === true ? step : undefined;
 }
 
@@ -64,24 +64,24 @@ export function needsTurn(log: readonly Message[]): boolean {
   return last.role === 'user' || last.role === 'tool';
 }
 
-/** Model steps since the last user message. */
-export function stepsThisTurn(log: readonly Message[]): number {
+/** Model steps since the last user message (of the main conversation, or of the nested run at `depth`). */
+export function stepsThisTurn(log: readonly Message[], depth = 0): number {
   let steps = 0;
-  const turnStart = lastUserIndex(log);
+  const turnStart = lastUserIndex(log, depth);
   for (let index = log.length - 1; index > turnStart; index--) {
     const message = log[index] as Message;
-    if (message.role === 'assistant' && message.depth === 0) steps++;
+    if (message.role === 'assistant' && message.depth === depth) steps++;
   }
   return steps;
 }
 
 /** Tool rounds run since the last user message: steps with calls the round limit did not hold. */
-export function roundsThisTurn(log: readonly Message[]): number {
+export function roundsThisTurn(log: readonly Message[], depth = 0): number {
   let rounds = 0;
-  const turnStart = lastUserIndex(log);
+  const turnStart = lastUserIndex(log, depth);
   for (let index = log.length - 1; index > turnStart; index--) {
     const message = log[index] as Message;
-    if (message.role !== 'assistant' || message.depth !== 0 || !message.tool_calls?.length) continue;
+    if (message.role !== 'assistant' || message.depth !== depth || !message.tool_calls?.length) continue;
     if (message.metadata?.round_limit !== true) rounds++;
   }
   return rounds;
