@@ -2,13 +2,18 @@
  * The layout a newcomer reads is the layout there is: every folder under src/ is a room with a door
  * (`index.ts`), none holds more than 20 files, and the layout section of docs/architecture.md names
  * exactly the folders that exist. The import rules themselves are checked by dependency-cruiser in `npm run lint`.
+ * The agent loop stays readable: no function of `engine/turn` or `engine/step` is longer than 80 lines.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAX_FILES_PER_FOLDER = 20;
+const MAX_FUNCTION_LINES = 80;
+/** The rooms whose functions are held to MAX_FUNCTION_LINES. */
+const LOOP_ROOMS = ['src/engine/turn', 'src/engine/step'];
 
 function folders(dir: string): string[] {
   const found: string[] = [];
@@ -44,6 +49,25 @@ function layoutFolders(): string[] {
   return named;
 }
 
+/** Every function of a TypeScript source (declarations, methods, accessors, arrows, expressions) with its length in lines. */
+function functionLengths(fileName: string, text: string): { name: string; lines: number }[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: { name: string; lines: number }[] = [];
+  const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const named =
+        (node as ts.FunctionLikeDeclaration).name ??
+        (ts.isVariableDeclaration(node.parent) ? node.parent.name : undefined);
+      const name = named ? named.getText(source) : `(anonymous, line ${lineOf(node.getStart(source)) + 1})`;
+      found.push({ name, lines: lineOf(node.getEnd()) - lineOf(node.getStart(source)) + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe('the house a newcomer reads', () => {
   const rooms = folders('src');
 
@@ -70,5 +94,31 @@ describe('the house a newcomer reads', () => {
       }
     });
     expect(missing).toEqual([]);
+  });
+
+  it(`no function in ${LOOP_ROOMS.join(' or ')} is longer than ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = LOOP_ROOMS.flatMap((room) =>
+      filesIn(room)
+        .filter((name) => name.endsWith('.ts'))
+        .flatMap((name) =>
+          functionLengths(name, readFileSync(join(ROOT, room, name), 'utf8'))
+            .filter(({ lines }) => lines > MAX_FUNCTION_LINES)
+            .map(({ name: fn, lines }) => `${room}/${name}: ${fn} (${lines} lines)`),
+        ),
+    );
+    expect(long).toEqual([]);
+  });
+
+  it('the function-length check measures what it claims', () => {
+    const body = Array.from({ length: 81 }, (_, index) => `  const v${index} = ${index};`).join('\n');
+    const lengths = functionLengths(
+      'sample.ts',
+      `function short() {\n  return 1;\n}\nconst long = async () => {\n${body}\n};\nclass C {\n  m() {\n    return 2;\n  }\n}\n`,
+    );
+    expect(lengths).toEqual([
+      { name: 'short', lines: 3 },
+      { name: 'long', lines: 83 },
+      { name: 'm', lines: 3 },
+    ]);
   });
 });

@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { needsTurn } from '../../src/engine/conversation/index.js';
-import { ROUND_LIMIT_MESSAGE } from '../../src/engine/turn/loop.js';
+import { ROUND_LIMIT_MESSAGE } from '../../src/engine/step/index.js';
 import { createHarness, type HarnessOptions, MemoryFileStore, MemoryThreadStore } from '../support/memory-store.js';
 
 function counting() {

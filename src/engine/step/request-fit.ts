@@ -1,10 +1,10 @@
 /**
- * What surrounds a model call in the loop (THR-4): before it, the thread's budget and the model's
- * context window (the conversation before the current turn is compacted into a summary when the
- * request would not fit); after it, the step's usage added to the totals and streamed, and a final
- * answer checked against the response format.
+ * Before a model call (THR-4): the thread's budget, and the model's context window. When the
+ * request would not fit, the conversation before the current turn is compacted into a summary
+ * (compaction.ts) and the request built again; a request that still does not fit ends the run with
+ * `context_overflow` instead of a request the provider would refuse.
  */
-import type { Message, ModelDefinition, ModelMessage, PromptDefinition } from '../../spec/index.js';
+import type { Message, ModelMessage } from '../../spec/index.js';
 import {
   budgetExceeded,
   buildModelMessages,
@@ -12,86 +12,66 @@ import {
   estimateTokens,
   recordUsage,
   requestBudget,
-  responseFormatProblem,
-  type TurnDeps,
   type TurnOutcome,
   threadBudget,
-  turnIdOf,
   turnStartIndex,
 } from '../conversation/index.js';
-import type { ModelResponse, ModelTool, Provider, RequestSettings } from '../ports/index.js';
-
-export interface StepSetting {
-  deps: TurnDeps;
-  prompt: PromptDefinition;
-  model: ModelDefinition;
-  provider: Provider;
-  settings: RequestSettings | undefined;
-  /** Builds the request's messages from the log (the prompt's system text and images included). */
-  render(log: readonly Message[]): ModelMessage[];
-}
+import type { StepRequest, StepRun } from './step-types.js';
 
 /**
- * The messages of the next request, or the outcome that ends the turn instead: over budget, or a
- * history that does not fit even after compaction.
+ * The messages of the next request, or the outcome that ends the run instead: over budget, or a
+ * history that does not fit even after compaction. `own` is the conversation's store as the step
+ * began; `turnId` the turn its usage counts toward.
  */
-export async function prepareRequest(
-  setting: StepSetting,
-  tools: readonly ModelTool[],
+export async function fitRequest(
+  run: StepRun,
+  request: StepRequest,
+  own: readonly Message[],
+  turnId: string,
 ): Promise<{ messages: ModelMessage[] } | { outcome: TurnOutcome }> {
-  const { deps, model } = setting;
+  const { deps, model, conversation } = run;
   const overBudget = budgetExceeded(deps.store, threadBudget(deps.agent.budget, deps.store));
   if (overBudget) return { outcome: { kind: 'limit', code: 'budget_exceeded', message: overBudget } };
-  let messages = setting.render(deps.store.messages());
-  const available = requestBudget(model, setting.settings?.maxOutputTokens);
-  if (available === null || estimateTokens(messages, tools) <= available) return { messages };
-  const log = deps.store.messages();
-  const summariser = model.compactWith ? deps.registry.model(model.compactWith) : model;
-  const compacted = await compactConversation({
-    log,
-    turnStart: turnStartIndex(log),
-    store: deps.store,
-    emit: deps.emit,
-    model: summariser,
-    provider: summariser === model ? setting.provider : deps.provider(summariser),
-    signal: deps.signal,
-    prompt: setting.prompt,
-    render: (slice) => buildModelMessages({ ...setting.prompt, includeChat: true }, slice, undefined, ''),
-  });
-  if (compacted) {
-    recordUsage(deps.store, deps.emit, {
-      usage: compacted.usage,
-      model: summariser,
-      messageId: compacted.message.id,
-      turnId: turnIdOf(log),
-    });
-    messages = setting.render(deps.store.messages());
-    if (estimateTokens(messages, tools) <= available) return { messages };
+  const history = conversation.history(own);
+  let messages = request.render(history);
+  const available = requestBudget(model, run.settings?.maxOutputTokens);
+  if (available === null || estimateTokens(messages, request.tools) <= available) return { messages };
+  if (await compact(run, history, turnId)) {
+    messages = request.render(conversation.history(conversation.store.messages()));
+    if (estimateTokens(messages, request.tools) <= available) return { messages };
   }
   return {
     outcome: {
       kind: 'limit',
       code: 'context_overflow',
-      message: `The current turn needs about ${estimateTokens(messages, tools)} tokens, more than the ${available} model "${model.name}" can take (contextWindow ${model.contextWindow}) even with the earlier conversation summarised.`,
+      message: `The current turn needs about ${estimateTokens(messages, request.tools)} tokens, more than the ${available} model "${model.name}" can take (contextWindow ${model.contextWindow}) even with the earlier conversation summarised.`,
     },
   };
 }
 
-/** After a model step is stored: its usage counted, and a final answer held to the response format. */
-export function accountStep(
-  setting: StepSetting,
-  response: ModelResponse,
-  message: Message,
-  log: readonly Message[],
-): TurnOutcome | null {
-  const { deps } = setting;
-  recordUsage(deps.store, deps.emit, {
-    usage: response.usage,
-    model: setting.model,
-    messageId: message.id,
-    turnId: turnIdOf(log),
+/** Summarises the history before the current turn, by the model's `compactWith`; whether it did. */
+async function compact(run: StepRun, history: readonly Message[], turnId: string): Promise<boolean> {
+  const { deps, model, conversation } = run;
+  const summariser = model.compactWith ? deps.registry.model(model.compactWith) : model;
+  const { shown } = conversation;
+  const compacted = await compactConversation({
+    log: history,
+    turnStart: turnStartIndex(history, shown),
+    store: conversation.store,
+    emit: deps.emit,
+    model: summariser,
+    provider: summariser === model ? run.provider : deps.provider(summariser),
+    signal: deps.signal,
+    prompt: run.prompt,
+    shown,
+    render: (slice) => buildModelMessages({ ...run.prompt, includeChat: true }, slice, undefined, '', shown),
   });
-  if (response.toolCalls.length > 0) return null;
-  const problem = responseFormatProblem(setting.model, setting.prompt, response.text);
-  return problem ? { kind: 'failed', code: 'response_format', message: problem } : null;
+  if (!compacted) return false;
+  recordUsage(deps.store, deps.emit, {
+    usage: compacted.usage,
+    model: summariser,
+    messageId: compacted.message.id,
+    turnId,
+  });
+  return true;
 }

@@ -2,42 +2,36 @@
  * Prompt tools (SUB-1): a call runs the offered prompt inside the calling thread. Its messages are
  * stored one level deeper than the call (`depth`), with the calling step as `parent_id` and the
  * call's id as `metadata.prompt_call`, so they stay out of the parent's conversation yet can be read
- * through `GET .../messages?depth=`. Its tool calls pass through the same executor, guards and
- * journal as the parent's. The run is read back from those messages at every step, so a thread
- * restarted mid-run resumes it instead of starting over (THR-3).
+ * through `GET .../messages?depth=`. The run itself (nested-run.ts) takes its model steps as a
+ * side's turn does and is resumed from its messages after a restart (THR-3).
  */
-import type { AttachmentRef, Message, SubpromptConfig, ThreadState, ToolResult } from '../../spec/index.js';
+import type {
+  AttachmentRef,
+  Message,
+  PromptDefinition,
+  SubpromptConfig,
+  ThreadState,
+  ToolResult,
+} from '../../spec/index.js';
 import {
-  budgetExceeded,
   buildModelMessages,
   flagOn,
-  MAX_STEPS_CEILING,
   modelTools,
-  pendingToolCalls,
-  recordUsage,
+  notSilent,
   requestSettings,
   systemText,
-  type TurnDeps,
-  threadBudget,
   turnIdOf,
 } from '../conversation/index.js';
-import { callingStep, executeToolCalls, parsedArguments, STOPPED_MESSAGE, type ToolGuard } from '../execute/index.js';
-import type { GuardSetup } from '../guards/index.js';
+import { callingStep, type ToolGuard } from '../execute/index.js';
 import { callStates } from '../guards/index.js';
 import { NestedStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { attachedPaths, initialMessage } from '../registry/index.js';
+import type { StepConversation } from '../step/index.js';
+import { type NestedContext, type NestedRun, runNested } from './nested-run.js';
 
 /** How deep prompt tools may nest: a prompt offering itself would otherwise recurse without end. */
 export const MAX_PROMPT_DEPTH = 4;
-
-/** What nested runs share with the turn that started them. */
-export interface NestedContext {
-  deps: TurnDeps;
-  guards: readonly ToolGuard[];
-  /** The turn's rules and capabilities: nested calls are checked by them at run time too. */
-  setup: GuardSetup;
-}
 
 /** A tool that waits for an answer would pause the parent's step from inside a tool call. */
 const noWaitsInside: ToolGuard = (call) =>
@@ -89,6 +83,28 @@ async function attachments(state: ThreadState, paths: readonly string[]): Promis
   return refs;
 }
 
+/** Stores the run's first user message, unless a restarted run has it already; an error when a file cannot be attached. */
+async function startRun(
+  nested: NestedContext,
+  store: NestedStore,
+  subprompt: { prompt: PromptDefinition; config: SubpromptConfig },
+  state: ThreadState,
+  args: Record<string, unknown>,
+): Promise<ToolResult | null> {
+  if (store.messages().length > 0) return null;
+  const { prompt, config } = subprompt;
+  const files = await attachments(state, attachedPaths(config, args));
+  if (typeof files === 'string') return { status: 'error', error: files };
+  const note = files.length > 0 ? `\n\nAttached files:\n${files.map((file) => `- ${file.path}`).join('\n')}` : '';
+  const first = store.append({
+    role: 'user',
+    content: initialMessage(prompt, config, args) + note,
+    attachments: files.length > 0 ? files : null,
+  });
+  nested.deps.emit({ type: 'message', message: first });
+  return null;
+}
+
 async function runSubprompt(
   nested: NestedContext,
   promptName: string,
@@ -97,8 +113,7 @@ async function runSubprompt(
   args: Record<string, unknown>,
 ): Promise<ToolResult> {
   const { deps } = nested;
-  const { registry, emit, signal } = deps;
-  const prompt = registry.prompt(promptName);
+  const prompt = deps.registry.prompt(promptName);
   const callId = state.execution?.toolCallId ?? '';
   const step = callingStep(deps.store.messages(), callId);
   if (!step) return { status: 'error', error: `prompt tool "${promptName}" has no calling step` };
@@ -113,146 +128,61 @@ async function runSubprompt(
     call: callId,
     headless: true,
   });
-  if (store.messages().length === 0) {
-    const files = await attachments(state, attachedPaths(config, args));
-    if (typeof files === 'string') return { status: 'error', error: files };
-    const note = files.length > 0 ? `\n\nAttached files:\n${files.map((file) => `- ${file.path}`).join('\n')}` : '';
-    const first = store.append({
-      role: 'user',
-      content: initialMessage(prompt, config, args) + note,
-      attachments: files.length > 0 ? files : null,
-    });
-    emit({ type: 'message', message: first });
-  }
+  const refused = await startRun(nested, store, { prompt, config }, state, args);
+  if (refused) return refused;
+  const earlier = prompt.includeChat ? conversationBefore(deps.store.messages(), step) : [];
+  const conversation: StepConversation = {
+    store,
+    depth,
+    shown: notSilent,
+    history: (own) => (earlier.length > 0 ? [...earlier, ...own] : own),
+    // THR-4: a nested prompt spends from the same thread budget, and the same turn, as its caller.
+    turnId: () => turnIdOf(deps.store.messages()),
+  };
+  return runNested(nestedRun(nested, prompt, config, conversation, state.execution?.currentSide ?? 'a'));
+}
+
+/** The nested run's tools (prompt tools among them bound in turn), guards and step settings. */
+function nestedRun(
+  nested: NestedContext,
+  prompt: PromptDefinition,
+  config: SubpromptConfig,
+  conversation: StepConversation,
+  side: 'a' | 'b',
+): NestedRun {
+  const { deps } = nested;
+  const { registry } = deps;
   const model = registry.model(prompt.model);
-  const provider = deps.provider(model);
-  const settings = requestSettings(model, prompt);
   const tools = bindSubprompts(
     registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
     nested,
   );
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const system = systemText(prompt, tools, registry.skills);
-  const requestTools = modelTools(tools.filter((tool) => !tool.definition.deferred));
-  const earlier = prompt.includeChat ? conversationBefore(deps.store.messages(), step) : [];
-  const guards = [noWaitsInside, ...nested.guards];
-  const scrub = deps.scrub ?? ((text: string) => text);
-
-  for (;;) {
-    if (signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
-    const log = store.messages();
-    const pending = pendingToolCalls(log, depth);
-    const steps = log.filter((message) => message.role === 'assistant').length;
-    if (pending.length > 0) {
-      await executeToolCalls(pending, {
-        tools: toolMap,
-        store,
-        files: deps.files,
-        emit,
-        guards,
-        createState: callStates({
-          createState: deps.createState,
-          setup: nested.setup,
-          store: deps.store,
-          tools: toolMap,
-          childAgents: registry.childAgentsOf(prompt.name, deps.agent.name),
-        }),
-        signal,
-        stepCount: steps,
-        side: state.execution?.currentSide ?? 'a',
-        scrub,
-        now: deps.now ?? Date.now,
-      });
-      continue;
-    }
-    const last = log[log.length - 1];
-    if (last?.role === 'assistant') return subpromptResult(promptName, config, log, null);
-    if (steps >= MAX_STEPS_CEILING) {
-      return subpromptResult(promptName, config, log, `it reached the limit of ${MAX_STEPS_CEILING} model steps`);
-    }
-    // THR-4: a nested prompt spends from the same thread budget as its caller.
-    const overBudget = budgetExceeded(deps.store, threadBudget(deps.agent.budget, deps.store));
-    if (overBudget) return subpromptResult(promptName, config, log, overBudget);
-    deps.onProgress?.();
-    const messageId = crypto.randomUUID();
-    let response: Awaited<ReturnType<typeof provider.complete>>;
-    try {
-      response = await provider.complete(
-        {
-          model: model.model ?? model.name,
-          messages: buildModelMessages(prompt, [...earlier, ...log], undefined, system, (message) => !message.silent),
-          tools: requestTools,
-          toolChoice: requestTools.length > 0 ? prompt.toolChoice : undefined,
-          parallelToolCalls: requestTools.length > 0 ? prompt.parallelToolCalls : undefined,
-          ...(settings ? { settings } : {}),
-          signal,
-        },
-        { onTextDelta: (delta) => emit({ type: 'message_delta', message_id: messageId, delta }) },
-      );
-    } catch (error) {
-      if (signal.aborted) return { status: 'error', error: STOPPED_MESSAGE };
-      return subpromptResult(promptName, config, log, scrub((error as Error).message));
-    }
-    const message = store.append({
-      id: messageId,
-      role: 'assistant',
-      content: response.text === '' && response.toolCalls.length > 0 ? null : response.text,
-      tool_calls: response.toolCalls.length > 0 ? response.toolCalls : null,
-      metadata: { model: response.model, usage: response.usage, finish_reason: response.finishReason },
-    });
-    emit({ type: 'message', message });
-    recordUsage(deps.store, emit, { usage: response.usage, model, messageId, turnId: turnIdOf(deps.store.messages()) });
-  }
-}
-
-interface CallReport {
-  name: string;
-  arguments: unknown;
-  status: 'success' | 'error';
-  result?: string;
-  error?: string;
-}
-
-/**
- * What the call returns, shaped by the SubpromptConfig: the final text (`includeTextResponse`), the
- * calls with their results (`includeToolCalls`), failed calls even without them (`includeErrors`),
- * and the files its tools produced, valid here since the run shares the thread's filesystem.
- */
-export function subpromptResult(
-  name: string,
-  config: SubpromptConfig,
-  log: readonly Message[],
-  failure: string | null,
-): ToolResult {
-  const includeText = config.includeTextResponse ?? true;
-  const includeCalls = config.includeToolCalls ?? false;
-  const includeErrors = config.includeErrors ?? true;
-  if (failure) {
-    return {
-      status: 'error',
-      error: includeErrors ? `prompt "${name}" failed: ${failure}` : `prompt "${name}" failed`,
-    };
-  }
-  const results = new Map(log.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m]));
-  const calls: CallReport[] = log.flatMap((message) =>
-    (message.tool_calls ?? []).map((call) => {
-      const result = results.get(call.id);
-      const status = result?.tool_status === 'success' ? 'success' : 'error';
-      const text = result?.content ?? '';
-      return {
-        name: call.function.name,
-        arguments: parsedArguments(call.function.arguments),
-        status,
-        ...(status === 'success' ? { result: text } : { error: text }),
-      };
+  return {
+    name: prompt.name,
+    config,
+    side,
+    tools: toolMap,
+    guards: [noWaitsInside, ...nested.guards],
+    createState: callStates({
+      createState: deps.createState,
+      setup: nested.setup,
+      store: deps.store,
+      tools: toolMap,
+      childAgents: registry.childAgentsOf(prompt.name, deps.agent.name),
     }),
-  );
-  const answer = [...log].reverse().find((m) => m.role === 'assistant')?.content ?? '';
-  const files = log.filter((m) => m.role === 'tool').flatMap((m) => m.attachments ?? []);
-  const shown = includeCalls
-    ? calls.filter((call) => includeErrors || call.status === 'success')
-    : calls.filter((call) => includeErrors && call.status === 'error');
-  if (shown.length === 0) return { status: 'success', result: includeText ? answer : '', attachments: files };
-  const report = { ...(includeText ? { response: answer } : {}), [includeCalls ? 'tool_calls' : 'errors']: shown };
-  return { status: 'success', result: JSON.stringify(report), attachments: files };
+    step: {
+      deps,
+      conversation,
+      prompt,
+      model,
+      provider: deps.provider(model),
+      settings: requestSettings(model, prompt),
+    },
+    request: {
+      tools: modelTools(tools.filter((tool) => !tool.definition.deferred)),
+      render: (history) => buildModelMessages(prompt, history, undefined, system, notSilent),
+    },
+  };
 }

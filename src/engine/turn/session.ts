@@ -17,7 +17,8 @@ import {
   type TurnEnd,
   unmarkedAnswer,
 } from '../conversation/index.js';
-import { deliverQueued, runSideTurn } from './loop.js';
+import { runSideTurn } from './loop.js';
+import { deliverQueued } from './queue.js';
 
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { agent, store, emit } = deps;

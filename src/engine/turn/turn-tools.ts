@@ -3,31 +3,39 @@
  * run time from the MCP servers the agent and prompt declare (LOCK-4). The latter are asked for
  * before the turn's first call and before each model step, so a server connected by a call (its
  * `__connect` tool) offers its tools at the next step. With no server declared nothing changes
- * between steps and nothing is asked for: no cost on the hot path.
+ * between steps and nothing is asked for: no cost on the hot path. What a step offers of them (the
+ * system text that names them, the request's tool list) is kept here and changes with them.
  */
 import type { McpServerConfig, PromptDefinition } from '../../spec/index.js';
-import type { TurnDeps } from '../conversation/index.js';
+import { modelTools, offerChanges, offeredTools, systemText, type TurnDeps } from '../conversation/index.js';
 import type { GuardSetup } from '../guards/index.js';
 import { effectiveCapabilities } from '../permissions/index.js';
+import type { ModelTool, ThreadStore } from '../ports/index.js';
 import { mcpServersOf, type ResolvedTool } from '../registry/index.js';
+import { subagentInstances } from '../subagents/index.js';
 
 export class TurnTools {
   readonly map: Map<string, ResolvedTool>;
+  /** The prompt's system text, naming the tools it offers (skills, deferred tools, run_code's). */
+  system = '';
   private current: readonly ResolvedTool[];
   private connectedNames = '';
   private readonly servers: Record<string, McpServerConfig>;
   private readonly baseCapabilities: GuardSetup['capabilities'];
+  private offerChangesByStep = false;
+  private allRequestTools: ModelTool[] = [];
 
   constructor(
     private readonly fixed: readonly ResolvedTool[],
     private readonly deps: TurnDeps,
     private readonly setup: GuardSetup,
-    prompt: PromptDefinition,
+    private readonly prompt: PromptDefinition,
   ) {
     this.current = fixed;
     this.map = new Map(fixed.map((tool) => [tool.name, tool]));
     this.servers = deps.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
     this.baseCapabilities = setup.capabilities;
+    this.offerUpdated();
   }
 
   /** The tools offered to the model; `map` holds these and the hidden ones a pending call may name. */
@@ -38,6 +46,21 @@ export class TurnTools {
   /** Whether the tools can change between steps. */
   get dynamic(): boolean {
     return Object.keys(this.servers).length > 0;
+  }
+
+  /**
+   * The tools a step sends (KIND-8, SUB-4): deferred and lifecycle tools once they apply. Otherwise
+   * the list is fixed for the turn: no store read on the hot path.
+   */
+  requestTools(store: ThreadStore): ModelTool[] {
+    if (!this.offerChangesByStep) return this.allRequestTools;
+    return modelTools(offeredTools(this.current, store, Object.keys(subagentInstances(store)).length > 0));
+  }
+
+  private offerUpdated(): void {
+    this.system = systemText(this.prompt, this.current, this.deps.registry.skills);
+    this.offerChangesByStep = offerChanges(this.current);
+    this.allRequestTools = modelTools(this.current);
   }
 
   /** Asks for the connected tools again; true when the set changed. */
@@ -59,6 +82,7 @@ export class TurnTools {
       [this.baseCapabilities.set, { net: { hosts } }],
       `agent "${this.setup.agent.name}"`,
     );
+    this.offerUpdated();
     return true;
   }
 }

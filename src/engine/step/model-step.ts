@@ -1,0 +1,56 @@
+/**
+ * One model step, the same for a side's turn and a nested prompt run: the request fitted to the
+ * budget and the context window (compacting when needed), the model called with streaming, the
+ * round limit decided, the assistant message with its tool calls stored before anything runs
+ * (THR-3), its usage recorded and a final answer held to the response format (THR-4).
+ */
+import type { Message } from '../../spec/index.js';
+import { recordUsage, responseFormatProblem, type TurnOutcome } from '../conversation/index.js';
+import type { ModelResponse } from '../ports/index.js';
+import { callModel } from './model-call.js';
+import { fitRequest } from './request-fit.js';
+import { roundDecision } from './round-limit.js';
+import type { StepEnd, StepRequest, StepRun } from './step-types.js';
+import { streamingEnded } from './streamed-text.js';
+
+const ended = (outcome: TurnOutcome): StepEnd => ({ kind: 'ended', outcome });
+
+/** Runs one step; `own` is the conversation's store as the run last read it (THR-3: decided from the log). */
+export async function runModelStep(run: StepRun, request: StepRequest, own: readonly Message[]): Promise<StepEnd> {
+  const { deps, conversation } = run;
+  const turnId = conversation.turnId(own);
+  const fitted = await fitRequest(run, request, own, turnId);
+  if ('outcome' in fitted) return ended(fitted.outcome);
+  const messageId = crypto.randomUUID();
+  const answer = await callModel(run, request, fitted.messages, messageId);
+  if ('outcome' in answer) return ended(answer.outcome);
+  const { response } = answer;
+  const round = await roundDecision(run, own, response.toolCalls);
+  const message = conversation.store.append({
+    id: messageId,
+    role: 'assistant',
+    content: response.text === '' && response.toolCalls.length > 0 ? null : response.text,
+    tool_calls: response.toolCalls.length > 0 ? response.toolCalls : null,
+    metadata: {
+      model: response.model,
+      usage: response.usage,
+      finish_reason: response.finishReason,
+      ...(round.refused ? { round_limit: true } : {}),
+    },
+  });
+  deps.emit({ type: 'message', message });
+  if (answer.streamed) streamingEnded(deps.store);
+  const refusedAnswer = accountStep(run, response, message, turnId);
+  if (refusedAnswer) return ended(refusedAnswer);
+  if (round.failure) return ended({ kind: 'failed', message: round.failure });
+  return { kind: 'stored', message, toolCalls: response.toolCalls, refused: round.refused };
+}
+
+/** After a model step is stored: its usage counted, and a final answer held to the response format. */
+function accountStep(run: StepRun, response: ModelResponse, message: Message, turnId: string): TurnOutcome | null {
+  const { deps } = run;
+  recordUsage(deps.store, deps.emit, { usage: response.usage, model: run.model, messageId: message.id, turnId });
+  if (response.toolCalls.length > 0) return null;
+  const problem = responseFormatProblem(run.model, run.prompt, response.text);
+  return problem ? { kind: 'failed', code: 'response_format', message: problem } : null;
+}

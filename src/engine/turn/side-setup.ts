@@ -1,0 +1,86 @@
+/**
+ * What stays the same through one side's turn (DEF-6): its side config, prompt and model, the
+ * guards every call passes, the tools it offers (prompt tools bound to run nested, SUB-1), the
+ * state each call receives, and the run its model steps belong to (step/).
+ */
+import type { PromptDefinition, SideConfig } from '../../spec/index.js';
+import {
+  flagOn,
+  inMainConversation,
+  MAX_STEPS_CEILING,
+  requestSettings,
+  type Side,
+  ToolImages,
+  type TurnDeps,
+  turnIdOf,
+} from '../conversation/index.js';
+import type { ToolGuard } from '../execute/index.js';
+import { approvalGuard, callStates, type GuardSetup, type StateFactory, toolGuards } from '../guards/index.js';
+import type { StepRun } from '../step/index.js';
+import { bindSubprompts } from '../subagents/index.js';
+import { TurnTools } from './turn-tools.js';
+
+export interface SideTurn {
+  deps: TurnDeps;
+  sideName: Side;
+  side: SideConfig;
+  prompt: PromptDefinition;
+  maxSteps: number;
+  guardSetup: GuardSetup;
+  guards: readonly ToolGuard[];
+  tools: TurnTools;
+  createState: StateFactory;
+  /** EXE-9: a multimodal model is sent the images tools returned in this turn; null otherwise. */
+  images: ToolImages | null;
+  anyImmediate: boolean;
+  run: StepRun;
+}
+
+export async function setUpSide(deps: TurnDeps, sideName: Side): Promise<SideTurn> {
+  const { store, registry, agent } = deps;
+  const side = sideName === 'b' && agent.sideB ? agent.sideB : agent.sideA;
+  const prompt = registry.prompt(side.prompt);
+  const model = registry.model(prompt.model);
+  const guardSetup: GuardSetup = {
+    agent,
+    capabilities: registry.capabilitiesFor(agent),
+    projectRules: registry.projectRules,
+    projectWatchdog: registry.projectWatchdog,
+    store,
+  };
+  const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)];
+  // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
+  // SUB-1: prompt tools run nested in this thread, under the same guards.
+  // LOCK-4: the tools of the prompt's MCP servers join the prompt's own, as the thread knows them.
+  const offered = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy));
+  const tools = new TurnTools(bindSubprompts(offered, { deps, guards, setup: guardSetup }), deps, guardSetup, prompt);
+  await tools.refresh();
+  return {
+    deps,
+    sideName,
+    side,
+    prompt,
+    maxSteps: Math.min(side.maxSteps ?? MAX_STEPS_CEILING, MAX_STEPS_CEILING),
+    guardSetup,
+    guards,
+    tools,
+    // KIND-6 and containment: each call's state carries its tool context and its access gate.
+    createState: callStates({
+      createState: deps.createState,
+      setup: guardSetup,
+      store,
+      tools: tools.map,
+      childAgents: registry.childAgentsOf(prompt.name, agent.name),
+    }),
+    images: model.vision ? new ToolImages(deps.files) : null,
+    anyImmediate: tools.list.some((tool) => tool.immediate),
+    run: {
+      deps,
+      conversation: { store, depth: 0, shown: inMainConversation, history: (own) => own, turnId: turnIdOf },
+      prompt,
+      model,
+      provider: deps.provider(model),
+      settings: requestSettings(model, prompt),
+    },
+  };
+}
