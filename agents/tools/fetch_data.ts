@@ -1,4 +1,6 @@
-// Seed 001, example 11.3: error handling and the abort signal.
+// Seed 001, example 11.3: error handling and the abort signal. The request goes through
+// state.fetch, which checks the URL and every redirect against the egress policy and the agent's
+// net.fetch rules (inside a tool call the global fetch is the same checked fetch).
 import { defineTool } from '@standardagents/spec';
 import { z } from 'zod';
 
@@ -8,7 +10,7 @@ export default defineTool({
   execute: async (state, args) => {
     try {
       // Use abort signal for cancellation support
-      const response = await fetch(args.endpoint, {
+      const response = await state.fetch(args.endpoint, {
         signal: state.execution?.abortSignal,
       });
       if (!response.ok) {

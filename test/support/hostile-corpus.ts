@@ -659,3 +659,42 @@ export const FILES_THAT_ARE_PAGES: readonly PageFileCase[] = [
     inline: false,
   },
 ];
+
+// ---- outbound requests from tool code ---------------------------------------------------------
+
+/**
+ * Ways a tool's own code reaches the network without `state.fetch` (EXE-10): each passes the
+ * call's checks (the egress policy, the `net.fetch` rules) or is refused, and a refused target
+ * receives nothing. `way` is what the test tool `reach_network` does (test/workers/egress-app.ts).
+ */
+export const TOOL_NETWORK_WAYS = [
+  { label: 'the global fetch', way: 'global', checked: true },
+  { label: 'a fetch kept by a module when it loaded', way: 'captured', checked: true },
+  { label: 'a Request object (POST with a body) handed to fetch', way: 'request', checked: true },
+  { label: 'node:http, which workerd builds on fetch', way: 'node_http', checked: true },
+  // Opened by workerd without fetch: refused inside a call, whatever the URL.
+  { label: 'new WebSocket', way: 'websocket', checked: false },
+  { label: 'new EventSource', way: 'event_source', checked: false },
+] as const;
+
+/**
+ * Requests a tool's code makes outside its body: after it (still the call's: checked, or refused
+ * once the call ended) or before the call is allowed (`access`, `requireApproval`: no network).
+ */
+export const TOOL_NETWORK_OUTSIDE_BODY = [
+  { label: "a listener of the call's abort signal, when the call times out", tool: 'fetch_on_abort' },
+  { label: 'work left running after the call returned', tool: 'fetch_after_return' },
+  { label: "the tool's access(args)", tool: 'fetch_in_access' },
+  { label: "the tool's requireApproval(args)", tool: 'fetch_in_approval' },
+] as const;
+
+/** Where a redirect from an allowed host may try to lead a tool's global fetch: every hop is refused. */
+export function redirectTargets(allowedPort: number, refusedPort: number, path: string): string[] {
+  return [
+    `http://localhost:${allowedPort}${path}`,
+    `http://[::1]:${allowedPort}${path}`,
+    `http://127.0.0.1:${refusedPort}${path}`,
+    `http://0x7f000001:${refusedPort}${path}`,
+    'http://169.254.169.254/latest/meta-data/',
+  ];
+}

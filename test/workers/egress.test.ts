@@ -11,10 +11,17 @@ import { describe, expect, it } from 'vitest';
 import { createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { expectRefusal } from '../support/egress-refusals.js';
-import { loopbackSpellings, type RefusedUrlCase, refusedUrls } from '../support/hostile-corpus.js';
+import {
+  loopbackSpellings,
+  type RefusedUrlCase,
+  redirectTargets,
+  refusedUrls,
+  TOOL_NETWORK_OUTSIDE_BODY,
+  TOOL_NETWORK_WAYS,
+} from '../support/hostile-corpus.js';
 
 interface Call {
-  name: 'web_fetch' | 'web_search' | 'fetch_status';
+  name: string;
   arguments: Record<string, unknown>;
 }
 
@@ -28,13 +35,13 @@ const intranet = new URL(env.INTRANET_URL);
 const marker = () => `m${crypto.randomUUID().slice(0, 8)}`;
 const fetchPage = (url: string): Call => ({ name: 'web_fetch', arguments: { url } });
 
-/** One thread of agent `egress` whose model makes the calls, at most 10 per step, then stops. */
-async function run(calls: Call[], variables: Record<string, string> = {}): Promise<Message[]> {
+/** One thread of agent `egress` (or `agent`) whose model makes the calls, at most 10 per step, then stops. */
+async function run(calls: Call[], variables: Record<string, string> = {}, agent = 'egress'): Promise<Message[]> {
   const steps = Array.from({ length: Math.ceil(calls.length / 10) }, (_, step) => ({
     toolCalls: calls.slice(step * 10, step * 10 + 10),
   }));
   const id = await createThread({
-    agent: 'egress',
+    agent,
     variables,
     messages: [{ content: directive([...steps, { text: 'done' }]) }],
   });
@@ -174,5 +181,113 @@ describe('egress policy through the HTTP API', () => {
       `Error: refused: http://127.0.0.1:${intranet.port}/?tool=${tag} is refused: 127.0.0.1 is a loopback address (set EGRESS_ALLOW_HOSTS to allow a development host)`,
     );
     expect((await received(tag)).map((request) => request.path)).toEqual(['/web/plain.txt']);
+  });
+});
+
+describe('outbound requests from tool code through the HTTP API', () => {
+  const reach = (url: string, way: string): Call => ({ name: 'reach_network', arguments: { url, way } });
+
+  /**
+   * A refused request as reach_network reports it; node:http in workerd reports a request its fetch
+   * refused only to the log, so the tool sees no answer (the request log shows nothing was sent).
+   */
+  function expectRefused(result: Message | undefined, way: unknown, reason: RegExp, label = String(way)): void {
+    expect(result?.tool_status, label).toBe('error');
+    expect(result?.content, label).toMatch(way === 'node_http' ? /^Error: failed: no answer within/ : reason);
+  }
+
+  it('EXE-10: every way a tool reaches the network without state is checked: the intranet and a loopback name of the allowed port receive nothing', async () => {
+    const tag = marker();
+    const targets = [`${env.INTRANET_URL}/?way=${tag}`, `http://localhost:${services.port}/web/plain.txt?way=${tag}`];
+    const calls = TOOL_NETWORK_WAYS.flatMap(({ way }) => targets.map((url) => reach(url, way)));
+    const results = await run(calls);
+    for (const [index, call] of calls.entries()) {
+      const { way, url } = call.arguments;
+      expectRefused(results[index], way, /^Error: refused: .*is refused/, `${way} ${url}`);
+    }
+    expect(await received(tag)).toEqual([]);
+  });
+
+  it('EXE-10: the refusal names the URL and the reason, as state.fetch does; WebSocket and EventSource say what to use', async () => {
+    const tag = marker();
+    const url = `http://127.1:${intranet.port}/?why=${tag}`;
+    const results = await run([reach(url, 'global'), reach(url, 'websocket'), reach(url, 'event_source')]);
+    expect(results.map((message) => message.content)).toEqual([
+      `Error: refused: http://127.0.0.1:${intranet.port}/?why=${tag} is refused: 127.0.0.1 is a loopback address (set EGRESS_ALLOW_HOSTS to allow a development host)`,
+      `Error: refused: tool "reach_network": new WebSocket() is refused inside a tool call, where the network is checked; open it with fetch(url, { headers: { Upgrade: 'websocket' } }), which the call's rules check`,
+      `Error: refused: tool "reach_network": new EventSource() is refused inside a tool call, where the network is checked; read the stream from fetch(url), which the call's rules check`,
+    ]);
+    expect(await received(tag)).toEqual([]);
+  });
+
+  it('EXE-10: the checked ways still reach an allowed host', async () => {
+    const tag = marker();
+    const ways = TOOL_NETWORK_WAYS.filter((item) => item.checked);
+    const results = await run(ways.map(({ way }) => reach(`${env.SERVICES_URL}/web/plain.txt?ok=${tag}`, way)));
+    for (const [index, { way }] of ways.entries()) {
+      expect(results[index], way).toMatchObject({ tool_status: 'success' });
+      expect(results[index]?.content, way).toMatch(/^HTTP 200/);
+    }
+    const arrived = await received(tag);
+    expect(arrived.map((request) => request.path)).toEqual(ways.map(() => '/web/plain.txt'));
+  });
+
+  it('EXE-10: a redirect from the allowed host is refused at the hop for the global fetch, the target never requested', async () => {
+    const tag = marker();
+    const targets = redirectTargets(Number(services.port), Number(intranet.port), `/hop?hop=${tag}`);
+    const results = await run(
+      targets.map((target) =>
+        reach(`${env.SERVICES_URL}/web/redirect-to?location=${encodeURIComponent(target)}`, 'global'),
+      ),
+    );
+    for (const [index, target] of targets.entries()) {
+      expect(results[index]?.content, target).toMatch(/^Error: refused: redirected to a refused URL: /);
+    }
+    const tagged = targets.filter((target) => target.includes(tag));
+    expect((await received(tag)).map((request) => request.path)).toEqual(tagged.map(() => '/web/redirect-to'));
+  });
+
+  it('EXE-10: a net.fetch deny rule refuses the global fetch to a host the egress policy allows', async () => {
+    const tag = marker();
+    const ways = TOOL_NETWORK_WAYS.filter((item) => item.checked);
+    const results = await run(
+      ways.map(({ way }) => reach(`${env.SERVICES_URL}/web/plain.txt?denied=${tag}`, way)),
+      {},
+      'egress_denied',
+    );
+    for (const [index, { way }] of ways.entries()) {
+      expectRefused(
+        results[index],
+        way,
+        /^Error: failed: Denied by the manifest rule \(net\.fetch, 127\.0\.0\.1, deny\)/,
+      );
+    }
+    expect(await received(tag)).toEqual([]);
+  });
+
+  it('EXE-10: requests from an abort listener, from work left after the call returned, from access and from requireApproval: none reaches the intranet', async () => {
+    const tag = marker();
+    for (const { label, tool } of TOOL_NETWORK_OUTSIDE_BODY) {
+      const url = `${env.INTRANET_URL}/?${tool}=${tag}`;
+      const [, outcome] = await run([
+        { name: tool, arguments: { url } },
+        { name: 'network_outcome', arguments: { url } },
+      ]);
+      const expected = {
+        fetch_on_abort: `refused: ${new URL(url).href} is refused: 127.0.0.1 is a loopback address`,
+        fetch_after_return: 'failed: this call of tool "fetch_after_return" has ended (it returned)',
+        fetch_in_access: `refused: tool "fetch_in_access": access decides whether a call may run and cannot reach the network`,
+        fetch_in_approval: `refused: tool "fetch_in_approval": requireApproval decides whether a call may run and cannot reach the network`,
+      }[tool];
+      expect(outcome?.content?.startsWith(expected), `${label}: ${outcome?.content}`).toBe(true);
+    }
+    expect(await received(tag)).toEqual([]);
+  });
+
+  it("EXE-10: the runtime's own model request inside a tool call (a nested prompt) is not held to the call's rules", async () => {
+    for (const agent of ['egress', 'egress_denied']) {
+      const [answer] = await run([{ name: 'egress_helper', arguments: { message: `nested ${agent}` } }], {}, agent);
+      expect(answer, agent).toMatchObject({ tool_status: 'success', content: `echo: nested ${agent}` });
+    }
   });
 });

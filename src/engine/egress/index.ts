@@ -1,8 +1,11 @@
 /**
  * Egress (containment): which URLs the runtime may contact on a model's behalf, IP addresses in every
- * spelling, and `state.fetch`, which checks every redirect hop.
+ * spelling, `state.fetch`, which checks every redirect hop, and the global `fetch` inside a tool call,
+ * which is that call's `state.fetch`.
  */
 export type { EgressPolicy } from './egress-policy.js';
 export { canonicalHost, canonicalHostName, egressPolicy } from './egress-policy.js';
 export type { FetchTransport } from './outbound-fetch.js';
 export { outboundFetch } from './outbound-fetch.js';
+export type { ToolNetwork } from './tool-network.js';
+export { runInToolCall, runtimeFetch, withoutNetwork } from './tool-network.js';

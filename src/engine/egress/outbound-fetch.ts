@@ -7,10 +7,11 @@
  */
 import { EgressRefused } from '../../spec/index.js';
 import { checkEgress, type EgressPolicy } from './egress-policy.js';
+import { runtimeFetch } from './tool-network.js';
 
 export const MAX_REDIRECTS = 5;
 
-/** The network underneath; the global `fetch` unless a test gives another. */
+/** The network underneath; the runtime's own fetch (tool-network.ts) unless a test gives another. */
 export type FetchTransport = (url: URL, init: RequestInit) => Promise<Response>;
 
 export interface OutboundFetchDeps {
@@ -25,7 +26,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'content-type', 'user-agent']);
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
-const globalTransport: FetchTransport = (url, init) => fetch(url, init);
+// Each hop is checked here, so the request itself leaves the calling tool's context.
+const globalTransport: FetchTransport = (url, init) => runtimeFetch(url, init);
 
 interface Hop {
   method: string;

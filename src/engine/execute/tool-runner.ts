@@ -1,12 +1,14 @@
 /**
  * Runs a tool's code under its timeout and the turn's abort signal (EXE-5, EXE-6). Whatever the code
  * does — returns garbage, throws, hangs, ignores its signal — the caller gets a ToolResult, and once
- * the call has ended its state refuses every further change (fenced-state.ts).
+ * the call has ended its state refuses every further change (fenced-state.ts). The code runs in its
+ * call's network context (EXE-10): the global `fetch` it calls is the call's `state.fetch`.
  */
 
 import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.js';
 import { CallPaused } from '../../spec/index.js';
 import { describeIssues, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
+import { runInToolCall, type ToolNetwork } from '../egress/index.js';
 import { type Fence, fencedState } from './fenced-state.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
 import type { ValidatedCall } from './tool-call-validation.js';
@@ -86,39 +88,21 @@ function isToolResult(value: unknown): value is ToolResult {
   return status === 'success' || status === 'error';
 }
 
-/**
- * Calls `body` with a ThreadState whose `execution.abortSignal` fires on stop or timeout. `accept`
- * lets a caller take values other than a ToolResult (an interaction request); they pass through.
- */
-export async function runToolCode<T = ToolResult>(
+/** The fenced state a running call's code receives; `signal` fires on stop or timeout. */
+function callState(
   validated: ValidatedCall,
   context: RunContext,
-  body: (state: ThreadState) => Promise<unknown>,
-  accept: (value: unknown) => value is T = isToolResult as (value: unknown) => value is T,
-): Promise<T | ToolResult | PausedCall> {
+  signal: AbortSignal,
+  timeoutMs: number,
+  fence: Fence,
+): ThreadState {
   const { tool, call } = validated;
-  const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
-  const controller = new AbortController();
-  let abortReason: string | null = null;
-  const abort = (reason: string) => {
-    if (abortReason) return;
-    abortReason = reason;
-    controller.abort(new Error(reason));
-  };
-  const onTurnAbort = () => abort(STOPPED_MESSAGE);
-  if (context.signal.aborted) onTurnAbort();
-  context.signal.addEventListener('abort', onTurnAbort);
-  const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
-  const aborted = new Promise<null>((resolveAbort) => {
-    controller.signal.addEventListener('abort', () => resolveAbort(null));
-  });
-  const fence: Fence = { ended: null };
-  const invokeTool = context.invokeFor?.(validated, controller.signal);
-  const state = fencedState(
+  const invokeTool = context.invokeFor?.(validated, signal);
+  return fencedState(
     context.createState({
       stepCount: context.stepCount,
       currentSide: context.side,
-      abortSignal: controller.signal,
+      abortSignal: signal,
       toolCallId: call.id,
       toolName: tool.name,
       deadline: Date.now() + timeoutMs,
@@ -129,12 +113,56 @@ export async function runToolCode<T = ToolResult>(
     tool.name,
     invokeTool ? { invokeTool } : {},
   );
+}
+
+/** Why a call that did not pause ended, as its fenced state tells later acts. */
+function endedBecause(abortReason: string | null): string {
+  if (abortReason === null) return 'it returned';
+  return abortReason === STOPPED_MESSAGE ? 'it was stopped' : 'it timed out';
+}
+
+/**
+ * Calls `body` with a ThreadState whose `execution.abortSignal` fires on stop or timeout. `accept`
+ * lets a caller take values other than a ToolResult (an interaction request); they pass through.
+ */
+export async function runToolCode<T = ToolResult>(
+  validated: ValidatedCall,
+  context: RunContext,
+  body: (state: ThreadState) => Promise<unknown>,
+  accept: (value: unknown) => value is T = isToolResult as (value: unknown) => value is T,
+): Promise<T | ToolResult | PausedCall> {
+  const { tool } = validated;
+  const timeoutMs = Math.min(tool.definition.timeout ?? DEFAULT_TOOL_TIMEOUT_MS, MAX_TOOL_TIMEOUT_MS);
+  const controller = new AbortController();
+  let abortReason: string | null = null;
+  let network: ToolNetwork | null = null;
+  const abort = (reason: string) => {
+    if (abortReason) return;
+    abortReason = reason;
+    // The tool's abort listeners run as part of its call: a request one makes is checked too.
+    const fire = () => controller.abort(new Error(reason));
+    if (network) runInToolCall(network, fire);
+    else fire();
+  };
+  const onTurnAbort = () => abort(STOPPED_MESSAGE);
+  if (context.signal.aborted) onTurnAbort();
+  context.signal.addEventListener('abort', onTurnAbort);
+  const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
+  const aborted = new Promise<null>((resolveAbort) => {
+    controller.signal.addEventListener('abort', () => resolveAbort(null));
+  });
+  const fence: Fence = { ended: null };
+  const state = callState(validated, context, controller.signal, timeoutMs, fence);
+  network = { tool: tool.name, fetch: (input, init) => state.fetch(input, init) };
   let paused = false;
   try {
-    // A tool that ignores its signal is abandoned: the loop moves on with the abort's error.
-    const running = Promise.resolve()
-      .then(() => body(state))
-      .then((value) => (isAsyncGenerator(value) ? drain(value, validated, context, controller.signal) : value));
+    // A tool that ignores its signal is abandoned: the loop moves on with the abort's error. A
+    // generator's body runs as `drain` asks for each value, so draining is part of the call too.
+    const running = runInToolCall(network, () =>
+      Promise.resolve()
+        .then(() => body(state))
+        .then((value) => (isAsyncGenerator(value) ? drain(value, validated, context, controller.signal) : value)),
+    );
     const outcome = await Promise.race([running, aborted]);
     if (abortReason) return { status: 'error', error: abortReason };
     if (!accept(outcome) && !isToolResult(outcome)) {
@@ -152,13 +180,7 @@ export async function runToolCode<T = ToolResult>(
     const err = error instanceof Error ? error : new Error(String(error));
     return { status: 'error', error: err.message || String(error), stack: err.stack };
   } finally {
-    fence.ended = paused
-      ? 'it paused for an answer'
-      : abortReason === null
-        ? 'it returned'
-        : abortReason === STOPPED_MESSAGE
-          ? 'it was stopped'
-          : 'it timed out';
+    fence.ended = paused ? 'it paused for an answer' : endedBecause(abortReason);
     clearTimeout(timer);
     context.signal.removeEventListener('abort', onTurnAbort);
   }

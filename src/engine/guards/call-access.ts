@@ -6,7 +6,7 @@
  * form, command-match.ts) and redirect targets, which are file writes (or reads) like any other.
  */
 import type { ToolAccess } from '../../spec/index.js';
-import { canonicalHostName } from '../egress/index.js';
+import { canonicalHostName, withoutNetwork } from '../egress/index.js';
 import type { ValidatedCall } from '../execute/index.js';
 import { normalizeThreadPath, PathError } from '../files/index.js';
 import { type CanonicalCommand, canonicalCommand, parseCommandLine, ShellSyntaxError } from '../shell/index.js';
@@ -46,7 +46,9 @@ function canonicalPaths(raw: readonly string[] | undefined, access: CallAccess):
 }
 
 async function compute(validated: ValidatedCall): Promise<CallAccess> {
-  const declared: ToolAccess = validated.tool.definition.access?.(validated.args) ?? {};
+  const { name, definition } = validated.tool;
+  const declared: ToolAccess =
+    (definition.access && withoutNetwork(name, 'access', () => definition.access?.(validated.args))) ?? {};
   const access: CallAccess = {
     read: [],
     write: [],

@@ -5,6 +5,7 @@
  * delay the server asked for. The request's signal stops it at once; no error carries the API key.
  * What differs per protocol is only how a success is read and how a failure explains itself.
  */
+import { runtimeFetch } from '../../engine/egress/index.js';
 import { type ModelResponse, ProviderError } from '../../engine/ports/index.js';
 import { abortable, abortReason } from './abortable.js';
 import { describe, errorDetail } from './http-text.js';
@@ -42,8 +43,9 @@ export class HttpModelClient {
     private readonly apiKey: string | undefined,
     private readonly options: HttpClientOptions,
   ) {
-    // Looked up per call and never called as a method: workerd rejects fetch invoked with a foreign `this`.
-    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    // The runtime's own fetch: a model call made inside a tool call (a nested prompt) is not the
+    // tool's request. Never called as a method: workerd rejects fetch invoked with a foreign `this`.
+    this.fetchImpl = options.fetch ?? ((input, init) => runtimeFetch(input, init));
   }
 
   /** The step, retried as the policy allows. */
