@@ -220,9 +220,12 @@ export interface ThreadState<
   readdirFile(path: string): Promise<DirectoryEntry[]>;
   statFile(path: string): Promise<FileStat | null>;
   unlinkFile(path: string): Promise<boolean>;
-  /** Lines matching `pattern` (a regular expression) in files under `path`. */
+  /**
+   * Lines matching `pattern` (a regular expression, JavaScript syntax, run in linear time: a
+   * lookahead or a backreference is refused with an error naming it) in files under `path`.
+   */
   grepFiles(pattern: string, options?: { path?: string; limit?: number }): Promise<GrepMatch[]>;
-  /** Paths of files matching the glob `pattern`, sorted. */
+  /** Paths of files matching the glob `pattern` (run in linear time; `!(...)` is refused), sorted. */
   findFiles(pattern: string, options?: { limit?: number }): Promise<string[]>;
 
   getValue<T = unknown>(key: string): Promise<T | undefined>;

@@ -698,3 +698,156 @@ export function redirectTargets(allowedPort: number, refusedPort: number, path: 
     'http://169.254.169.254/latest/meta-data/',
   ];
 }
+
+// ---- regular expressions -----------------------------------------------------------------------
+
+/**
+ * A pattern that backtracks catastrophically in JavaScript's own engine, with a line that sets it
+ * off: natively, each case takes from several seconds to a minute on this line (every character more
+ * doubles the work or worse), and no timeout can stop a match once it runs. Wherever a model's
+ * pattern becomes a matcher (grep, the shell's grep, sed and awk, a program's RegExp), it must be
+ * answered at once: with a result, or with a refusal naming what is refused.
+ */
+export interface CatastrophicRegexCase {
+  label: string;
+  pattern: string;
+  /** A line the pattern backtracks on; no newline in it. */
+  line: string;
+  /** Whether the pattern matches somewhere in the line (what a linear-time engine answers). */
+  matches: boolean;
+}
+
+export const CATASTROPHIC_REGEXES: readonly CatastrophicRegexCase[] = [
+  { label: 'nested plus, anchored', pattern: '^(a+)+$', line: `${'a'.repeat(28)}!`, matches: false },
+  { label: 'alternation of one letter', pattern: '(a|a)*b', line: 'a'.repeat(26), matches: false },
+  { label: 'overlapping alternation', pattern: '(a|aa)+$', line: `${'a'.repeat(36)}!`, matches: false },
+  { label: 'words with optional spaces', pattern: '(\\w+\\s?)*$', line: `${'a'.repeat(26)}!`, matches: true },
+  {
+    label: 'a repeated wildcard run',
+    pattern: '(.*a){20}',
+    line: `${'a'.repeat(19)}${'b'.repeat(1000)}`,
+    matches: false,
+  },
+  {
+    label: 'nested quantifiers over classes',
+    pattern: '^([a-z0-9]+[._-]?)*@example\\.com$',
+    line: `${'a'.repeat(34)}!`,
+    matches: false,
+  },
+];
+
+/** JavaScript constructs with no linear-time form: refused, the refusal naming `names`. */
+export const UNSUPPORTED_REGEXES: readonly { pattern: string; names: RegExp }[] = [
+  { pattern: 'foo(?=bar)', names: /lookahead \(\?=/ },
+  { pattern: '^(?!test)\\w+', names: /negative lookahead \(\?!/ },
+  { pattern: '(a+)\\1', names: /backreference \(\\1\)/ },
+  { pattern: '(?<word>\\w+) \\k<word>', names: /named backreference \(\\k<name>\)/ },
+  { pattern: '(?<=(a))b', names: /capture in lookbehind/ },
+  { pattern: '(?:ab){2000}', names: /repeat count/ },
+];
+
+/**
+ * Globs a glob library compiles to backtracking regular expressions, with a file name that sets
+ * each off (hundreds of milliseconds to minutes natively): the `glob` tool and grep's `glob` answer
+ * them at once.
+ */
+export const CATASTROPHIC_GLOBS: readonly { label: string; glob: string; name: string }[] = [
+  { label: 'nested extended glob', glob: '*(+(a))', name: `${'a'.repeat(30)}b` },
+  { label: 'overlapping extended glob', glob: '+(a|aa)', name: `${'a'.repeat(42)}b` },
+  { label: 'many stars in one name', glob: '*a*a*a*a*a*a*a*a*c', name: `${'a'.repeat(200)}b` },
+];
+
+/**
+ * Shell lines that hand the simulated shell's regex and glob engines a catastrophic pattern over
+ * `file` (holding a CATASTROPHIC_REGEXES line) or over file names like CATASTROPHIC_GLOBS'. Each
+ * must finish with output or an error, not hold the thread.
+ */
+export function catastrophicShellLines(file: string): string[] {
+  return [
+    `grep -E '^(a+)+$' ${file}`,
+    `grep '\\(a*\\)*b' ${file}`,
+    `sed -E 's/(a|aa)+$/x/' ${file}`,
+    `awk '/(\\w+\\s?)*$/ { n++ } END { print n + 0 }' ${file}`,
+    `find / -regex '.*(a|aa)+c'`,
+    `expr "$(head -c 30 ${file})" : '\\(a*\\)*b'`,
+    'ls *a*a*a*a*a*a*a*a*c',
+  ];
+}
+
+/**
+ * Programs (`run_code`) that run a catastrophic pattern, each by another road to the regex engine:
+ * a literal, the constructor, a string turned into a pattern, the String methods, and the tricks a
+ * hostile program could try to reach JavaScript's backtracking matcher past a safe one. `input` is
+ * a CATASTROPHIC_REGEXES line; each returns quickly with a value or a clear error.
+ */
+export const CATASTROPHIC_PROGRAMS: readonly { label: string; code: string }[] = [
+  { label: 'a regex literal', code: 'return /^(a+)+$/.test(input);' },
+  { label: 'the RegExp constructor', code: "return new RegExp('(a|aa)+$').test(input);" },
+  { label: 'RegExp called without new', code: "return RegExp('(a|a)*b').exec(input);" },
+  { label: 'a string made a pattern by match', code: "return input.match('^(a+)+$');" },
+  { label: 'replace', code: "return input.replace(/(\\w+\\s?)*$/, 'x').length;" },
+  { label: 'split', code: 'return input.split(/(a+)+b/).length;' },
+  { label: 'matchAll', code: 'return [...input.matchAll(/(a|aa)+$/g)].length;' },
+  { label: 'search', code: 'return input.search(/^(a+)+$/);' },
+  {
+    label: 'an own exec that is not a function',
+    code: "const r = /^(a+)+$/; Object.defineProperty(r, 'exec', { value: null }); return r.test(input);",
+  },
+  {
+    label: 'a subclass whose exec is not a function',
+    code: "class R extends RegExp { get exec() { return undefined; } }\nreturn new R('^(a+)+$').test(input);",
+  },
+  {
+    label: 'the prototype exec deleted or replaced',
+    code: 'try { delete RegExp.prototype.exec; } catch {}\ntry { RegExp.prototype.exec = null; } catch {}\nreturn /^(a+)+$/.test(input);',
+  },
+  { label: 'a cloned regex', code: 'return structuredClone(/^(a+)+$/).test(input);' },
+  {
+    label: 'the constructor reached through a regex',
+    code: "const C = Object.getPrototypeOf(/x/).constructor;\nreturn Reflect.construct(C, ['^(a+)+$']).test(input);",
+  },
+  { label: 'a lookahead', code: "return /a(?=b)/.test('ab');" },
+];
+
+// ---- OAuth callbacks ---------------------------------------------------------------------------
+
+/** A cookie as a browser holds it: name (with its `__Host-` prefix) and value. */
+export interface CallbackCookie {
+  name: string;
+  value: string;
+}
+
+/**
+ * Callbacks for an MCP authorization from a browser that did not start it (LOCK-4): each carries the
+ * right `state` and a fresh authorization code, and must be refused without spending the state. `own`
+ * is the cookie the starting browser got, `other` the one another browser got for its own
+ * authorization; `cookie` makes the Cookie header sent (null: none).
+ */
+export const OAUTH_CALLBACK_BROWSERS: readonly {
+  label: string;
+  cookie: (own: CallbackCookie, other: CallbackCookie) => string | null;
+  query?: (own: CallbackCookie) => string;
+}[] = [
+  { label: 'no cookie at all', cookie: () => null },
+  { label: "another browser's cookie, as it was set", cookie: (_own, other) => `${other.name}=${other.value}` },
+  {
+    label: "another browser's nonce under this authorization's name",
+    cookie: (own, other) => `${own.name}=${other.value}`,
+  },
+  {
+    label: "another browser's nonce without the __Host- prefix (planted from a sibling host)",
+    cookie: (own, other) => `${own.name.replace(/^__Host-/, '')}=${other.value}`,
+  },
+  { label: 'an empty nonce', cookie: (own) => `${own.name}=` },
+  { label: 'a guessed nonce', cookie: (own) => `${own.name}=${'A'.repeat(43)}` },
+  {
+    label: 'the nonce with its last character changed',
+    cookie: (own) => `${own.name}=${own.value.slice(0, -1)}${own.value.endsWith('A') ? 'B' : 'A'}`,
+  },
+  {
+    label: 'the nonce in the query string instead of a cookie',
+    cookie: () => null,
+    query: (own) => `&nonce=${own.value}`,
+  },
+  { label: 'the cookie name in other letter case', cookie: (own, other) => `${own.name.toLowerCase()}=${other.value}` },
+];

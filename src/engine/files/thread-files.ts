@@ -6,8 +6,8 @@
  * attachments, truncation sidecars): text content is scrubbed of the thread's secrets before it is
  * stored (EXE-8); bytes that are not UTF-8 text pass as they are. Client uploads do not come here.
  */
-import picomatch from 'picomatch';
 import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../../spec/index.js';
+import { compileGlob, compileLinearRegex } from '../patterns/index.js';
 import type { FileStore } from '../ports/index.js';
 import { NO_SECRETS, type SecretScrubber } from '../secrets/index.js';
 import { mimeTypeFor } from './mime.js';
@@ -114,9 +114,12 @@ export class ThreadFiles {
     return entries.sort((a, b) => a.path.localeCompare(b.path));
   }
 
-  /** Paths matching the glob; `visible` leaves out what the caller may not see (access-gate.ts). */
+  /**
+   * Paths matching the glob, in linear time (engine/patterns: a model may write it); `visible` leaves
+   * out what the caller may not see (access-gate.ts). Throws PatternRefused for `!(...)`.
+   */
   async find(pattern: string, limit = DEFAULT_FIND_LIMIT, visible: (path: string) => boolean = () => true) {
-    const isMatch = picomatch(pattern.replace(/^\/+/, ''), { dot: true });
+    const isMatch = compileGlob(pattern.replace(/^\/+/, ''));
     const { files } = await this.store.list('/', { recursive: true });
     return files
       .map((file) => file.path)
@@ -125,13 +128,16 @@ export class ThreadFiles {
       .slice(0, limit);
   }
 
-  /** Matching lines; files `visible` refuses are never read. */
+  /**
+   * Matching lines, the pattern run in linear time (engine/patterns); files `visible` refuses are
+   * never read. Throws PatternRefused for a pattern with no linear-time form.
+   */
   async grep(
     pattern: string,
     options: { path?: string; limit?: number } = {},
     visible: (path: string) => boolean = () => true,
   ): Promise<GrepMatch[]> {
-    const regex = new RegExp(pattern);
+    const regex = compileLinearRegex(pattern);
     const limit = options.limit ?? DEFAULT_GREP_LIMIT;
     const root = normalizeThreadPath(options.path ?? '/');
     const single = root === '/' ? null : await this.store.head(root);

@@ -17,6 +17,7 @@
  */
 import type { PermissionAction, PermissionRule } from '../../spec/index.js';
 import { canonicalHostName } from '../egress/index.js';
+import { compileBuiltPattern, type LinearRegex } from '../patterns/index.js';
 import { type CanonicalCommand, commandPatternMatches } from '../shell/index.js';
 
 export type RuleScope = 'manifest' | 'project' | 'inherited' | 'session';
@@ -60,9 +61,11 @@ export function scoped(rules: readonly PermissionRule[] | undefined, scope: Rule
   }));
 }
 
-const compiled = new Map<string, RegExp>();
+// A caller writes the pattern and a model the subject: both run on the linear-time engine (engine/patterns),
+// as `*a*a*a*a*b` against a long subject backtracks for seconds in RegExp.
+const compiled = new Map<string, LinearRegex>();
 
-function globRegex(pattern: string, key: string, dirSelf = false): RegExp {
+function globRegex(pattern: string, key: string, dirSelf = false): LinearRegex {
   let regex = compiled.get(key);
   if (!regex) {
     let source = pattern
@@ -71,7 +74,7 @@ function globRegex(pattern: string, key: string, dirSelf = false): RegExp {
       .join('')
       .replace(/(\.\*)+/g, '.*');
     if (dirSelf) source = source.replace(/\/\.\*$/, '(?:/.*)?');
-    regex = new RegExp(`^${source}$`, 's');
+    regex = compileBuiltPattern(`^${source}$`, { dotAll: true });
     compiled.set(key, regex);
   }
   return regex;

@@ -9,6 +9,7 @@
  * options, and its operands match the command's operands (`*` any run of characters; a trailing
  * ` *` also matches nothing). A pattern without any wildcard is exact: same options, same operands.
  */
+import { compileBuiltPattern, type LinearRegex } from '../patterns/index.js';
 import { canonicalOptions } from './command-options.js';
 
 export interface CanonicalCommand {
@@ -48,20 +49,21 @@ export function commandText(command: CanonicalCommand): string {
 
 const WILDCARD = /[*?]/;
 
-function globRegex(glob: string, optionalTrailingSpace: boolean): RegExp {
+/** A rule's glob as a pattern on the linear-time engine: the rule is a caller's, the command a model's. */
+function globRegex(glob: string, optionalTrailingSpace: boolean): LinearRegex {
   let source = '';
   for (const char of glob) {
     source += char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
   }
   // `push *` matches `push` alone too: the space before a trailing `*` is part of what it stands for.
   if (optionalTrailingSpace) source = source.replace(/ \.\*$/, '(?: .*)?');
-  return new RegExp(`^${source}$`, 's');
+  return compileBuiltPattern(`^${source}$`, { dotAll: true });
 }
 
 interface CommandPattern {
-  name: RegExp;
+  name: LinearRegex;
   options: Array<(option: string) => boolean>;
-  operands: RegExp;
+  operands: LinearRegex;
   exact: boolean;
   /** Distinct options the pattern names: an exact pattern needs exactly these. */
   distinctOptions: number;

@@ -90,7 +90,6 @@ export class ThreadShellFs implements IFileSystem {
   private readonly directories = new Set<string>();
   private readonly modes = new Map<string, number>();
   private readonly contents = new Map<string, Uint8Array>();
-  private readonly seen = new Set<string>();
   /** Why operations were refused by the permission rules, in order, without repeats. */
   readonly refusals = new Set<string>();
 
@@ -111,8 +110,14 @@ export class ThreadShellFs implements IFileSystem {
     return normalize(path.startsWith('/') ? path : `${base}/${path}`);
   }
 
+  /**
+   * None: just-bash's `ls` matches an operand holding `*`, `?` or `[` against every path listed here
+   * with a glob library whose patterns backtrack (`ls *a*a*a*a*a*a*a*a*c` beside a long name held the
+   * thread for minutes). The shell has already expanded what matches (on its linear-time engine), so
+   * such an operand names no file, and `ls` says so, as a real `ls` does with a pattern it is handed.
+   */
   getAllPaths(): string[] {
-    return [...this.seen].sort();
+    return [];
   }
 
   private device(path: string): string | null {
@@ -139,7 +144,6 @@ export class ThreadShellFs implements IFileSystem {
     }
     await this.thread(operation, path, () => this.state.writeFile(path, bytes));
     this.contents.set(path, bytes);
-    this.seen.add(path);
   }
 
   async readFileBuffer(path: string): Promise<Uint8Array> {
@@ -187,7 +191,6 @@ export class ThreadShellFs implements IFileSystem {
     }
     const file = normalized === '/' ? null : await this.thread('stat', path, () => this.state.statFile(normalized));
     if (file) {
-      this.seen.add(normalized);
       const mode = this.modes.get(normalized) ?? FILE_MODE;
       return {
         isFile: true,
@@ -199,7 +202,6 @@ export class ThreadShellFs implements IFileSystem {
       };
     }
     if (await this.isDirectory(normalized)) {
-      if (normalized !== '/') this.seen.add(normalized);
       const mode = this.modes.get(normalized) ?? DIR_MODE;
       return { isFile: false, isDirectory: true, isSymbolicLink: false, mode, size: 0, mtime: new Date(0) };
     }
@@ -224,7 +226,6 @@ export class ThreadShellFs implements IFileSystem {
       await this.mkdir(parent, { recursive: true });
     }
     this.directories.add(normalized);
-    this.seen.add(normalized);
   }
 
   async readdirWithFileTypes(path: string): Promise<Dirent[]> {
@@ -236,7 +237,6 @@ export class ThreadShellFs implements IFileSystem {
     for (const entry of await this.thread('scandir', path, () => this.state.readdirFile(normalized))) {
       const isDirectory = entry.kind === 'directory';
       byName.set(entry.name, { name: entry.name, isFile: !isDirectory, isDirectory, isSymbolicLink: false });
-      this.seen.add(join(normalized, entry.name));
     }
     for (const dir of this.directories) {
       if (dir !== normalized && parentOf(dir) === normalized) {
@@ -283,7 +283,6 @@ export class ThreadShellFs implements IFileSystem {
     this.directories.delete(path);
     this.contents.delete(path);
     this.modes.delete(path);
-    this.seen.delete(path);
   }
 
   async cp(src: string, dest: string, options?: CpOptions): Promise<void> {

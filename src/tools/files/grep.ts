@@ -2,11 +2,13 @@
  * `grep` (LOCK-1, seed 003): lines matching a regular expression (JavaScript syntax) in the text files
  * under `path`, as `path:line:text`, sorted by path then line. `glob` filters the files (a pattern
  * without `/` matches file names at any depth, as in `rg -g`); `case_insensitive` sets the `i` flag.
+ * The pattern and the glob come from a model, so both run on a linear-time engine (engine/patterns):
+ * a pattern that would backtrack for minutes is answered at once, and a construct with no
+ * linear-time form (a lookahead, a backreference) is refused by name.
  * Binary files and files over 5 MB are skipped; a line is shown up to 2000 characters. Past 200
  * matches the model gets the first 200 and every match goes to a sidecar file (LOCK-6, entry limit).
  * Sidecars of earlier calls (`/.tool-output/`) are searched only when `path` is inside that folder.
  */
-import picomatch from 'picomatch';
 import { z } from 'zod';
 import {
   looksBinary,
@@ -15,6 +17,7 @@ import {
   utf8ByteLength,
   withEntryLimit,
 } from '../../engine/files/index.js';
+import { compileGlob, compileLinearRegex, type LinearRegex, PatternRefused } from '../../engine/patterns/index.js';
 import { type DirectoryEntry, defineTool, type ThreadState } from '../../spec/index.js';
 
 /** Seed 003: the 201st match triggers truncation. */
@@ -44,16 +47,27 @@ async function filesUnder(state: ThreadState, root: string): Promise<DirectoryEn
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-function compile(pattern: string, caseInsensitive: boolean): RegExp | string {
+/** The pattern and the glob compiled, or why one of them is refused. */
+function compile(input: { pattern: string; case_insensitive: boolean; glob: string }) {
   try {
-    return new RegExp(pattern, caseInsensitive ? 'i' : '');
+    const regex: LinearRegex = compileLinearRegex(input.pattern, { ignoreCase: input.case_insensitive });
+    const wanted = input.glob === '' ? null : compileGlob(input.glob, { basename: true });
+    return { regex, wanted };
   } catch (error) {
-    return `invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`;
+    if (error instanceof PatternRefused) return error.message;
+    throw error;
   }
 }
 
+/** Lets other work run, and a stop be seen, between slices of a long search. */
+const YIELD_EVERY_CHARS = 256 * 1024;
+const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 const args = z.object({
-  pattern: z.string().min(1).describe('A regular expression in JavaScript syntax, e.g. "function\\s+\\w+"'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('A regular expression in JavaScript syntax, e.g. "function\\s+\\w+" (no lookaheads or backreferences)'),
   path: z.string().default('/').describe('The folder or file to search'),
   glob: z.string().default('').describe('Only files whose paths match this glob, e.g. "*.ts"; empty for all'),
   case_insensitive: z.boolean().default(false).describe('Whether letter case is ignored'),
@@ -69,12 +83,13 @@ export const grep = withEntryLimit(
     readOnly: true,
     concurrent: true,
     execute: async (state, input) => {
-      const regex = compile(input.pattern, input.case_insensitive);
-      if (typeof regex === 'string') return { status: 'error', error: regex };
+      const compiled = compile(input);
+      if (typeof compiled === 'string') return { status: 'error', error: compiled };
+      const { regex, wanted } = compiled;
       const root = normalizeThreadPath(input.path);
       const files = await filesUnder(state, root);
       if (!files) return { status: 'error', error: `No file or folder at ${root}` };
-      const wanted = input.glob === '' ? null : picomatch(input.glob, { dot: true, basename: true });
+      let sinceYield = 0;
       const prefix = root === '/' ? 1 : root.length + 1;
       const matches: string[] = [];
       let skipped = 0;
@@ -94,6 +109,12 @@ export const grep = withEntryLimit(
         const lines = decoder.decode(content).split('\n');
         for (let index = 0; index < lines.length; index++) {
           const line = (lines[index] as string).replace(/\r$/, '');
+          sinceYield += line.length + 1;
+          if (sinceYield >= YIELD_EVERY_CHARS) {
+            sinceYield = 0;
+            await pause();
+            if (state.execution?.abortSignal.aborted) return { status: 'error', error: 'grep was stopped' };
+          }
           if (!regex.test(line)) continue;
           const text = line.length > GREP_MAX_LINE_CHARS ? `${line.slice(0, GREP_MAX_LINE_CHARS)}[...]` : line;
           const match = `${file.path}:${index + 1}:${text}`;
