@@ -1,5 +1,5 @@
 /**
- * What the model is sent (src/engine/context.ts, DEF-6 includeChat / includePastTools): observed as
+ * What the model is sent (src/engine/request/context.ts, DEF-6 includeChat / includePastTools): observed as
  * the requests the scripted model receives during real turns.
  */
 import {
@@ -11,7 +11,7 @@ import {
   type ToolCall,
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { buildModelMessages, turnStartIndex } from '../../src/engine/conversation/index.js';
+import { buildModelMessages, turnStartIndex } from '../../src/engine/request/index.js';
 import { createHarness, type Harness, type HarnessOptions } from '../support/memory-store.js';
 import { storedMessage } from '../support/stored-message.js';
 

@@ -1,16 +1,15 @@
 /**
- * The conversation as the loop reads it (THR-3, DEF-6, KIND-7, KIND-8): what a turn is given, what
- * the model is sent, what the log says is pending, dual_ai sides, round and step limits.
+ * The conversation as the stored log says it is (THR-3, DEF-6, KIND-7): what a turn is given and how
+ * it ends, where the turn started, the calls still pending (and ending them unrun), whether the log
+ * asks for a turn, dual_ai sides and whose turn it is, what the thread's models have cost against its
+ * budget, the doom-loop breaker, the step ceiling, and the flag variables that switch optional tools
+ * on. All of it is read from the log, never from memory, so a restarted thread picks up where it
+ * stopped. What the model is sent is built from these in request/, the room above.
  */
 export { cancelPendingCalls } from './cancel-pending.js';
-export type { CompactionMark } from './compaction.js';
-export { compactConversation, estimateTokens, latestCompaction, requestBudget } from './compaction.js';
-export { buildModelMessages, lastUserIndex, turnStartIndex } from './context.js';
 export { repeatedFailure } from './doom-loop.js';
+export { flagOn } from './flags.js';
 export { MAX_STEPS_CEILING } from './limits.js';
-export { requestSettings, responseFormatProblem } from './model-settings.js';
-export { flagOn, modelTools, offerChanges, offeredTools } from './offered-tools.js';
-export { inMainConversation, notSilent, type Shown } from './shown.js';
 export type { Side, TurnEnd } from './sides.js';
 export {
   nextSide,
@@ -22,11 +21,10 @@ export {
   sideOf,
   unmarkedAnswer,
 } from './sides.js';
-export { systemText } from './system-prompt.js';
-export { ToolImages } from './tool-images.js';
 export {
   hasHeldCalls,
   heldByRoundLimit,
+  lastUserIndex,
   lastVisible,
   needsTurn,
   pendingToolCalls,

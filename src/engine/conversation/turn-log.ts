@@ -1,12 +1,20 @@
 /**
- * What the persisted log says about the turn (THR-3): the calls still waiting for results, whether
- * a round limit holds them (KIND-7), whether the thread has work, how many steps and rounds the turn
- * has taken. The loop decides everything from these, never from memory, so a restarted thread picks
- * up exactly where it stopped.
+ * What the persisted log says about the turn (THR-3): where it started (the last user message), the
+ * calls still waiting for results, whether a round limit holds them (KIND-7), whether the thread has
+ * work, how many steps and rounds the turn has taken. The loop decides everything from these, never
+ * from memory, so a restarted thread picks up exactly where it stopped.
  */
 import type { Message, ToolCall } from '../../spec/index.js';
-import { lastUserIndex } from './context.js';
 import { turnEndOf, unmarkedAnswer } from './sides.js';
+
+/** Index of the last user message of the main conversation (or of the nested run at `depth`), or -1. */
+export function lastUserIndex(messages: readonly Message[], depth = 0): number {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as Message;
+    if (message.role === 'user' && message.depth === depth) return index;
+  }
+  return -1;
+}
 
 /** The calls of the newest assistant message at `depth` (the main conversation by default) without a tool message yet. */
 export function pendingToolCalls(log: readonly Message[], depth = 0): ToolCall[] {

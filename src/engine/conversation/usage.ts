@@ -7,7 +7,7 @@
  */
 import type { Message, ModelDefinition, ModelPrices } from '../../spec/index.js';
 import type { FrameSink, ModelUsage, ThreadStore, UsageTotals } from '../ports/index.js';
-import { lastUserIndex } from './context.js';
+import { lastUserIndex } from './turn-log.js';
 
 /** A budget: the most tokens (input and output) or dollars a thread may spend on models. */
 export interface Budget {

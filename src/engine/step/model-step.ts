@@ -5,8 +5,9 @@
  * (THR-3), its usage recorded and a final answer held to the response format (THR-4).
  */
 import type { Message } from '../../spec/index.js';
-import { recordUsage, responseFormatProblem, type TurnOutcome } from '../conversation/index.js';
+import { recordUsage, type TurnOutcome } from '../conversation/index.js';
 import type { ModelResponse } from '../ports/index.js';
+import { responseFormatProblem } from '../request/index.js';
 import { callModel } from './model-call.js';
 import { fitRequest } from './request-fit.js';
 import { roundDecision } from './round-limit.js';

@@ -1,21 +1,18 @@
 /**
  * Before a model call (THR-4): the thread's budget, and the model's context window. When the
  * request would not fit, the conversation before the current turn is compacted into a summary
- * (compaction.ts) and the request built again; a request that still does not fit ends the run with
+ * (request/compaction.ts) and the request built again; a request that still does not fit ends the run with
  * `context_overflow` instead of a request the provider would refuse.
  */
 import type { Message, ModelMessage } from '../../spec/index.js';
+import { budgetExceeded, recordUsage, type TurnOutcome, threadBudget } from '../conversation/index.js';
 import {
-  budgetExceeded,
   buildModelMessages,
   compactConversation,
   estimateTokens,
-  recordUsage,
   requestBudget,
-  type TurnOutcome,
-  threadBudget,
   turnStartIndex,
-} from '../conversation/index.js';
+} from '../request/index.js';
 import type { StepRequest, StepRun } from './step-types.js';
 
 /**

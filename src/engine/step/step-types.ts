@@ -4,8 +4,9 @@
  * stored and which of them the model is sent; the request says what this step offers the model.
  */
 import type { Message, ModelDefinition, ModelMessage, PromptDefinition, ToolCall } from '../../spec/index.js';
-import type { Shown, TurnDeps, TurnOutcome } from '../conversation/index.js';
+import type { TurnDeps, TurnOutcome } from '../conversation/index.js';
 import type { ModelTool, Provider, RequestSettings, ThreadStore } from '../ports/index.js';
+import type { Shown } from '../request/index.js';
 
 /** The conversation a step continues. */
 export interface StepConversation {

@@ -13,20 +13,13 @@ import type {
   ThreadState,
   ToolResult,
 } from '../../spec/index.js';
-import {
-  buildModelMessages,
-  flagOn,
-  modelTools,
-  notSilent,
-  requestSettings,
-  systemText,
-  turnIdOf,
-} from '../conversation/index.js';
+import { flagOn, turnIdOf } from '../conversation/index.js';
 import { callingStep, type ToolGuard } from '../execute/index.js';
 import { callStates } from '../guards/index.js';
 import { NestedStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { attachedPaths, initialMessage } from '../registry/index.js';
+import { buildModelMessages, modelTools, notSilent, requestSettings, systemText } from '../request/index.js';
 import type { StepConversation } from '../step/index.js';
 import { type NestedContext, type NestedRun, runNested } from './nested-run.js';
 

@@ -4,18 +4,10 @@
  * state each call receives, and the run its model steps belong to (step/).
  */
 import type { PromptDefinition, SideConfig } from '../../spec/index.js';
-import {
-  flagOn,
-  inMainConversation,
-  MAX_STEPS_CEILING,
-  requestSettings,
-  type Side,
-  ToolImages,
-  type TurnDeps,
-  turnIdOf,
-} from '../conversation/index.js';
+import { flagOn, MAX_STEPS_CEILING, type Side, type TurnDeps, turnIdOf } from '../conversation/index.js';
 import type { ToolGuard } from '../execute/index.js';
 import { approvalGuard, callStates, type GuardSetup, type StateFactory, toolGuards } from '../guards/index.js';
+import { inMainConversation, requestSettings, ToolImages } from '../request/index.js';
 import type { StepRun } from '../step/index.js';
 import { bindSubprompts } from '../subagents/index.js';
 import { TurnTools } from './turn-tools.js';

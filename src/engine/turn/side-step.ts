@@ -4,13 +4,8 @@
  * one model step (step/), whose stored calls the loop runs next.
  */
 import type { Message } from '../../spec/index.js';
-import {
-  buildModelMessages,
-  lastUserIndex,
-  lastVisible,
-  stepsThisTurn,
-  type TurnOutcome,
-} from '../conversation/index.js';
+import { lastUserIndex, lastVisible, stepsThisTurn, type TurnOutcome } from '../conversation/index.js';
+import { buildModelMessages } from '../request/index.js';
 import { runModelStep } from '../step/index.js';
 import { startImmediateSubagents } from '../subagents/index.js';
 import { deliverQueued } from './queue.js';

@@ -7,11 +7,12 @@
  * system text that names them, the request's tool list) is kept here and changes with them.
  */
 import type { McpServerConfig, PromptDefinition } from '../../spec/index.js';
-import { modelTools, offerChanges, offeredTools, systemText, type TurnDeps } from '../conversation/index.js';
+import type { TurnDeps } from '../conversation/index.js';
 import type { GuardSetup } from '../guards/index.js';
 import { effectiveCapabilities } from '../permissions/index.js';
 import type { ModelTool, ThreadStore } from '../ports/index.js';
 import { mcpServersOf, type ResolvedTool } from '../registry/index.js';
+import { modelTools, offerChanges, offeredTools, systemText } from '../request/index.js';
 import { subagentInstances } from '../subagents/index.js';
 
 export class TurnTools {

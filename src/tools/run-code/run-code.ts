@@ -4,7 +4,7 @@
  * returns the answer. It runs in an isolate of its own through `state.runCode`, without network or
  * files of its own: every tool it calls is a call of this thread, checked and stored like the
  * model's (state.invokeTool). Off unless a prompt lists it. The declarations of the callable tools
- * are in the system prompt beside it (engine/conversation/system-prompt.ts).
+ * are in the system prompt beside it (engine/request/system-prompt.ts).
  */
 import { z } from 'zod';
 import { defineTool } from '../../spec/index.js';

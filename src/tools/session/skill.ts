@@ -1,7 +1,7 @@
 /**
  * `skill` (LOCK-4): loads a bundled skill's body into the conversation. The skills' one-line
- * descriptions are in the system prompt (src/engine/system-prompt.ts); bodies arrive only on demand,
- * so many skills cost the context almost nothing until used.
+ * descriptions are in the system prompt (engine/request/system-prompt.ts); bodies arrive only on
+ * demand, so many skills cost the context almost nothing until used.
  */
 import { z } from 'zod';
 import type { SkillDefinition } from '../../spec/index.js';

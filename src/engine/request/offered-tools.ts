@@ -1,18 +1,13 @@
 /**
- * Which tools a step offers the model: those whose `optional` flag is on (SUB-3), deferred ones only
- * once tool_search has loaded them (KIND-8), lifecycle tools when they apply (SUB-4), in the
- * request's function-tool shape.
+ * Which tools a step offers the model, among those whose `optional` flag is on (SUB-3, checked by
+ * conversation's `flagOn`): deferred ones only once tool_search has loaded them (KIND-8), lifecycle
+ * tools when they apply (SUB-4), in the request's function-tool shape.
  */
 
 import { toolValueKey } from '../execute/index.js';
 import type { ModelTool, ThreadStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { LOADED_TOOLS_KEY } from '../registry/index.js';
-
-/** An `optional` flag variable is on when it says true, 1 or yes, in any case (SUB-3). */
-export function flagOn(variables: Readonly<Record<string, string>> | undefined, flag: string | undefined): boolean {
-  return flag === undefined || /^(true|1|yes)$/i.test((variables?.[flag] ?? '').trim());
-}
 
 /** Whether the tools offered can change from one step to the next. */
 export function offerChanges(tools: readonly ResolvedTool[]): boolean {

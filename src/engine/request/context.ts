@@ -2,7 +2,9 @@
  * Builds the model's view of a thread: the prompt's system text, then the log as Chat Completions
  * messages. Each stored message is converted once and remembered, so a step costs only the new
  * messages plus assembling the list the request body needs anyway. Once the conversation has been
- * compacted (compaction.ts), the newest summary stands in for the messages it covers.
+ * compacted (compaction.ts), the newest summary stands in for the messages it covers. Past turns
+ * are sent without their tool calls unless the prompt asks for them, so where the current turn
+ * starts, among the messages a request shows, is read here too (turnStartIndex).
  */
 import type { Message, ModelContentPart, ModelMessage, PromptDefinition } from '../../spec/index.js';
 import { latestCompaction } from './compaction.js';
@@ -32,15 +34,6 @@ function toModelMessage(message: Message): ModelMessage {
   }
   converted.set(message, result);
   return result;
-}
-
-/** Index of the last user message of the main conversation (or of the nested run at `depth`), or -1. */
-export function lastUserIndex(messages: readonly Message[], depth = 0): number {
-  for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index] as Message;
-    if (message.role === 'user' && message.depth === depth) return index;
-  }
-  return -1;
 }
 
 function withoutToolCalls(message: Message): ModelMessage | null {
