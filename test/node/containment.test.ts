@@ -20,6 +20,11 @@ import { write } from '../../src/tools/files/write.js';
 import { task } from '../../src/tools/subagents/task.js';
 import { webFetch } from '../../src/tools/web-fetch/web-fetch.js';
 import {
+  EQUIVALENT_SPELLINGS,
+  INVISIBLE_REASON,
+  invisiblePaths,
+  invisibleRulePatterns,
+  LOOK_ALIKE_NAMES,
   OUTSIDE_WRITE_LINES,
   RM_DOCS_LINES,
   SECRET_READ_LINES,
@@ -391,5 +396,175 @@ describe('state.authorize', () => {
     expect(pushed?.content).toContain('Denied by the project rule (act, git push *, deny)');
     expect(status?.tool_status).toBe('success');
     expect(seen).toEqual(['git status']);
+  });
+});
+
+describe('PERM-1, ATT-3: a rule holds for every Unicode spelling of what it names', () => {
+  const deny = (permission: string, pattern: string): PermissionRule => ({ permission, pattern, action: 'deny' });
+
+  /**
+   * Every way a tool could show the file under `dir`: read and cat (the refusal may name the path
+   * they named), then listings and searches, which must not even show its name.
+   */
+  async function attempts(c: Contained, dir: string): Promise<Message[]> {
+    return [
+      await c.call('read', { path: `/${dir}/key.txt` }),
+      await c.call('bash', { command: `cat /${dir}/key.txt` }),
+      await c.call('bash', { command: `cd /${dir} && cat * && ls` }),
+      await c.call('bash', { command: 'cat /*/*; ls -R /; find / -type f; grep -r . /' }),
+      await c.call('glob', { pattern: `${dir}/*` }),
+      await c.call('glob', { pattern: '**/*' }),
+      await c.call('grep', { pattern: '.', path: `/${dir}` }),
+      await c.call('grep', { pattern: 'SECRET' }),
+    ];
+  }
+
+  function expectHidden(results: Message[], label: string): void {
+    for (const [index, result] of results.entries()) {
+      expect(result.content, `${label} #${index}`).not.toContain(SECRET);
+      if (index >= 2) expect(result.content, `${label} #${index}`).not.toContain('key.txt');
+    }
+    // read and cat say why.
+    expect(results[0]?.content, label).toContain('Denied by the project rule (fs.read,');
+    expect(results[1]?.content, label).toContain('Denied by the project rule (fs.read,');
+  }
+
+  for (const { label, nfc, other } of EQUIVALENT_SPELLINGS) {
+    it(`PERM-1: a deny on /${nfc}/* holds for a file written and read as ${label}`, async () => {
+      const c = await contained([ALLOW, deny('fs.read', `/${nfc}/*`)], { [`/${other}/key.txt`]: SECRET_FILE });
+      // One file, under its canonical (NFC) name.
+      expect(c.h.fileStore.paths()).toEqual([`/${nfc}/key.txt`]);
+      expectHidden(await attempts(c, other), label);
+      expectHidden(await attempts(c, nfc), label);
+    });
+
+    it(`PERM-1: a deny written as ${label} holds for the canonical path`, async () => {
+      const c = await contained([ALLOW, deny('fs.read', `/${other}/*`)], { [`/${nfc}/key.txt`]: SECRET_FILE });
+      expectHidden(await attempts(c, nfc), label);
+      expectHidden(await attempts(c, other), label);
+    });
+
+    it(`PERM-1: write and bash under a write deny on /${nfc}/* change nothing when spelled as ${label}`, async () => {
+      const c = await contained([ALLOW, deny('fs.write', `/${nfc}/*`)], { [`/${nfc}/key.txt`]: 'original' });
+      const results = [
+        await c.call('write', { path: `/${other}/key.txt`, content: 'changed' }),
+        await c.call('bash', { command: `echo changed > /${other}/key.txt` }),
+        await c.call('bash', { command: `rm -rf /${other}` }),
+      ];
+      for (const result of results) expect(result.tool_status, label).toBe('error');
+      expect(await c.snapshot()).toEqual({ [`/${nfc}/key.txt`]: 'original' });
+    });
+
+    it(`PERM-4: a command rule about /${nfc} holds for the command spelled as ${label}`, async () => {
+      const c = await contained([ALLOW, deny('bash', `rm -rf /${nfc}`)], { [`/${nfc}/key.txt`]: 'kept' });
+      const result = await c.call('bash', { command: `rm -rf /${other}` });
+      expect(result.tool_status, label).toBe('error');
+      expect(result.content, label).toContain(`Denied by the project rule (bash, rm -rf /${nfc}, deny)`);
+      expect(await c.snapshot()).toEqual({ [`/${nfc}/key.txt`]: 'kept' });
+    });
+  }
+
+  for (const { label, name } of LOOK_ALIKE_NAMES) {
+    it(`ATT-3: /${name}/key.txt (${label}) is another name: it reaches nothing under /secret`, async () => {
+      const c = await contained([ALLOW, deny('fs.read', '/secret/*')], { '/secret/key.txt': SECRET_FILE });
+      for (const result of [
+        await c.call('read', { path: `/${name}/key.txt` }),
+        await c.call('bash', { command: `cat /${name}/key.txt` }),
+        await c.call('glob', { pattern: `${name}/*` }),
+      ]) {
+        expect(result.content, label).not.toContain(SECRET);
+      }
+      expect(c.h.fileStore.paths()).toEqual(['/secret/key.txt']);
+    });
+  }
+
+  it('PERM-4: a full-width command name is no command: ｒｍ -rf /docs removes nothing', async () => {
+    const c = await contained([ALLOW, deny('bash', 'rm -rf *')], DOCS);
+    const result = await c.call('bash', { command: '\uff52\uff4d -rf /docs' });
+    expect(result.tool_status).toBe('error');
+    expect(result.content).toMatch(/command not found|outside this agent's capabilities/);
+    expect(await c.snapshot()).toEqual(DOCS);
+  });
+
+  it('PERM-1: a rule written with an invisible or bidirectional character is a definition error', () => {
+    for (const { label, pattern } of invisibleRulePatterns()) {
+      expect(() => createHarness({ permissions: [deny('fs.read', pattern)] }), label).toThrow(
+        /the project permissions: the rule \(fs\.read, .*\) holds an invisible or bidirectional control character \(U\+[0-9A-F]{4,5}\)/,
+      );
+    }
+  });
+
+  it('ATT-3: no tool writes a name with an invisible or bidirectional character; nothing is stored', async () => {
+    for (const { label, path } of invisiblePaths('x.txt')) {
+      const c = await contained([ALLOW], DOCS);
+      const results = [
+        await c.call('write', { path, content: 'hidden' }),
+        await c.call('bash', { command: `echo hidden > '/${path}'` }),
+        await c.call('bash', { command: `touch '/${path}'; cp /docs/a.txt '/${path}'` }),
+      ];
+      for (const result of results) {
+        expect(result.tool_status, label).toBe('error');
+        expect(result.content, label).toMatch(INVISIBLE_REASON);
+      }
+      expect(await c.snapshot(), label).toEqual(DOCS);
+    }
+  });
+});
+
+describe('PERM-1: host rules written in Unicode match the host a request names', () => {
+  async function fetchUnder(rules: PermissionRule[], url: string) {
+    const sent: string[] = [];
+    const h = createHarness({
+      builtinTools: { web_fetch: webFetch },
+      prompt: { tools: ['web_fetch'] },
+      permissions: rules,
+      transport: async (target) => {
+        sent.push(target.href);
+        return new Response('page', { headers: { 'content-type': 'text/plain' } });
+      },
+      script: [{ toolCalls: [{ name: 'web_fetch', arguments: { url } }] }, { text: 'ok' }],
+      info: { headless: true },
+    });
+    await h.send('go');
+    return { result: h.byRole('tool')[0] as Message, sent };
+  }
+
+  for (const [pattern, url] of [
+    ['b\u00fccher.example', 'https://b\u00fccher.example/'],
+    ['B\u00dcCHER.example', 'https://xn--bcher-kva.example/'],
+    ['*.b\u00fccher.example', 'https://www.bu\u0308cher.example/'],
+    ['\uff42\u00fc\uff43\uff48\uff45\uff52.example', 'https://b\u00fccher.example/'],
+    ['b\u00fc*.example', 'https://b\u00fccher.example/'],
+  ]) {
+    it(`PERM-1: (net.fetch, ${pattern}, deny) refuses ${url}; nothing is sent`, async () => {
+      const { result, sent } = await fetchUnder(
+        [ALLOW, { permission: 'net.fetch', pattern: pattern as string, action: 'deny' }],
+        url as string,
+      );
+      expect(result.tool_status).toBe('error');
+      expect(result.content).toContain('Denied by the project rule (net.fetch,');
+      expect(sent).toEqual([]);
+    });
+  }
+
+  it('LOCK-5: web_fetch of a name that spells a loopback address (127.0.0.1.nip.io) is refused; nothing is sent', async () => {
+    const { result, sent } = await fetchUnder([ALLOW], 'http://127.0.0.1.nip.io/admin');
+    expect(result.tool_status).toBe('error');
+    expect(result.content).toContain('127.0.0.1.nip.io is a name that spells 127.0.0.1, a loopback address');
+    expect(sent).toEqual([]);
+  });
+
+  it('PERM-1: (net.fetch, bücher.example, allow) allows that host, and a wildcard mixed with Unicode allows nothing', async () => {
+    const allowed = await fetchUnder(
+      [{ permission: 'web_fetch', pattern: 'b\u00fccher.example', action: 'allow' }],
+      'https://xn--bcher-kva.example/',
+    );
+    expect(allowed.result.tool_status).toBe('success');
+    const mixed = await fetchUnder(
+      [{ permission: 'web_fetch', pattern: 'b\u00fc*.example', action: 'allow' }],
+      'https://b\u00fccher.example/',
+    );
+    expect(mixed.result.tool_status).toBe('error');
+    expect(mixed.sent).toEqual([]);
   });
 });

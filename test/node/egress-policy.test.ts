@@ -8,7 +8,7 @@ import { canonicalHost, checkEgress, type EgressPolicy, egressPolicy } from '../
 import { inNetwork, parseIPv4, parseIPv6, parseNetwork } from '../../src/engine/egress/ip-address.js';
 import { classifyAddress } from '../../src/engine/egress/special-addresses.js';
 import { ALLOW_HINT, expectRefusal } from '../support/egress-refusals.js';
-import { loopbackSpellings, refusedUrls } from '../support/hostile-corpus.js';
+import { inwardNames, loopbackSpellings, PUBLIC_LOOKING_NAMES, refusedUrls } from '../support/hostile-corpus.js';
 
 const PORT = 8080;
 
@@ -262,5 +262,21 @@ describe('IP address text', () => {
       'metadata',
       'private',
     ]);
+  });
+});
+
+describe('egress policy: names that lead inward', () => {
+  it.each(inwardNames(PORT, '/corpus'))('LOCK-5: $label ($url) is refused by default', (item) => {
+    expectRefusal(refusal(egressPolicy(), item.url), item);
+  });
+
+  it.each([...PUBLIC_LOOKING_NAMES])('LOCK-5: %s spells no inward address and is allowed', (host) => {
+    expect(checkEgress(egressPolicy(), `https://${host}/`).allowed).toBe(true);
+  });
+
+  it('LOCK-5: a development host may still be listed, a metadata address spelled in a name may not', () => {
+    const policy = egressPolicy('127.0.0.1.nip.io,169-254-169-254.sslip.io');
+    expect(checkEgress(policy, 'http://127.0.0.1.nip.io/').allowed).toBe(true);
+    expect(checkEgress(policy, 'http://169-254-169-254.sslip.io/').allowed).toBe(false);
   });
 });

@@ -11,11 +11,17 @@ import {
   normalizeThreadPath,
   PathError,
 } from '../../src/engine/files/thread-path.js';
-import { invalidPaths } from '../support/hostile-corpus.js';
+import {
+  EQUIVALENT_SPELLINGS,
+  INVISIBLE_REASON,
+  invalidPaths,
+  invisiblePaths,
+  LOOK_ALIKE_NAMES,
+} from '../support/hostile-corpus.js';
 import { createHarness, MemoryFileStore } from '../support/memory-store.js';
 
 describe('ATT-3: hostile paths are refused', () => {
-  for (const { label, path: input, reason } of invalidPaths('x.txt')) {
+  for (const { label, path: input, reason } of [...invalidPaths('x.txt'), ...invisiblePaths('x.txt')]) {
     it(`ATT-3: ${label} (${JSON.stringify(input.slice(0, 40))}) throws a PathError`, () => {
       let caught: unknown;
       try {
@@ -78,7 +84,7 @@ describe('ATT-3: the thread filesystem refuses hostile paths', () => {
   it('ATT-3: ThreadFiles.write refuses every hostile path and stores nothing', async () => {
     const store = new MemoryFileStore();
     const files = new ThreadFiles(store);
-    for (const { path: input } of invalidPaths('x.txt')) {
+    for (const { path: input } of [...invalidPaths('x.txt'), ...invisiblePaths('x.txt')]) {
       await expect(files.write(input, 'pwned')).rejects.toBeInstanceOf(PathError);
     }
     expect(store.paths()).toEqual([]);
@@ -132,5 +138,38 @@ describe('ATT-3: the thread filesystem refuses hostile paths', () => {
     expect(result?.content).toContain('invalid path');
     expect(result?.content).toContain('".." segments are not allowed');
     expect(h.fileStore.paths()).toEqual([]);
+  });
+});
+
+describe('ATT-3: one Unicode form (NFC) for every path', () => {
+  for (const { label, nfc, other } of EQUIVALENT_SPELLINGS) {
+    it(`ATT-3: ${label}: both spellings are /${nfc}/key.txt`, () => {
+      expect(normalizeThreadPath(`${other}/key.txt`)).toBe(`/${nfc}/key.txt`);
+      expect(normalizeThreadPath(`/${nfc}//key.txt`)).toBe(`/${nfc}/key.txt`);
+    });
+  }
+
+  it('ATT-3: the thread filesystem stores, reads and lists a file under its NFC name whichever spelling wrote it', async () => {
+    const store = new MemoryFileStore();
+    const files = new ThreadFiles(store);
+    for (const { other } of EQUIVALENT_SPELLINGS) await files.write(`/${other}/key.txt`, other);
+    expect(store.paths().sort()).toEqual(EQUIVALENT_SPELLINGS.map(({ nfc }) => `/${nfc}/key.txt`).sort());
+    for (const { nfc, other } of EQUIVALENT_SPELLINGS) {
+      expect(new TextDecoder().decode((await files.read(`/${nfc}/key.txt`)) ?? undefined)).toBe(other);
+      expect((await files.readdir(`/${other}`)).map((entry) => entry.path)).toEqual([`/${nfc}/key.txt`]);
+      expect(await files.find(`${other}/*`)).toEqual([`/${nfc}/key.txt`]);
+    }
+  });
+
+  for (const { label, name } of LOOK_ALIKE_NAMES) {
+    it(`ATT-3: ${label} (${name}) is kept as written: NFC does not fold compatibility characters`, () => {
+      expect(normalizeThreadPath(`${name}/key.txt`)).toBe(`/${name}/key.txt`);
+    });
+  }
+
+  it('ATT-3: the refusal of an invisible character names its code point', () => {
+    expect(() => normalizeThreadPath('docs/\u202etxt.exe')).toThrow(INVISIBLE_REASON);
+    expect(() => normalizeThreadPath('docs/\u202etxt.exe')).toThrow('(U+202E)');
+    expect(() => normalizeThreadPath('docs/a\u{e0061}')).toThrow('(U+E0061)');
   });
 });

@@ -97,6 +97,111 @@ export function spellingsOf(dir: string, name: string): string[] {
   ];
 }
 
+// ---- look-alike names (Unicode) ----------------------------------------------------------------
+
+/**
+ * One name in two Unicode spellings that are the same text (canonically equivalent): `nfc` as most
+ * keyboards write it, `other` decomposed (as macOS clients send names), reordered, or a singleton
+ * that NFC replaces. Both are the one canonical path, and a rule written with either covers both.
+ */
+export interface EquivalentSpelling {
+  label: string;
+  nfc: string;
+  other: string;
+}
+
+export const EQUIVALENT_SPELLINGS: readonly EquivalentSpelling[] = [
+  { label: 'é decomposed (NFD)', nfc: 'caf\u00e9', other: 'cafe\u0301' },
+  { label: 'Hangul syllables as jamo', nfc: '\ud55c\uae00', other: '\u1112\u1161\u11ab\u1100\u1173\u11af' },
+  { label: 'Å and ö decomposed', nfc: '\u00c5ngstr\u00f6m', other: 'A\u030angstro\u0308m' },
+  { label: 'the Ångström sign (a singleton)', nfc: '\u00c5rhus', other: '\u212brhus' },
+  { label: 'the Ohm sign (a singleton)', nfc: '\u03a9-meter', other: '\u2126-meter' },
+  { label: 'combining marks out of order', nfc: '\u1e69-dots', other: 's\u0307\u0323-dots' },
+];
+
+/**
+ * Names that only look like `secret` (compatibility variants NFKC would fold, another script's
+ * letters): they stay other names, so none reaches a file stored under `/secret`.
+ */
+export const LOOK_ALIKE_NAMES: readonly { label: string; name: string }[] = [
+  { label: 'full-width letters', name: '\uff53\uff45\uff43\uff52\uff45\uff54' },
+  { label: 'mathematical bold letters', name: '\u{1d42c}\u{1d41e}\u{1d41c}\u{1d42b}\u{1d41e}\u{1d42d}' },
+  { label: 'circled letters', name: '\u24e2\u24d4\u24d2\u24e1\u24d4\u24e3' },
+  { label: 'a modifier letter', name: '\u02e2ecret' },
+  { label: 'Cyrillic ѕ and е', name: '\u0455\u0435cr\u0435t' },
+];
+
+/** Characters no name may hold: invisible, reordering (bidirectional) or not Unicode at all. */
+export const INVISIBLE_CHARACTERS: readonly { label: string; char: string }[] = [
+  { label: 'right-to-left override U+202E', char: '\u202e' },
+  { label: 'left-to-right override U+202D', char: '\u202d' },
+  { label: 'left-to-right embedding U+202A', char: '\u202a' },
+  { label: 'right-to-left embedding U+202B', char: '\u202b' },
+  { label: 'pop directional formatting U+202C', char: '\u202c' },
+  { label: 'left-to-right isolate U+2066', char: '\u2066' },
+  { label: 'right-to-left isolate U+2067', char: '\u2067' },
+  { label: 'first strong isolate U+2068', char: '\u2068' },
+  { label: 'pop directional isolate U+2069', char: '\u2069' },
+  { label: 'left-to-right mark U+200E', char: '\u200e' },
+  { label: 'right-to-left mark U+200F', char: '\u200f' },
+  { label: 'Arabic letter mark U+061C', char: '\u061c' },
+  { label: 'zero-width space U+200B', char: '\u200b' },
+  { label: 'zero-width non-joiner U+200C', char: '\u200c' },
+  { label: 'zero-width joiner U+200D', char: '\u200d' },
+  { label: 'word joiner U+2060', char: '\u2060' },
+  { label: 'invisible times U+2062', char: '\u2062' },
+  { label: 'byte order mark U+FEFF', char: '\ufeff' },
+  { label: 'Mongolian vowel separator U+180E', char: '\u180e' },
+  { label: 'soft hyphen U+00AD', char: '\u00ad' },
+  { label: 'combining grapheme joiner U+034F', char: '\u034f' },
+  { label: 'Hangul filler U+3164', char: '\u3164' },
+  { label: 'half-width Hangul filler U+FFA0', char: '\uffa0' },
+  { label: 'variation selector 16 U+FE0F', char: '\ufe0f' },
+  { label: 'variation selector 1 U+FE00', char: '\ufe00' },
+  { label: 'variation selector 17 U+E0100', char: '\u{e0100}' },
+  { label: 'language tag U+E0001', char: '\u{e0001}' },
+  { label: 'tag letter a U+E0061', char: '\u{e0061}' },
+  { label: 'cancel tag U+E007F', char: '\u{e007f}' },
+  { label: 'interlinear annotation anchor U+FFF9', char: '\ufff9' },
+  { label: 'noncharacter U+FFFE', char: '\ufffe' },
+  { label: 'noncharacter U+FDD0', char: '\ufdd0' },
+  { label: 'unpaired high surrogate', char: '\ud800' },
+  { label: 'unpaired low surrogate', char: '\udc00' },
+];
+
+export const INVISIBLE_REASON = /invisible or bidirectional control characters are not allowed \(U\+[0-9A-F]{4,5}\)/;
+
+/**
+ * Paths holding an invisible character in a file name and in a folder name: each is refused as a
+ * path (400 `invalid_path` over HTTP). An unpaired surrogate has no UTF-8 form: in a URL it travels
+ * as the bytes a lax encoder writes (`%ED%A0%80`), which are not UTF-8 either.
+ */
+export function invisiblePaths(file: string): InvalidPathCase[] {
+  return INVISIBLE_CHARACTERS.flatMap(({ label, char }) => {
+    const surrogate = /^[\ud800-\udfff]$/.test(char);
+    const lax = char === '\ud800' ? '%ED%A0%80' : '%ED%B0%80';
+    return [
+      {
+        label: `${label} in a file name`,
+        path: `docs/${char}${file}`,
+        ...(surrogate ? { url: `docs/${lax}${file}` } : {}),
+        reason: INVISIBLE_REASON,
+      },
+      {
+        label: `${label} in a folder name`,
+        path: `do${char}cs/${file}`,
+        ...(surrogate ? { url: `do${lax}cs/${file}` } : {}),
+        reason: INVISIBLE_REASON,
+      },
+    ];
+  });
+}
+
+/** Rule patterns a rule may not be written with: invisible characters could only hide what a rule covers. */
+export function invisibleRulePatterns(): { label: string; pattern: string }[] {
+  return INVISIBLE_CHARACTERS.map(({ label, char }) => ({ label, pattern: `/sec${char}ret/*` }));
+}
+
 // ---- shell command lines -----------------------------------------------------------------------
 
 /** Every spelling of "remove /docs, recursively and by force": a rule `rm -rf *` catches each. */
@@ -404,6 +509,90 @@ export function refusedUrls(port: number, path = '/'): RefusedUrlCase[] {
   ];
 }
 
+// ---- names that lead inward -------------------------------------------------------------------
+
+/**
+ * Host names whose public DNS answers an inward address, told from the name alone (the policy
+ * resolves nothing), and look-alike spellings of `localhost` the URL parser folds: each refused by
+ * default with the reason it names. Other public names can be pointed anywhere: see
+ * docs/containment.md, "What a local workerd cannot enforce".
+ */
+export function inwardNames(port: number, path = '/'): RefusedUrlCase[] {
+  const at = (host: string) => `http://${host}:${port}${path}`;
+  const spells = (address: string, what: RegExp) =>
+    new RegExp(`^a name that spells ${address.replace(/\./g, '\\.')}, .*(?:${what.source.replace(/^\^|\$$/g, '')})`);
+  const R = NETWORK_REASON;
+  const loopback = /a loopback address/;
+  return [
+    {
+      label: 'dotted, nip.io',
+      url: at('127.0.0.1.nip.io'),
+      host: '127.0.0.1.nip.io',
+      reason: spells('127.0.0.1', loopback),
+    },
+    {
+      label: 'dotted after a label',
+      url: at('app.10.0.0.1.nip.io'),
+      host: 'app.10.0.0.1.nip.io',
+      reason: spells('10.0.0.1', R.private),
+    },
+    {
+      label: 'dashed, sslip.io',
+      url: at('10-0-0-1.sslip.io'),
+      host: '10-0-0-1.sslip.io',
+      reason: spells('10.0.0.1', R.private),
+    },
+    {
+      label: 'dashed after a word',
+      url: at('app-192-168-1-1.nip.io'),
+      host: 'app-192-168-1-1.nip.io',
+      reason: spells('192.168.1.1', R.private),
+    },
+    {
+      label: 'hex, nip.io',
+      url: at('magic-7f000001.nip.io'),
+      host: 'magic-7f000001.nip.io',
+      reason: spells('127.0.0.1', loopback),
+    },
+    {
+      label: 'metadata, dashed',
+      url: 'http://169-254-169-254.sslip.io/latest/meta-data/',
+      host: '169-254-169-254.sslip.io',
+      reason: spells('169.254.169.254', R.metadata),
+      neverAllowed: true,
+    },
+    {
+      label: 'localtest.me',
+      url: at('localtest.me'),
+      host: 'localtest.me',
+      reason: /^a name under localtest\.me, whose public DNS answers 127\.0\.0\.1$/,
+    },
+    {
+      label: 'under lvh.me',
+      url: at('app.lvh.me'),
+      host: 'app.lvh.me',
+      reason: /^a name under lvh\.me, whose public DNS answers 127\.0\.0\.1$/,
+    },
+    {
+      label: 'full-width localhost',
+      url: at('\uff4c\uff4f\uff43\uff41\uff4c\uff48\uff4f\uff53\uff54'),
+      host: 'localhost',
+      reason: R.loopback,
+    },
+    { label: 'localhost with a zero-width space', url: at('local\u200bhost'), host: 'localhost', reason: R.loopback },
+    { label: 'localhost with a soft hyphen', url: at('local\u00adhost'), host: 'localhost', reason: R.loopback },
+  ];
+}
+
+/** Names that only look inward: a public address spelled, or digits that spell no address. Allowed. */
+export const PUBLIC_LOOKING_NAMES: readonly string[] = [
+  '8.8.8.8.nip.io',
+  '1-2-3-4.example.com',
+  'build-20240101.example.com',
+  'v1.2.3.4-beta.example.com',
+  'deadbeef.example.com',
+];
+
 // ---- secrets -----------------------------------------------------------------------------------
 
 /** A spelling of a secret inside other text that must never leave the runtime (EXE-8). */
@@ -489,6 +678,94 @@ export const SECRET_CHANNELS: readonly SecretChannelCase[] = [
   },
 ];
 
+// ---- secrets in file names and bytes -----------------------------------------------------------
+
+/**
+ * A secret that can stand in a file name (no `/` or `\\`), with a non-ASCII letter so its UTF-8,
+ * UTF-16 and Latin-1 bytes all differ, and a unique `core`.
+ */
+export function nameableSecret(): { secret: string; core: string } {
+  const core = `canary-${crypto.randomUUID()}`;
+  return { secret: `${core}-é+&=`, core };
+}
+
+function utf16Bytes(text: string, littleEndian: boolean): number[] {
+  return [...text].flatMap((char) => {
+    const code = char.charCodeAt(0);
+    return littleEndian ? [code & 0xff, code >> 8] : [code >> 8, code & 0xff];
+  });
+}
+
+/**
+ * Where a tool could put a secret that the text scrubber does not read: a file's name, or content
+ * that is not UTF-8 text. Each write is refused (or its name never listed), and no file served over
+ * HTTP holds the secret. `path` is where the tool writes; `bytes` what it writes.
+ */
+export interface SecretFileCase {
+  label: string;
+  path(secret: string): string;
+  bytes(secret: string): Uint8Array;
+}
+
+const text = (value: string) => new TextEncoder().encode(value);
+const NOT_UTF8 = [0xff, 0xfe, 0x00, 0x89];
+
+export const SECRET_FILE_CASES: readonly SecretFileCase[] = [
+  { label: 'the secret as a file name', path: (secret) => `/out/${secret}.txt`, bytes: () => text('plain') },
+  { label: 'the secret as a folder name', path: (secret) => `/out/${secret}/a.txt`, bytes: () => text('plain') },
+  {
+    label: 'the secret percent-encoded in a name',
+    path: (secret) => `/out/${encodeURIComponent(secret)}.txt`,
+    bytes: () => text('plain'),
+  },
+  {
+    label: 'the secret in base64 (URL-safe) in a name',
+    path: (secret) =>
+      `/out/${btoa(String.fromCharCode(...text(secret)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')}`,
+    bytes: () => text('plain'),
+  },
+  {
+    label: 'the secret in UTF-8 after bytes that are not UTF-8',
+    path: () => '/out/blob.bin',
+    bytes: (secret) => new Uint8Array([...NOT_UTF8, ...text(secret), ...NOT_UTF8]),
+  },
+  {
+    label: 'the secret in base64 inside bytes that are not UTF-8',
+    path: () => '/out/blob64.bin',
+    bytes: (secret) => new Uint8Array([...NOT_UTF8, ...text(btoa(String.fromCharCode(...text(secret))))]),
+  },
+  {
+    label: 'the secret as UTF-16LE text with a byte order mark',
+    path: () => '/out/utf16le.txt',
+    bytes: (secret) => new Uint8Array([0xff, 0xfe, ...utf16Bytes(secret, true)]),
+  },
+  {
+    label: 'the secret as UTF-16BE text',
+    path: () => '/out/utf16be.txt',
+    bytes: (secret) => new Uint8Array([0xfe, 0xff, ...utf16Bytes(secret, false)]),
+  },
+  {
+    label: 'the secret in UTF-16LE inside UTF-8 text (NUL bytes are valid UTF-8)',
+    path: () => '/out/mixed.txt',
+    bytes: (secret) => new Uint8Array([...text('header '), ...utf16Bytes(secret, true), ...text(' footer')]),
+  },
+  {
+    label: 'the secret in Latin-1',
+    path: () => '/out/latin1.txt',
+    bytes: (secret) => new Uint8Array([...secret].map((char) => char.charCodeAt(0))),
+  },
+];
+
+/** Whether bytes hold the secret's unique core in UTF-8, UTF-16 or Latin-1 (its core is ASCII). */
+export function bytesLeak(bytes: Uint8Array, core: string): boolean {
+  const haystack = Array.from(bytes, (byte) => String.fromCharCode(byte)).join('');
+  const forms = [core, String.fromCharCode(...utf16Bytes(core, true)), String.fromCharCode(...utf16Bytes(core, false))];
+  const b64 = btoa(core).slice(0, 24);
+  return forms.some((form) => haystack.includes(form)) || haystack.includes(b64);
+}
+
 /**
  * Programs that try to leave a `state.runCode` sandbox (CODE-1): the network without a grant,
  * code generation, other modules, and the guard that stops endless loops. Each case's program ends
@@ -539,6 +816,27 @@ export const MCP_CALLBACK_FORGERIES: readonly { label: string; query: string }[]
   { label: 'an error without state', query: 'error=access_denied' },
   { label: 'another thread id', query: 'code=stolen&state=00000000-0000-4000-8000-000000000000.1234' },
 ];
+
+// ---- request bodies ----------------------------------------------------------------------------
+
+/**
+ * JSON bodies nested deeper than any request needs, each under the 1 MiB body limit: every JSON
+ * route (and `/mcp`) refuses them with 400 before anything validates or stores them.
+ */
+export function deepJsonBodies(): { label: string; body: string }[] {
+  const arrays = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+  return [
+    { label: '200,000 nested arrays', body: arrays(200_000) },
+    { label: '100,000 nested objects', body: `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}` },
+    { label: 'deep inside an otherwise valid field', body: `{"tool_call_id":"x","output":${arrays(100_000)}}` },
+    { label: 'arrays and objects alternating', body: `${'[{"a":'.repeat(50_000)}1${'}]'.repeat(50_000)}` },
+    {
+      label: 'a JSON-RPC call with deep arguments',
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"general","arguments":{"message":"x","extra":${arrays(100_000)}}}}`,
+    },
+    { label: 'deep and never closed', body: '['.repeat(200_000) },
+  ];
+}
 
 // ---- files that are really pages ---------------------------------------------------------------
 

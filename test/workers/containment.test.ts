@@ -8,7 +8,13 @@ import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
-import { RM_DOCS_LINES, SECRET_READ_LINES, spellingsOf } from '../support/hostile-corpus.js';
+import {
+  EQUIVALENT_SPELLINGS,
+  invisibleRulePatterns,
+  RM_DOCS_LINES,
+  SECRET_READ_LINES,
+  spellingsOf,
+} from '../support/hostile-corpus.js';
 
 const SECRET = 'SECRET-CONTENT-4b1d7e';
 
@@ -219,5 +225,81 @@ describe('a call that timed out cannot act afterwards', () => {
     );
     expect(reported[0]?.query.outcome).toContain('has ended (it timed out); it can no longer change the thread');
     expect(await download(id, '/late.txt')).toBeNull();
+  });
+});
+
+/** A thread path as it travels in a URL: each segment percent-encoded as UTF-8. */
+const urlPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+describe('a deny holds for every Unicode spelling of the path it names', () => {
+  const deny = (pattern: string) => ({ permissions: [{ permission: 'fs.read', pattern, action: 'deny' }] });
+
+  for (const { label, nfc, other } of EQUIVALENT_SPELLINGS) {
+    it(`PERM-1, ATT-3: a deny on /${nfc}/* refuses read, bash cat, glob and grep of the file uploaded and named as ${label}`, async () => {
+      const calls = [
+        { name: 'read', arguments: { path: `/${other}/key.txt` } },
+        { name: 'read', arguments: { path: `/${nfc}/key.txt` } },
+        bash(`cat /${other}/key.txt`),
+        bash(`cd /${other} && cat *; ls`),
+        bash('cat /*/*; ls -R /; grep -r . /'),
+        { name: 'glob', arguments: { pattern: `${other}/*` } },
+        { name: 'glob', arguments: { pattern: '**/*' } },
+        { name: 'grep', arguments: { pattern: '.', path: `/${other}` } },
+        { name: 'grep', arguments: { pattern: 'SECRET' } },
+      ];
+      const { id, log, results } = await run(
+        'guarded',
+        { [urlPath(`/${other}/key.txt`)]: SECRET },
+        calls,
+        deny(`/${nfc}/*`),
+      );
+      expect(results).toHaveLength(calls.length);
+      expect(JSON.stringify(log)).not.toContain(SECRET);
+      for (const result of results.slice(0, 3)) {
+        expect(result.tool_status, label).toBe('error');
+        expect(result.content, label).toContain(`Denied by the session rule (fs.read, /${nfc}/*, deny)`);
+      }
+      for (const result of results.slice(3)) expect(result.content, label).not.toContain('key.txt');
+      // One file, under its canonical name; over HTTP either spelling is that file.
+      const keys = (await env.FILES.list({ prefix: `threads/${id}/` })).objects.map((object) => object.key);
+      expect(keys).toEqual([`threads/${id}/${nfc}/key.txt`]);
+      for (const spelling of [other, nfc]) {
+        const response = await api(`/api/threads/${id}/files${urlPath(`/${spelling}/key.txt`)}`);
+        expect(response.status).toBe(200);
+        expect(decodeURIComponent(response.headers.get('x-file-path') ?? '')).toBe(`/${nfc}/key.txt`);
+        expect(await response.text()).toBe(SECRET);
+      }
+    });
+
+    it(`PERM-1: a deny written as ${label} refuses reading the file uploaded under its canonical name`, async () => {
+      const calls = [
+        { name: 'read', arguments: { path: `/${nfc}/key.txt` } },
+        bash(`cat /${nfc}/key.txt`),
+        { name: 'glob', arguments: { pattern: '**/*' } },
+      ];
+      const { log, results } = await run(
+        'guarded',
+        { [urlPath(`/${nfc}/key.txt`)]: SECRET },
+        calls,
+        deny(`/${other}/*`),
+      );
+      expect(JSON.stringify(log)).not.toContain(SECRET);
+      expect(results[0]?.content).toContain(`Denied by the session rule (fs.read, /${nfc}/*, deny)`);
+      expect(results[1]?.content).toContain(`Denied by the session rule (fs.read, /${nfc}/*, deny)`);
+      expect(results[2]?.content).not.toContain('key.txt');
+    });
+  }
+
+  it('PERM-1: a session rule holding an invisible or bidirectional character is refused (400); no thread is made', async () => {
+    for (const { label, pattern } of invisibleRulePatterns()) {
+      const response = await api('/api/threads', {
+        method: 'POST',
+        json: { agent: 'guarded', permissions: [{ permission: 'fs.read', pattern, action: 'deny' }] },
+      });
+      expect(response.status, label).toBe(400);
+      const error = ((await response.json()) as { error: { code: string; message: string } }).error;
+      expect(error.code, label).toBe('invalid_request');
+      expect(error.message, label).toContain('invisible or bidirectional control character');
+    }
   });
 });

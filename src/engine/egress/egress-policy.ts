@@ -10,8 +10,12 @@
  * port) or `host:port`, matched against the canonical host, so an entry `127.0.0.1:8080` also admits
  * `http://2130706433:8080/` (the same address) but not `localhost:8080` or `[::ffff:127.0.0.1]:8080`
  * (other hosts to the parser). Cloud metadata hosts are refused even when listed. Names are not
- * resolved here: a public name whose DNS points inward is outside this policy.
+ * resolved here: names that spell an inward address (`127.0.0.1.nip.io`) and development names known
+ * to answer 127.0.0.1 are refused (inward-names.ts); any other public name whose DNS points inward is
+ * outside this policy, and must be stopped by the network the runtime runs on.
  */
+import { asciiHostName } from './host-names.js';
+import { inwardName } from './inward-names.js';
 import { parseIPv4, parseIPv6 } from './ip-address.js';
 import { type AddressClass, classifyAddress } from './special-addresses.js';
 
@@ -59,12 +63,16 @@ interface HostRefusal {
 
 /** The hostname as the policy compares it: lowercased, one trailing dot removed. */
 export function canonicalHost(url: URL): string {
-  return canonicalHostName(url.hostname);
+  // The parser has made the host canonical already; only case and one trailing dot remain.
+  return url.hostname.toLowerCase().replace(/\.$/, '');
 }
 
-/** A host name as policies and rules compare it: lower case, without the trailing dot of a fully qualified name. */
+/**
+ * A host name as policies and rules compare it: lower case, without the trailing dot of a fully
+ * qualified name, and in the URL parser's form (punycode for Unicode names, host-names.ts).
+ */
 export function canonicalHostName(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '');
+  return asciiHostName(host);
 }
 
 /** The port a URL reaches, its scheme's default when it names none. */
@@ -93,6 +101,8 @@ export function refusalOf(host: string): HostRefusal | null {
   if (labels.some((label) => label === '')) return { description: 'a name with an empty label', allowable: false };
   if (METADATA_NAMES.has(host)) return { description: 'a cloud metadata name', allowable: false };
   if (host === 'localhost' || host.endsWith('.localhost')) return { description: 'a loopback name', allowable: true };
+  const inward = inwardName(host);
+  if (inward) return { description: inward.description, allowable: inward.kind !== 'metadata' };
   if (labels.length === 1) {
     return { description: 'a single-label name, which only a local network resolves', allowable: true };
   }

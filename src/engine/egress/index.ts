@@ -5,6 +5,7 @@
  */
 export type { EgressPolicy } from './egress-policy.js';
 export { canonicalHost, canonicalHostName, egressPolicy } from './egress-policy.js';
+export { canonicalHostPattern } from './host-names.js';
 export type { FetchTransport } from './outbound-fetch.js';
 export { outboundFetch } from './outbound-fetch.js';
 export type { ToolNetwork } from './tool-network.js';

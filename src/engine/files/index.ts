@@ -3,6 +3,7 @@
  * FileStore, MIME types, and truncation of large outputs into sidecar files.
  */
 export { mimeTypeFor } from './mime.js';
+export { canonicalText, invisibleCharacterIn } from './name-characters.js';
 export { attachmentRefFor, looksBinary, ThreadFiles } from './thread-files.js';
 export { baseName, normalizeThreadPath, PathError } from './thread-path.js';
 export type { TruncatedText, TruncationTarget } from './truncation.js';

@@ -11,6 +11,7 @@ import { compileGlob, compileLinearRegex } from '../patterns/index.js';
 import type { FileStore } from '../ports/index.js';
 import { NO_SECRETS, type SecretScrubber } from '../secrets/index.js';
 import { mimeTypeFor } from './mime.js';
+import { canonicalText } from './name-characters.js';
 import { baseName, directoryPrefix, normalizeThreadPath } from './thread-path.js';
 
 /** Files larger than this are skipped by grep: searching them would stall the thread. */
@@ -119,7 +120,7 @@ export class ThreadFiles {
    * out what the caller may not see (access-gate.ts). Throws PatternRefused for `!(...)`.
    */
   async find(pattern: string, limit = DEFAULT_FIND_LIMIT, visible: (path: string) => boolean = () => true) {
-    const isMatch = compileGlob(pattern.replace(/^\/+/, ''));
+    const isMatch = compileGlob(canonicalText(pattern).replace(/^\/+/, ''));
     const { files } = await this.store.list('/', { recursive: true });
     return files
       .map((file) => file.path)

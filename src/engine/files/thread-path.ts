@@ -1,8 +1,10 @@
 /**
- * Thread paths (ATT-3): every path a tool, a model or a client names is normalised to an absolute
- * path inside the thread's root, or refused. Refusal is deliberate rather than clever resolution:
- * `..`, encoded traversal and NUL bytes have no legitimate use in a thread filesystem.
+ * Thread paths (ATT-3): every path a tool, a model, the shell or a client names is normalised to an
+ * absolute path inside the thread's root, in Unicode NFC, or refused. Refusal is deliberate rather
+ * than clever resolution: `..`, encoded traversal, NUL bytes and characters nobody can see
+ * (name-characters.ts) have no legitimate use in a thread filesystem.
  */
+import { canonicalText, invisibleCharacterIn } from './name-characters.js';
 
 export class PathError extends Error {
   constructor(
@@ -27,17 +29,24 @@ const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 const encoder = new TextEncoder();
 
-/** Returns `/a/b.txt` for `a/b.txt`, `/a//b.txt` or `./a/b.txt`; `/` for the root. */
+/**
+ * Returns `/a/b.txt` for `a/b.txt`, `/a//b.txt` or `./a/b.txt`; `/` for the root; `/café` for `café`
+ * in either Unicode form. The one canonical form every rule, listing and store key uses.
+ */
 export function normalizeThreadPath(input: string): string {
   if (typeof input !== 'string') throw new PathError(String(input), 'a path must be a string');
   if (input.includes('\u0000')) throw new PathError(input, 'NUL bytes are not allowed');
   if (CONTROL_CHARACTER.test(input)) throw new PathError(input, 'control characters are not allowed');
+  const invisible = invisibleCharacterIn(input);
+  if (invisible) {
+    throw new PathError(input, `invisible or bidirectional control characters are not allowed (${invisible})`);
+  }
   if (input.includes('\\')) throw new PathError(input, 'backslashes are not allowed; use "/"');
   if (ENCODED_SEPARATOR.test(input)) {
     throw new PathError(input, 'percent-encoded dots, slashes or NUL bytes are not allowed');
   }
   const segments: string[] = [];
-  for (const segment of input.split('/')) {
+  for (const segment of canonicalText(input).split('/')) {
     if (segment === '' || segment === '.') continue;
     if (segment === '..') throw new PathError(input, '".." segments are not allowed');
     if (encoder.encode(segment).byteLength > MAX_SEGMENT_BYTES) {

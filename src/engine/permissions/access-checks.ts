@@ -4,6 +4,7 @@
  * access-gate.ts): one check per path, host and command, each decided by rules naming the tool or the
  * capability. Only a call that touches none of these is checked on its tool's own subject.
  */
+import { canonicalText } from '../files/index.js';
 import { type CanonicalCommand, canonicalCommand, commandText } from '../shell/index.js';
 import type { PermissionCheck } from './permission-rules.js';
 
@@ -57,7 +58,9 @@ export function commandCheck(tool: string, argv: readonly string[], command = ca
 }
 
 export function subjectCheck(tool: string, subject: string): LabelledCheck {
-  return { permissions: [tool], subject, kind: 'text', shown: subject, label: `${tool} "${subject}"` };
+  // In the Unicode form rule patterns are read in (permission-rules.ts).
+  const canonical = canonicalText(subject);
+  return { permissions: [tool], subject: canonical, kind: 'text', shown: subject, label: `${tool} "${subject}"` };
 }
 
 export interface CheckedAccess {

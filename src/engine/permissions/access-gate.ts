@@ -12,6 +12,7 @@
  * allowed as a whole.
  */
 
+import { canonicalHostName } from '../egress/index.js';
 import { normalizeThreadPath } from '../files/index.js';
 import { commandCheck, hostCheck, type LabelledCheck, pathCheck } from './access-checks.js';
 import { decide, describeRule, type ScopedRule } from './permission-rules.js';
@@ -31,7 +32,7 @@ export interface AccessGate {
   read(path: string): string;
   /** The canonical path, if the call may write or delete it; throws AccessDenied (or PathError). */
   write(path: string): string;
-  /** Whether a listing or a search may show this canonical path (its name or its lines). */
+  /** Whether a listing or a search may show this stored path (its name or its lines). */
   visible(path: string): boolean;
   /** Refuses a command (argv after expansion, as the shell runs it) the rules refuse. */
   command(argv: readonly string[]): void;
@@ -86,9 +87,19 @@ export function accessGate(setup: GateSetup): AccessGate {
       enforce(pathCheck(setup.tool, 'fs.write', canonical));
       return canonical;
     },
-    visible: (path) => refusal(pathCheck(setup.tool, 'fs.read', path)) === null,
+    visible(path) {
+      // A key stored before names were canonical (or by another writer) is judged in canonical
+      // form; one no path could name (an invisible character) is not shown.
+      let canonical: string;
+      try {
+        canonical = normalizeThreadPath(path);
+      } catch {
+        return false;
+      }
+      return refusal(pathCheck(setup.tool, 'fs.read', canonical)) === null;
+    },
     command: (argv) => enforce(commandCheck(setup.tool, argv)),
-    host: (host) => enforce(hostCheck(setup.tool, host)),
+    host: (host) => enforce(hostCheck(setup.tool, canonicalHostName(host))),
     childAgent(agent) {
       if (setup.childAgents.has(agent)) return;
       const allowed = [...setup.childAgents].sort();

@@ -8,7 +8,8 @@
 import picomatch from 'picomatch';
 import type { RequirementSet, ShellRunRequirement, ToolAccess } from '../../spec/index.js';
 import { DefinitionError } from '../../spec/index.js';
-import { normalizeThreadPath } from '../files/index.js';
+import { canonicalHostName, canonicalHostPattern } from '../egress/index.js';
+import { canonicalText, normalizeThreadPath } from '../files/index.js';
 import { commandName } from '../shell/index.js';
 
 /** What each pattern variable expands to on this host. */
@@ -44,7 +45,8 @@ export function assertRequirementPatterns(requires: RequirementSet, where: strin
 type Matcher = (subject: string) => boolean;
 
 function pathMatcher(patterns: readonly string[], where: string): Matcher {
-  const expanded = patterns.flatMap((pattern) => expandPattern(pattern, where));
+  // In the Unicode form of thread paths (name-characters.ts).
+  const expanded = patterns.flatMap((pattern) => expandPattern(canonicalText(pattern), where));
   if (expanded.length === 0) return () => false;
   const match = picomatch(expanded, { dot: true });
   // `/x/**` also covers `/x` itself.
@@ -52,9 +54,11 @@ function pathMatcher(patterns: readonly string[], where: string): Matcher {
 }
 
 function hostMatcher(patterns: readonly string[]): Matcher {
-  if (patterns.length === 0) return () => false;
-  const match = picomatch(patterns.map((pattern) => pattern.toLowerCase()));
-  return (host) => match(host.toLowerCase());
+  // A grant: a pattern that cannot be compared with the parser's form of hosts grants nothing.
+  const canonical = patterns.flatMap((pattern) => canonicalHostPattern(pattern, false) ?? []);
+  if (canonical.length === 0) return () => false;
+  const match = picomatch(canonical);
+  return (host) => match(canonicalHostName(host));
 }
 
 export interface EffectiveCapabilities {
@@ -67,15 +71,16 @@ export interface EffectiveCapabilities {
 
 function argMatches(pattern: NonNullable<ShellRunRequirement['args']>[number], arg: string | undefined): boolean {
   if (arg === undefined) return false;
-  if (typeof pattern === 'string') return pattern === arg;
+  if (typeof pattern === 'string') return canonicalText(pattern) === arg;
   if ('wildcard' in pattern) return true;
-  return arg.startsWith(pattern.prefix);
+  return arg.startsWith(canonicalText(pattern.prefix));
 }
 
 function runs(requirement: ShellRunRequirement, argv: readonly string[]): boolean {
-  if (requirement.cmd !== '*' && requirement.cmd !== commandName(argv[0] ?? '')) return false;
+  const words = argv.map(canonicalText);
+  if (requirement.cmd !== '*' && canonicalText(requirement.cmd) !== commandName(words[0] ?? '')) return false;
   if (!requirement.args) return true;
-  const rest = argv.slice(1);
+  const rest = words.slice(1);
   return (
     rest.length === requirement.args.length &&
     requirement.args.every((pattern, index) => argMatches(pattern, rest[index]))

@@ -9,5 +9,5 @@ export { AccessDenied, accessGate } from './access-gate.js';
 export type { EffectiveCapabilities } from './capabilities.js';
 export { assertRequirementPatterns, effectiveCapabilities, outOfScope } from './capabilities.js';
 export type { ScopedRule } from './permission-rules.js';
-export { decide, describeRule, hostRefusal } from './permission-rules.js';
+export { assertRules, decide, describeRule, hostRefusal, ruleProblem } from './permission-rules.js';
 export { INHERITED_RULES_KEY, rulesForChild, SESSION_RULES_KEY, sessionRules, threadRules } from './thread-rules.js';

@@ -16,7 +16,9 @@
  * - when no rule matches, the fallback decides: `ask`, unless the caller says otherwise.
  */
 import type { PermissionAction, PermissionRule } from '../../spec/index.js';
-import { canonicalHostName } from '../egress/index.js';
+import { DefinitionError } from '../../spec/index.js';
+import { canonicalHostPattern } from '../egress/index.js';
+import { canonicalText, invisibleCharacterIn } from '../files/index.js';
 import { compileBuiltPattern, type LinearRegex } from '../patterns/index.js';
 import { type CanonicalCommand, commandPatternMatches } from '../shell/index.js';
 
@@ -52,13 +54,37 @@ const SCOPE_RANK: Record<RuleScope, number> = { manifest: 0, project: 1, inherit
 /** Scopes whose deny no other rule can lift: the agent's own manifest, and every ancestor's rules. */
 const FINAL_DENY_SCOPES: ReadonlySet<RuleScope> = new Set(['manifest', 'inherited']);
 
+/**
+ * Rules as they are read from a scope. Patterns are brought to the Unicode form every subject is in
+ * (NFC, name-characters.ts), so a rule written as `cafe\u0301/*` covers the path `/café/x`.
+ */
 export function scoped(rules: readonly PermissionRule[] | undefined, scope: RuleScope): ScopedRule[] {
   return (rules ?? []).map((rule) => ({
-    permission: rule.permission,
-    pattern: rule.pattern ?? '*',
+    permission: canonicalText(rule.permission),
+    pattern: canonicalText(rule.pattern ?? '*'),
     action: rule.action ?? 'ask',
     scope,
   }));
+}
+
+/**
+ * Why a rule cannot be written as it is, or null: a permission or pattern holding a character
+ * nobody can see (name-characters.ts). No path may hold one, so such a rule could only hide what it
+ * covers from whoever reads it.
+ */
+export function ruleProblem(rule: PermissionRule): string | null {
+  const found = invisibleCharacterIn(rule.permission) ?? invisibleCharacterIn(rule.pattern ?? '');
+  return found
+    ? `the rule (${rule.permission}, ${rule.pattern ?? '*'}) holds an invisible or bidirectional control character (${found}); write rules in visible characters`
+    : null;
+}
+
+/** Checks rules where they are defined (an agent's manifest, the project's); throws DefinitionError. */
+export function assertRules(rules: readonly PermissionRule[] | undefined, where: string): void {
+  for (const rule of rules ?? []) {
+    const problem = ruleProblem(rule);
+    if (problem) throw new DefinitionError(`${where}: ${problem}`);
+  }
 }
 
 // A caller writes the pattern and a model the subject: both run on the linear-time engine (engine/patterns),
@@ -87,14 +113,20 @@ export function canonicalPathPattern(pattern: string): string {
   return rooted.replace(/\/(?:\.?\/)+/g, '/').replace(/\/\.$/, '/') || '/';
 }
 
-function patternMatches(pattern: string, check: PermissionCheck): boolean {
+/**
+ * Whether a pattern covers a subject of its kind. `refuses` says the rule denies or asks: a host
+ * pattern that cannot be compared exactly then covers more, never less (host-names.ts).
+ */
+function patternMatches(pattern: string, check: PermissionCheck, refuses: boolean): boolean {
   switch (check.kind) {
     case 'command':
       return check.command ? commandPatternMatches(pattern, check.command) : false;
     case 'path':
       return globRegex(canonicalPathPattern(pattern), `path:${pattern}`, true).test(check.subject);
-    case 'host':
-      return globRegex(canonicalHostName(pattern), `host:${pattern}`).test(check.subject);
+    case 'host': {
+      const host = canonicalHostPattern(pattern, refuses);
+      return host !== null && globRegex(host, `host:${refuses}:${pattern}`).test(check.subject);
+    }
     default:
       return globRegex(pattern, `text:${pattern}`).test(check.subject);
   }
@@ -102,7 +134,8 @@ function patternMatches(pattern: string, check: PermissionCheck): boolean {
 
 export function ruleMatches(rule: ScopedRule, check: PermissionCheck): boolean {
   return (
-    (rule.permission === '*' || check.permissions.includes(rule.permission)) && patternMatches(rule.pattern, check)
+    (rule.permission === '*' || check.permissions.includes(rule.permission)) &&
+    patternMatches(rule.pattern, check, rule.action !== 'allow')
   );
 }
 

@@ -18,7 +18,12 @@ import {
   type Watchdog,
 } from '../../spec/index.js';
 import { isSubpromptConfig, mergeVariableDefinitions, secretDefaultProblem } from '../../spec/internal.js';
-import { assertRequirementPatterns, type EffectiveCapabilities, effectiveCapabilities } from '../permissions/index.js';
+import {
+  assertRequirementPatterns,
+  assertRules,
+  type EffectiveCapabilities,
+  effectiveCapabilities,
+} from '../permissions/index.js';
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { subpromptTool } from './subprompt-tool.js';
 import type {
@@ -84,6 +89,7 @@ export class Registry {
     this.prompts = byName('prompt', definitions.prompts);
     this.agents = byName('agent', definitions.agents);
     this.projectRules = definitions.permissions ?? [];
+    assertRules(this.projectRules, 'the project permissions');
     this.projectWatchdog = definitions.watchdog;
     this.skills = definitions.skills ?? [];
     this.checkReferences();
@@ -92,6 +98,7 @@ export class Registry {
       // VAR-3: a default merged onto a secret from another level must be long enough to be one.
       const problem = secretDefaultProblem(this.variablesFor(agent));
       if (problem) throw new DefinitionError(`agent "${agent.name}": ${problem}`);
+      assertRules(agent.permissions, `agent "${agent.name}"`);
       this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
       checkMcpPlaceholders(agent, this.mcpServersFor(agent), this.variablesFor(agent));
     }

@@ -24,13 +24,18 @@ export function commandName(word: string): string {
   return word.includes('/') ? word.slice(word.lastIndexOf('/') + 1) : word;
 }
 
-/** The canonical form of one simple command's argv. */
+/**
+ * The canonical form of one simple command's argv. Words are read in Unicode NFC, the form rules and
+ * thread paths are in: `rm -rf /cafe\u0301` is the command `rm -rf /café`, whose path it removes. A
+ * name is not folded further: a full-width `ｒｍ` is no command the shell knows.
+ */
 export function canonicalCommand(argv: readonly string[]): CanonicalCommand {
-  const name = commandName(argv[0] ?? '');
+  const words = argv.map((word) => word.normalize('NFC'));
+  const name = commandName(words[0] ?? '');
   const options = new Set<string>();
   const operands: string[] = [];
   let optionsEnded = false;
-  for (const word of argv.slice(1)) {
+  for (const word of words.slice(1)) {
     if (!optionsEnded && word === '--') {
       optionsEnded = true;
       continue;

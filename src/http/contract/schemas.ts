@@ -3,6 +3,7 @@
  * them (createRoute), so the same schemas validate requests and make the OpenAPI document.
  */
 import { z } from '@hono/zod-openapi';
+import { ruleProblem } from '../../engine/permissions/index.js';
 
 const tag = z.string().min(1).max(128);
 
@@ -30,7 +31,12 @@ export const CreateThreadBody = z
             pattern: z.string().max(4096).default('*'),
             action: z.enum(['allow', 'deny', 'ask']).default('ask'),
           })
-          .strict(),
+          .strict()
+          // A rule with a character nobody can see is refused, as it is in a manifest (name-characters.ts).
+          .superRefine((rule, context) => {
+            const problem = ruleProblem(rule);
+            if (problem) context.addIssue({ code: 'custom', message: problem, path: ['pattern'] });
+          }),
       )
       .max(1000)
       .default([])

@@ -8,6 +8,7 @@
  * a refused path fails with EACCES, and the refusal is kept so the tool can tell the model why.
  */
 import type { BufferEncoding, CpOptions, FileContent, FsStat, IFileSystem, MkdirOptions, RmOptions } from 'just-bash';
+import { canonicalText } from '../../engine/files/index.js';
 import { AccessDenied } from '../../engine/permissions/index.js';
 import type { ThreadState } from '../../spec/index.js';
 
@@ -21,10 +22,15 @@ const DEVICES = new Set(['null', 'zero', 'stdin', 'stdout', 'stderr']);
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** `/a/./b/../c` -> `/a/c`; `..` stops at the root, as in a real filesystem. */
+/**
+ * `/a/./b/../c` -> `/a/c`; `..` stops at the root, as in a real filesystem. In Unicode NFC, the form
+ * of thread paths, so what the shell remembers for the call (directories made, contents, modes) is
+ * keyed as the thread keys it: `cd cafe\u0301` and `cat /café/x` are one folder. The thread refuses
+ * names with invisible characters when the operation reaches it.
+ */
 function normalize(path: string): string {
   const parts: string[] = [];
-  for (const part of path.split('/')) {
+  for (const part of canonicalText(path).split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') parts.pop();
     else parts.push(part);
