@@ -125,11 +125,21 @@ describe('EXE-8: file writes pass through the scrubber', () => {
     );
   });
 
-  it('EXE-8: bytes that are not UTF-8 pass as they are', async () => {
-    const files = new ThreadFiles(new MemoryFileStore(), createScrubber([secret]));
-    const binary = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(secret), 0x80]);
+  it('EXE-8: bytes that are not UTF-8 pass as they are, unless they hold a secret: then nothing is written', async () => {
+    const store = new MemoryFileStore();
+    const files = new ThreadFiles(store, createScrubber([secret]));
+    const binary = new Uint8Array([0xff, 0xfe, 0x00, 0x80, 0x41]);
     await files.write('/blob.bin', binary);
     expect(await files.read('/blob.bin')).toEqual(binary);
+    const holding = new Uint8Array([0xff, 0xfe, ...new TextEncoder().encode(secret), 0x80]);
+    await expect(files.write('/secret.bin', holding)).rejects.toThrow(
+      'the content holds a secret value in a form that cannot be scrubbed',
+    );
+    // The secret's URL-safe base64 is a name a path may hold.
+    const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(secret))).replace(/=+$/, '');
+    const urlSafe = base64.replace(/\+/g, '-').replace(/\//g, '_');
+    await expect(files.write(`/${urlSafe}.txt`, 'plain')).rejects.toThrow('the file name holds a secret value');
+    expect(store.paths()).toEqual(['/blob.bin']);
   });
 });
 

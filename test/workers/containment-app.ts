@@ -1,16 +1,32 @@
 /**
- * Test agents for containment through HTTP (PERM-1, PERM-2, PERM-4, SUB-2, EXE-6):
+ * Test agents for containment through HTTP (PERM-1, PERM-2, PERM-4, SUB-2, EXE-6, EXE-8):
  * the example `workspace` agent's own rules on a scripted model, an agent with denies, an agent with
- * no rule about its tools, and a parent whose children are allowed everything by their own manifest.
+ * no rule about its tools, a parent whose children are allowed everything by their own manifest, and
+ * an agent whose tool writes its secret into file names and bytes.
  */
 import { z } from 'zod';
 import workspaceExample from '../../agents/agents/workspace.js';
 import { defineAgent, definePrompt, defineTool } from '../../src/index.js';
+import { SECRET_FILE_CASES } from '../support/hostile-corpus.js';
 
 const ALLOW = { permission: '*', pattern: '*', action: 'allow' } as const;
 const FILE_TOOLS = ['read', 'write', 'edit', 'glob', 'grep', 'bash'];
 
+const FILE_SECRET = { name: 'FILE_SECRET', type: 'secret', required: true, description: 'A secret' } as const;
+
 export const tools = {
+  write_secret_file: defineTool({
+    description: 'Write the file of one secret-file case of the hostile corpus',
+    args: z.object({ index: z.number().int().min(0).describe('Which case') }),
+    variables: [FILE_SECRET],
+    execute: async (state, args) => {
+      const entry = SECRET_FILE_CASES[args.index];
+      if (!entry) return { status: 'error', error: `no case ${args.index}` };
+      const secret = await state.env('FILE_SECRET');
+      await state.writeFile(entry.path(secret), entry.bytes(secret));
+      return { status: 'success', result: 'written' };
+    },
+  }),
   late_writer: defineTool({
     description: 'Write a file after the call has ended, ignoring the abort signal',
     args: z.object({ report: z.string().describe('Where to report the outcome of the late write') }),
@@ -49,6 +65,7 @@ export const prompts = [
     ],
   }),
   definePrompt({ name: 'free_files', prompt: '', model: 'scripted', tools: FILE_TOOLS }),
+  definePrompt({ name: 'secret_files', prompt: '', model: 'scripted', tools: [...FILE_TOOLS, 'write_secret_file'] }),
 ];
 
 export const agents = [
@@ -81,4 +98,6 @@ export const agents = [
   // The children allow themselves everything: only what they inherit restricts them.
   defineAgent({ name: 'free_child', exposeAsTool: true, sideA: { prompt: 'free_files' }, permissions: [ALLOW] }),
   defineAgent({ name: 'free_worker', sideA: { prompt: 'free_files' }, permissions: [ALLOW] }),
+  // Writes files carrying its secret variable where the text scrubber does not read.
+  defineAgent({ name: 'secret_files', sideA: { prompt: 'secret_files' }, permissions: [ALLOW] }),
 ];

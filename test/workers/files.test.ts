@@ -2,6 +2,14 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { bytesLeak, invisiblePaths, nameableSecret, SECRET_FILE_CASES } from '../support/hostile-corpus.js';
+
+/** A thread path as it travels in a URL: each segment percent-encoded as UTF-8. */
+const urlPath = (path: string) => path.split('/').map(encodeURIComponent).join('/');
+
+async function storedKeys(id: string): Promise<string[]> {
+  return (await env.FILES.list({ prefix: `threads/${id}/` })).objects.map((object) => object.key);
+}
 
 describe('thread files', () => {
   it('ATT-5: a file uploaded over HTTP is downloaded byte for byte with its mime type', async () => {
@@ -122,5 +130,65 @@ describe('thread files', () => {
     expect((await env.FILES.list({ prefix: `threads/${id}/` })).objects).toHaveLength(1);
     await api(`/api/threads/${id}`, { method: 'DELETE' });
     expect((await env.FILES.list({ prefix: `threads/${id}/` })).objects).toHaveLength(0);
+  });
+
+  it('ATT-3: a name with an invisible or bidirectional character is refused with 400 on PUT and GET; nothing is stored', async () => {
+    const id = await createThread({ agent: 'general' });
+    const cases = [
+      ...invisiblePaths('x.txt').map(({ label, path, url }) => ({ label, url: url ?? urlPath(path) })),
+      { label: 'the right-to-left override of a review', url: '%E2%80%AEtxt.exe' },
+    ];
+    for (const { label, url } of cases) {
+      const put = await api(`/api/threads/${id}/files/${url}`, {
+        method: 'PUT',
+        body: 'hidden',
+        headers: { 'content-length': '6' },
+      });
+      expect(put.status, label).toBe(400);
+      expect(((await put.json()) as { error: { code: string } }).error.code, label).toBe('invalid_path');
+      const get = await api(`/api/threads/${id}/files/${url}`);
+      expect(get.status, label).toBe(400);
+    }
+    expect(await storedKeys(id)).toEqual([]);
+  });
+
+  it('EXE-8: a secret never names a stored file, nor hides in bytes the scrubber cannot read; listings never show it', async () => {
+    const { secret, core } = nameableSecret();
+    const id = await createThread({ agent: 'secret_files', headless: true, variables: { FILE_SECRET: secret } });
+    await api(`/api/threads/${id}/files/out/kept.txt`, {
+      method: 'PUT',
+      body: 'kept',
+      headers: { 'content-length': '4' },
+    });
+    const writes = SECRET_FILE_CASES.map((_, index) => ({ name: 'write_secret_file', arguments: { index } }));
+    const listings = [
+      { name: 'glob', arguments: { pattern: '**/*' } },
+      { name: 'bash', arguments: { command: 'ls -R /' } },
+    ];
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([...[...writes, ...listings].map((call) => ({ toolCalls: [call] })), { text: 'done' }]),
+      },
+    });
+    const log = await settled(id);
+    const results = log.filter((message) => message.role === 'tool');
+    for (const [index, entry] of SECRET_FILE_CASES.entries()) {
+      expect(results[index]?.tool_status, entry.label).toBe('error');
+      expect(results[index]?.content, entry.label).toMatch(/holds a secret value.*nothing was written/);
+    }
+    expect(JSON.stringify(log)).not.toContain(core);
+    // Only the client's own file is stored; no key and no byte of any object holds the secret.
+    expect(await storedKeys(id)).toEqual([`threads/${id}/out/kept.txt`]);
+    const listing = await api(`/api/threads/${id}/files/out/`);
+    expect(await listing.text()).not.toContain(core);
+    for (const entry of SECRET_FILE_CASES) {
+      // Asked for by its name, which the client had to know: no such file.
+      expect((await api(`/api/threads/${id}/files${urlPath(entry.path(secret))}`)).status, entry.label).toBe(404);
+    }
+    for (const key of await storedKeys(id)) {
+      const bytes = new Uint8Array(await ((await env.FILES.get(key))?.arrayBuffer() ?? new ArrayBuffer(0)));
+      expect(bytesLeak(bytes, core), key).toBe(false);
+    }
   });
 });

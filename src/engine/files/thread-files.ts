@@ -4,7 +4,10 @@
  *
  * Every file the runtime or a tool writes passes through `write` (state.writeFile, the bash tool,
  * attachments, truncation sidecars): text content is scrubbed of the thread's secrets before it is
- * stored (EXE-8); bytes that are not UTF-8 text pass as they are. Client uploads do not come here.
+ * stored (EXE-8). What cannot be scrubbed is refused, and nothing is written: a name holding a
+ * secret (it would be listed as it is), and bytes holding one where the text scrubber cannot
+ * replace it (bytes that are not UTF-8 text, UTF-16, Latin-1: secret-bytes.ts). Client uploads do
+ * not come here.
  */
 import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../../spec/index.js';
 import { compileGlob, compileLinearRegex } from '../patterns/index.js';
@@ -46,19 +49,43 @@ function toBytes(data: string | ArrayBuffer | Uint8Array): Uint8Array {
   return data instanceof Uint8Array ? data : new Uint8Array(data);
 }
 
-/** The content with secrets replaced when it is UTF-8 text; binary content as it is (EXE-8). */
+/** A write refused because what it would store holds a secret the scrubber cannot replace (EXE-8). */
+export class SecretInFile extends Error {
+  constructor(where: 'name' | 'bytes') {
+    super(
+      where === 'name'
+        ? 'the file name holds a secret value; a secret never names a file, and nothing was written'
+        : 'the content holds a secret value in a form that cannot be scrubbed (bytes that are not UTF-8 text, UTF-16 or Latin-1); nothing was written',
+    );
+    this.name = 'SecretInFile';
+  }
+}
+
+/** The text of UTF-8 bytes, or null when they are not UTF-8. */
+function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The content with secrets replaced when it is UTF-8 text (EXE-8); throws SecretInFile when the
+ * bytes still hold one in a form text scrubbing cannot reach.
+ */
 function scrubbedBytes(data: string | ArrayBuffer | Uint8Array, scrubber: SecretScrubber): Uint8Array {
   if (!scrubber.active) return toBytes(data);
-  if (typeof data === 'string') return encoder.encode(scrubber.text(data));
-  const bytes = toBytes(data);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return bytes;
+  let bytes: Uint8Array;
+  if (typeof data === 'string') bytes = encoder.encode(scrubber.text(data));
+  else {
+    bytes = toBytes(data);
+    const text = utf8Text(bytes);
+    const clean = text === null ? text : scrubber.text(text);
+    if (clean !== null && clean !== text) bytes = encoder.encode(clean);
   }
-  const clean = scrubber.text(text);
-  return clean === text ? bytes : encoder.encode(clean);
+  if (scrubber.inBytes(bytes)) throw new SecretInFile('bytes');
+  return bytes;
 }
 
 export function attachmentRefFor(stat: FileStat, id: string): AttachmentRef {
@@ -83,6 +110,7 @@ export class ThreadFiles {
   async write(path: string, data: string | ArrayBuffer | Uint8Array, options: WriteFileOptions = {}) {
     const normalized = normalizeThreadPath(path);
     if (normalized === '/') throw new Error('cannot write to the root directory');
+    if (this.scrubber.text(normalized) !== normalized) throw new SecretInFile('name');
     const stat = await this.store.put(normalized, scrubbedBytes(data, this.scrubber), {
       mimeType: options.mimeType ?? mimeTypeFor(normalized),
       width: options.width,

@@ -12,6 +12,7 @@
  */
 import type { ToolCall, ToolEnvelope } from '../../spec/index.js';
 import { MIN_SECRET_LENGTH } from '../../spec/internal.js';
+import { holdsAny, secretByteForms } from './secret-bytes.js';
 
 export const SECRET_PLACEHOLDER = '[secret]';
 
@@ -21,6 +22,11 @@ export interface SecretScrubber {
   text(text: string): string;
   /** A JSON-like value with every string (and object key) in it scrubbed; a copy only when active. */
   value<T>(value: T): T;
+  /**
+   * Whether bytes hold a secret in any form the text scrubber knows, in UTF-8, UTF-16 or Latin-1
+   * (secret-bytes.ts): for content that cannot be scrubbed as text.
+   */
+  inBytes(bytes: Uint8Array): boolean;
 }
 
 const encoder = new TextEncoder();
@@ -60,16 +66,20 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 const passThrough = <T>(value: T): T => value;
 
 /** The scrubber of a thread without secrets. */
-export const NO_SECRETS: SecretScrubber = { active: false, text: passThrough, value: passThrough };
+export const NO_SECRETS: SecretScrubber = {
+  active: false,
+  text: passThrough,
+  value: passThrough,
+  inBytes: () => false,
+};
 
 /**
  * A scrubber for `secrets`. Values shorter than MIN_SECRET_LENGTH are ignored: they are refused
  * wherever a secret enters the runtime, and replacing every "ab" would destroy all text.
  */
 export function createScrubber(secrets: Iterable<string>): SecretScrubber {
-  const forms = [
-    ...new Set([...secrets].filter((secret) => secret.length >= MIN_SECRET_LENGTH).flatMap(secretForms)),
-  ].sort((a, b) => b.length - a.length);
+  const values = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  const forms = [...new Set(values.flatMap(secretForms))].sort((a, b) => b.length - a.length);
   if (forms.length === 0) return NO_SECRETS;
   // Alternatives are tried in order at each position: longest first means the longest match wins.
   const pattern = new RegExp(forms.map(escapeRegExp).join('|'), 'g');
@@ -92,10 +102,16 @@ export function createScrubber(secrets: Iterable<string>): SecretScrubber {
     ancestors.delete(input);
     return out;
   };
+  // Built on first use: most threads never write bytes that are not text.
+  let byteForms: Uint8Array[] | undefined;
   return {
     active: true,
     text,
     value: <T>(input: T): T => deep(input, new Set()) as T,
+    inBytes(bytes) {
+      byteForms ??= values.flatMap((secret) => secretByteForms(secretForms(secret), secret));
+      return holdsAny(bytes, byteForms);
+    },
   };
 }
 
