@@ -8,6 +8,7 @@ export { bearerAuth } from './auth.js';
 export { serveDocumented } from './documented-route.js';
 export { errorResponse, HttpError, unwrap } from './errors.js';
 export type { AuthVariables, HttpEnv } from './http-env.js';
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
 export { declareBearerAuth, openApiDocument } from './openapi-document.js';
 export { jsonBody, MAX_JSON_BODY_BYTES } from './request-body.js';
 export {

@@ -7,8 +7,16 @@
  * OpenAPI document and served by a plain handler: the SDK's transport reads and checks the body.
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Context } from 'hono';
 import type { Registry } from '../../engine/registry/index.js';
-import { MAX_JSON_BODY_BYTES, routeApp, serveDocumented } from '../contract/index.js';
+import {
+  type HttpEnv,
+  MAX_JSON_BODY_BYTES,
+  MAX_JSON_DEPTH,
+  nestsDeeperThan,
+  routeApp,
+  serveDocumented,
+} from '../contract/index.js';
 import { mcpDeleteNotAllowed, mcpGetNotAllowed, mcpPost } from './mcp-contract.js';
 import { buildMcpServer } from './mcp-server.js';
 
@@ -30,10 +38,28 @@ const NOT_ALLOWED = {
   message: 'this MCP endpoint is stateless: POST JSON-RPC messages; there is no session to stream or delete',
 };
 
+/**
+ * The request with its body read, or the JSON-RPC error refusing a body nested deeper than any body
+ * may be (json-depth.ts): the SDK's parse is followed by its schema and by the tool arguments it
+ * hands on, which are walked recursively. A body over the size limit is left to the transport,
+ * which answers 413 itself.
+ */
+async function depthChecked(c: Context<HttpEnv>): Promise<Request | Response> {
+  const request = c.req.raw;
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_JSON_BODY_BYTES) return request;
+  const text = await request.text();
+  if (!nestsDeeperThan(text))
+    return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+  const message = `Parse error: JSON nested deeper than ${MAX_JSON_DEPTH} levels`;
+  return Response.json({ jsonrpc: '2.0', id: null, error: { code: -32700, message } }, { status: 400 });
+}
+
 export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
   const app = routeApp();
 
   serveDocumented(app, mcpPost, async (c) => {
+    const request = await depthChecked(c);
+    if (request instanceof Response) return request;
     const server = buildMcpServer({
       env: c.env,
       userId: c.get('userId'),
@@ -46,7 +72,7 @@ export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
       maxRequestBodySize: MAX_JSON_BODY_BYTES,
     });
     await server.connect(transport);
-    return transport.handleRequest(c.req.raw);
+    return transport.handleRequest(request);
   });
 
   app.openapi(mcpGetNotAllowed, (c) => c.json({ error: NOT_ALLOWED }, 405, { Allow: 'POST' }));
