@@ -4,7 +4,8 @@
  * made to call a guard at the start of every loop body and every function body, and the guard throws
  * once the run is over its limits. What a spread copies (`...list`) passes through the guard too, so
  * the memory ledger sees it. Import specifiers are rewritten to the emitted module names, and
- * anything that could import past the program's own modules is refused.
+ * anything that could import past the program's own modules is refused. Regex literals become calls
+ * that compile them for the linear-time engine (isolate-regexp.ts).
  *
  * Every change is text inserted or replaced at a node's position, never a newline, so a stack trace's
  * line numbers are the user's own.
@@ -161,6 +162,16 @@ export function instrumentCode(code: string, options: InstrumentOptions): Instru
         const argument = node.argument;
         edits.push({ start: argument.start, end: argument.start, text: `${options.guard}(`, rank: depth });
         edits.push({ start: argument.end, end: argument.end, text: ')', rank: -depth });
+        return;
+      }
+      case 'Literal': {
+        // A regex literal runs on the linear-time engine (isolate-regexp.ts): it becomes a call that
+        // makes the same RegExp, after any guard text inserted at the same place.
+        if ('regex' in node && node.regex) {
+          const { pattern, flags } = node.regex;
+          const text = `${options.guard}.regexp(${JSON.stringify(pattern)}, ${JSON.stringify(flags)})`;
+          edits.push({ start: node.start, end: node.end, text, rank: Number.MAX_SAFE_INTEGER });
+        }
         return;
       }
       case 'ImportDeclaration': {

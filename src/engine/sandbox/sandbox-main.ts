@@ -13,6 +13,7 @@
  */
 import { HOST_BRIDGE_SOURCE } from './isolate-host-bridge.js';
 import { MEMORY_LEDGER_SOURCE } from './isolate-ledger.js';
+import { LINEAR_REGEXP_SOURCE } from './isolate-regexp.js';
 import { SANDBOX_MAIN_MODULE } from './module-names.js';
 import { isolateConfig, type SandboxConfig } from './sandbox-config.js';
 
@@ -206,6 +207,7 @@ function charge(bytes) {
 
 ${MEMORY_LEDGER_SOURCE}
 installMemoryLedger(charge);
+${LINEAR_REGEXP_SOURCE}
 
 function describe(value) {
   if (typeof value === 'string') return value;
