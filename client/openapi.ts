@@ -59,6 +59,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/oauth/mcp/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Open a one-time link that starts an MCP server's authorization in this browser (LOCK-4)
+     * @description No key: the link is the authority, once, for five minutes. Sets the cookie that binds the authorization to this browser (`__Host-mcp-oauth-<state>`: Secure, HttpOnly, SameSite=Lax) and redirects to the MCP server's authorization server.
+     */
+    get: operations['mcpOAuthStart'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/oauth/mcp/callback': {
     parameters: {
       query?: never;
@@ -67,8 +87,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Where an MCP server's authorization server sends the user back (LOCK-4)
-     * @description No key: the `state` the thread made names the thread and proves the authorization is under way.
+     * Where an MCP server's authorization server sends the browser back (LOCK-4)
+     * @description No key: completes the authorization only in the browser that opened its start link (its cookie), once, within ten minutes; clears that cookie.
      */
     get: operations['mcpOAuthCallback'];
     put?: never;
@@ -216,6 +236,23 @@ export interface paths {
     put?: never;
     /** Enter the credential a store_secret call waits for (VAR-5): sealed into the thread variables, never shown to the model */
     post: operations['storeSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/mcp-authorizations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Start the OAuth authorization of an MCP server a call waits for: a one-time link for the user's browser */
+    post: operations['startMcpAuthorization'];
     delete?: never;
     options?: never;
     head?: never;
@@ -550,6 +587,17 @@ export interface components {
       /** @description The credential, as the user entered it */
       value: string;
     };
+    McpStartLink: {
+      server: string;
+      /** @description Open it in the browser that will authorize: once, before `expires_at`; it sets the binding cookie */
+      start_url: string;
+      /** @description Milliseconds since the epoch */
+      expires_at: number;
+    };
+    McpAuthorizationBody: {
+      /** @description The MCP server the `mcp_auth` wait names */
+      server: string;
+    };
     DeferredChildView: {
       request_id: string;
       agent: string;
@@ -818,10 +866,51 @@ export interface operations {
       };
     };
   };
+  mcpOAuthStart: {
+    parameters: {
+      query?: {
+        /** @description The link secret, `<thread id>.<random>` */
+        ticket?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description To the authorization server, with a `state` bound to the cookie set here */
+      302: {
+        headers: {
+          location: string;
+          'set-cookie': string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The link is unknown, used already or expired: start again from the thread */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description `PUBLIC_URL` is not set, or is http on a host other than localhost */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
   mcpOAuthCallback: {
     parameters: {
       query?: {
-        /** @description `<thread id>.<random>`, as the thread made it */
+        /** @description `<thread id>.<random>`, as the thread made it when the link was opened */
         state?: string;
         /** @description The authorization code */
         code?: string;
@@ -843,8 +932,26 @@ export interface operations {
           'text/html': string;
         };
       };
-      /** @description Not authorized: an unknown state, a refusal, or a failed exchange */
+      /** @description Not authorized: an unknown or spent state, an expired authorization, a refusal, or a failed exchange */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description This browser did not start the authorization: no binding cookie, or another one */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description `PUBLIC_URL` is not set, or is http on a host other than localhost */
+      500: {
         headers: {
           [name: string]: unknown;
         };
@@ -1035,7 +1142,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The file, as its own mime type, with `X-File-Path`; or `{ path, entries }` for a folder */
+      /** @description The file, as its own mime type, with `X-File-Path`; or `{ path, entries }` for a folder. Every file is served with `Content-Security-Policy: sandbox; default-src 'none'` and `X-Content-Type-Options: nosniff`; any type but plain text, JSON and raster images comes with `Content-Disposition: attachment`. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -1480,6 +1587,96 @@ export interface operations {
         };
       };
       /** @description `secrets_key_missing`: the SECRETS_KEY Worker secret is not set */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  startMcpAuthorization: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['McpAuthorizationBody'];
+      };
+    };
+    responses: {
+      /** @description The link: valid once, for five minutes; a new one replaces it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['McpStartLink'];
+        };
+      };
+      /** @description `invalid_request`: the body */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_waiting`: no call of the thread waits for this server, or `no_authorization` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `oauth_unavailable`: PUBLIC_URL is not set, or is http on a host other than localhost */
       500: {
         headers: {
           [name: string]: unknown;

@@ -21,6 +21,7 @@ export type FolderListing = Schemas['FolderListing'];
 export type FolderEntry = FolderListing['entries'][number];
 export type DeferredChildView = Schemas['DeferredChildView'];
 export type BootedChild = Schemas['BootedChild'];
+export type McpStartLink = Schemas['McpStartLink'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];
@@ -28,6 +29,7 @@ export type QuestionAnswer = Schemas['AnswersBody'];
 export type ApprovalAnswer = Schemas['ApprovalsBody'];
 export type ToolResultAnswer = Schemas['ToolResultsBody'];
 export type SecretAnswer = Schemas['SecretsBody'];
+export type McpAuthorizationRequest = Schemas['McpAuthorizationBody'];
 export type ProvidedVariables = Schemas['DeferredVariablesBody']['variables'];
 
 type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }

@@ -48,5 +48,8 @@ export interface WranglerDev {
   kill(): Promise<void>;
 }
 
+/** A port nothing listens on right now, as the OS hands it out. */
+export function freePort(): Promise<number>;
+
 /** Resolves once wrangler dev prints `Ready on`; rejects with its output if it exits or times out. */
 export function startWranglerDev(options?: WranglerDevOptions): Promise<WranglerDev>;

@@ -186,8 +186,12 @@ function signalGroup(pid, signal) {
   }
 }
 
-/** A port nothing listens on right now, as the OS hands it out. */
-function freePort() {
+/**
+ * A port nothing listens on right now, as the OS hands it out: for a Worker whose own origin must be
+ * known before it starts (its PUBLIC_URL).
+ * @returns {Promise<number>}
+ */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

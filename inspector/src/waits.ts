@@ -1,7 +1,8 @@
 /**
  * What a thread waits for, each with the form that answers it: a question (its options), an
  * approval (approve, approve always, reject with a reason), a client or human-in-the-loop tool's
- * output (JSON), a secret's value, an MCP server's authorization; a subagent is only shown.
+ * output (JSON), a secret's value, an MCP server's authorization (started in a new window of this
+ * browser, which alone can complete it); a subagent is only shown.
  */
 import { type Api, describeError } from './api.js';
 import { append, field, h, replace, uid } from './dom.js';
@@ -262,16 +263,53 @@ export class WaitsPanel {
     return form;
   }
 
+  /**
+   * The key lives in this page, not in a cookie, so the page asks for a one-time start link and
+   * opens it in a new window of this browser: the link sets the cookie that lets only this browser
+   * complete the authorization. The window is opened at the click, before the request, so no popup
+   * blocker stops it; if one does, the link is shown to follow by hand.
+   */
   private authorization(wait: Wait): HTMLElement {
     const payload = record(wait.payload);
-    const server = typeof payload.server === 'string' ? payload.server : 'the MCP server';
-    const url = typeof payload.authorization_url === 'string' ? payload.authorization_url : null;
+    const server = typeof payload.server === 'string' ? payload.server : null;
+    if (!server) return h('p', {}, 'Waiting for an MCP server to be authorized.');
+    const where = typeof payload.authorization_server === 'string' ? payload.authorization_server : null;
+    const alert = h('p', { role: 'alert', class: 'form-error' });
+    const status = h('p', { role: 'status', class: 'muted' });
+    const button = h('button', { type: 'button', class: 'primary' }, `Authorize ${server}`);
+    button.addEventListener('click', async () => {
+      const popup = window.open('', '_blank');
+      button.disabled = true;
+      alert.textContent = '';
+      try {
+        const link = await this.api.client.answers.mcpAuthorization(this.threadId, { server });
+        if (popup) {
+          popup.opener = null;
+          popup.location.href = link.start_url;
+          status.textContent = 'Opened in a new window. Closed it too soon? Authorize again for a new link.';
+        } else {
+          replace(status, h('a', { href: link.start_url, target: '_blank', rel: 'noopener' }, 'Continue to authorize'));
+        }
+      } catch (error) {
+        popup?.close();
+        alert.textContent = describeError(error);
+      } finally {
+        button.disabled = false;
+      }
+    });
     return h(
-      'p',
+      'div',
       {},
-      url
-        ? h('a', { href: url, target: '_blank', rel: 'noopener' }, `Authorize ${server}`)
-        : `Waiting for ${server} to be authorized.`,
+      h(
+        'p',
+        {},
+        `The MCP server ${server} asks you to authorize this thread`,
+        where ? [' at ', h('code', {}, where)] : null,
+        '.',
+      ),
+      h('div', { class: 'actions' }, button),
+      status,
+      alert,
     );
   }
 

@@ -26,6 +26,7 @@ import {
   eventRoutes,
   fileRoutes,
   interactionRoutes,
+  mcpAuthorizationRoutes,
   mcpOAuthRoutes,
   serviceRoutes,
   streamRoutes,
@@ -66,7 +67,8 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
     '/',
     serviceRoutes(registry, (serverUrl) => openApiDocument(app, serverUrl)),
   );
-  // A browser returning from an MCP server's authorization: authorized by its state, not a key.
+  // A browser starting or returning from an MCP server's authorization: no key, a one-time link and
+  // then the cookie that link set.
   app.route('/oauth', mcpOAuthRoutes());
   app.use('/api/*', bearerAuth());
   app.route('/api/agents', agentRoutes(registry));
@@ -74,6 +76,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());
   app.route('/api/threads', interactionRoutes());
+  app.route('/api/threads', mcpAuthorizationRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).

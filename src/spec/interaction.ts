@@ -53,12 +53,14 @@ export interface SecretRequestPayload {
 }
 
 /**
- * What an `mcp_auth` wait shows its client: the MCP server that requires OAuth and the URL where
- * the user authorizes this thread. The authorization server's redirect completes the wait.
+ * What an `mcp_auth` wait shows its client: the MCP server that requires OAuth and the origin of the
+ * authorization server the user will be sent to. The thread's owner starts the authorization with
+ * `POST /api/threads/:id/mcp-authorizations` (a one-time link to open in the browser that will
+ * authorize); the authorization server's redirect back to that browser completes the wait.
  */
 export interface McpAuthPayload {
   server: string;
-  authorization_url: string;
+  authorization_server: string;
 }
 
 /** The stored answer of an `mcp_auth` wait: the tokens went to the thread's sealed storage. */

@@ -13,8 +13,9 @@ import { type Browser, type BrowserContext, chromium, type Locator, type Page } 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Client, createClient } from '../../client/index.js';
 import { CHROMIUM_MISSING, findChromium } from '../../harness/chromium.mjs';
+import { type OAuthMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
 import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
-import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
+import { freePort, startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
 
 const KEY = 'browser-key';
 const CHROMIUM = findChromium();
@@ -36,6 +37,8 @@ const STREAMED_ANSWER =
   'To follow a thread, open its WebSocket on /api/threads/:id/stream and reconnect with ?after=<seq>.';
 
 let model: OpenAIServer;
+/** An MCP server behind OAuth, for the units agent's server. */
+let oauth: OAuthMcpServer;
 let dev: WranglerDev;
 let api: Client;
 let browser: Browser;
@@ -118,14 +121,20 @@ beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
   model = await startOpenAIServer();
   data = await startDataServer();
+  oauth = await startOAuthMcpServer();
+  // The Worker's own origin is its PUBLIC_URL (where OAuth links and callbacks point): known before it starts.
+  const port = await freePort();
   dev = await startWranglerDev({
+    port,
     vars: {
       API_KEYS: KEY,
       OPENAI_BASE_URL: model.baseURL,
       OPENAI_API_KEY: 'x',
       MODEL: 'fake-model',
-      // The local JSON service is a development host.
-      EGRESS_ALLOW_HOSTS: new URL(data.url).host,
+      // The local JSON service and the OAuth MCP server are development hosts.
+      EGRESS_ALLOW_HOSTS: `${new URL(data.url).host},${new URL(oauth.origin).host}`,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      SECRETS_KEY: 'browser-test-secrets-key',
     },
   });
   api = createClient({ baseUrl: dev.url, apiKey: KEY });
@@ -144,6 +153,7 @@ afterAll(async () => {
   await browser?.close();
   await dev?.stop();
   await model?.close();
+  await oauth?.close();
   await new Promise((resolve) => data?.server.close(resolve));
 });
 
@@ -475,6 +485,49 @@ describe('the inspector page', () => {
       'the model request to be cut',
     );
     await shot('13-stopped');
+  });
+
+  it('authorizes an MCP server in a new window of this browser, the only one that can complete it', async () => {
+    model.reset();
+    model.enqueue(
+      { toolCalls: [{ id: 'call_connect', name: 'units__connect', arguments: '{}' }] },
+      { text: 'The units server is connected.' },
+    );
+    // The units agent's server, here one behind OAuth.
+    const { id } = await api.threads.create({ agent: 'units', variables: { UNITS_MCP_URL: oauth.url } });
+    await page.goto(`${dev.url}/#/threads/${id}`);
+    await page.getByRole('heading', { name: `Thread ${id.slice(0, 8)}` }).waitFor();
+    await page.getByText('live', { exact: true }).waitFor();
+    await post('Connect to the units server.');
+
+    const waits = page.getByRole('region', { name: 'Waiting for an answer' });
+    const authorize = waits.getByRole('button', { name: 'Authorize units' });
+    await authorize.waitFor();
+    expect(await waits.textContent()).toContain(oauth.origin);
+    await shot('13b-mcp-authorization');
+    // The page asks for a one-time link with its key and opens it in a new window: the link sets
+    // the cookie, the authorization server approves and sends that window back to the callback.
+    const [popup] = await Promise.all([context.waitForEvent('page'), authorize.click()]);
+    await popup.getByRole('heading', { name: 'Authorized' }).waitFor();
+    expect(new URL(popup.url()).pathname).toBe('/oauth/mcp/callback');
+    await popup.screenshot({ path: join(SCREENSHOTS, '13c-mcp-authorized-window.png') });
+    await popup.close();
+
+    await ended(toolCall('units__connect'), 'success');
+    await waits.waitFor({ state: 'hidden' });
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'is connected' }).waitFor();
+    await shot('13d-mcp-authorized');
+    // The callback cleared the cookie that bound the authorization to this browser.
+    expect((await context.cookies()).filter((cookie) => cookie.name.includes('mcp-oauth'))).toEqual([]);
+
+    expect(await settled(id)).toMatchObject({ status: 'idle', waiting_for: [] });
+    const { messages } = await api.messages.list(id);
+    expect(messages.find((message) => message.tool_call_id === 'call_connect')).toMatchObject({
+      tool_status: 'success',
+    });
+    expect(
+      oauth.tokenRequests.some((request) => request.grantType === 'authorization_code' && request.pkceVerified),
+    ).toBe(true);
   });
 
   it('lists the threads with filters', async () => {

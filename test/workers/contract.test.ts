@@ -47,6 +47,7 @@ const OPERATIONS: Record<string, string> = {
   answerApproval: 'POST /api/threads/{id}/approvals',
   submitToolResult: 'POST /api/threads/{id}/tool-results',
   storeSecret: 'POST /api/threads/{id}/secrets',
+  startMcpAuthorization: 'POST /api/threads/{id}/mcp-authorizations',
   getFile: 'GET /api/threads/{id}/files/{path}',
   putFile: 'PUT /api/threads/{id}/files/{path}',
   getDeferredVariables: 'GET /api/threads/{id}/variables/{requestId}',
@@ -54,6 +55,7 @@ const OPERATIONS: Record<string, string> = {
   streamThread: 'GET /api/threads/{id}/stream',
   streamThreadEvents: 'GET /api/threads/{id}/events',
   mcp: 'POST /mcp',
+  mcpOAuthStart: 'GET /oauth/mcp/start',
   mcpOAuthCallback: 'GET /oauth/mcp/callback',
 };
 
@@ -230,7 +232,7 @@ describe('the OpenAPI document and the routes', () => {
 
 interface WaitView {
   status: string;
-  waiting_for: { tool_call_id: string; kind: string; payload: { authorization_url?: string } }[];
+  waiting_for: { tool_call_id: string; kind: string; payload: unknown }[];
 }
 
 /** The call the thread waits on, once it waits for a `kind` answer. */
@@ -413,18 +415,30 @@ describe('the streams and the MCP endpoint against the document', () => {
     expectError(await conforms('mcpDeleteNotAllowed', await call('mcpDeleteNotAllowed'), 405), 'method_not_allowed');
   });
 
-  it('LOCK-4: the OAuth callback page completes an authorization under way and refuses an unknown state', async () => {
+  it('LOCK-4: an MCP authorization is started with a key, opened in a browser and completed there; refusals are documented', async () => {
     const refused = await call('mcpOAuthCallback', {}, { key: null, query: `?state=${UNKNOWN}.forged&code=x` });
     expect(await conforms('mcpOAuthCallback', refused, 400)).toContain('Authorization failed');
+    const unknownLink = await call('mcpOAuthStart', {}, { key: null, query: `?ticket=${UNKNOWN}.forged` });
+    expect(await conforms('mcpOAuthStart', unknownLink, 400)).toContain('Authorization failed');
     const id = await createThread({
       agent: 'mcp_oauth',
       variables: { MCP_OAUTH_URL: inject('mcpOAuthUrl') },
       messages: [{ content: directive([{ toolCalls: [{ name: 'secure__connect' }] }, { text: 'done' }]) }],
     });
-    const wait = await waitFor(id, 'mcp_auth');
-    const approval = await fetch(wait.payload.authorization_url ?? '', { redirect: 'manual' });
+    await waitFor(id, 'mcp_auth');
+    const notWaited = await call('startMcpAuthorization', { id }, { json: { server: 'nowhere' } });
+    expectError(await conforms('startMcpAuthorization', notWaited, 409), 'not_waiting');
+    const link = await call('startMcpAuthorization', { id }, { json: { server: 'secure' } });
+    const { start_url } = (await conforms('startMcpAuthorization', link, 200)) as { start_url: string };
+    const start = new URL(start_url);
+    const opened = await call('mcpOAuthStart', {}, { key: null, query: start.search, redirect: 'manual' });
+    await conforms('mcpOAuthStart', opened, 302);
+    const cookie = (opened.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const approval = await fetch(opened.headers.get('location') ?? '', { redirect: 'manual' });
     const callback = new URL(approval.headers.get('location') ?? '');
-    const page = await call('mcpOAuthCallback', {}, { key: null, query: callback.search });
+    const stranger = await call('mcpOAuthCallback', {}, { key: null, query: callback.search });
+    expect(await conforms('mcpOAuthCallback', stranger, 403)).toContain('did not start');
+    const page = await call('mcpOAuthCallback', {}, { key: null, query: callback.search, headers: { cookie } });
     expect(await conforms('mcpOAuthCallback', page, 200)).toContain('Authorized');
     await settled(id);
   });

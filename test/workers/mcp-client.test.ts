@@ -2,16 +2,26 @@
  * MCP servers' tools as tools of a thread, through the HTTP API (LOCK-4, KIND-8, PERM-1, VAR-3):
  * the local MCP test server of global-setup.ts (the official SDK's server) over Streamable HTTP and
  * HTTP+SSE, a text, an image, a resource, a failing, a throwing and a slow tool, 200 deferred tools
- * found by tool_search, a deny rule, a forgotten session, an evicted thread, and an OAuth server.
+ * found by tool_search, a deny rule, a forgotten session, an evicted thread, and an OAuth server
+ * whose authorization completes only in the browser its owner started it in.
  * Every test makes its own thread; the model is scripted by the test's own user message.
  */
 import { abortAllDurableObjects } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
-import { describe, expect, inject, it } from 'vitest';
-import { api, createThread, messages, settled, thread, until } from '../support/api.js';
+import { describe, expect, inject, it, vi } from 'vitest';
+import { BROWSER_STATE_TTL_MS, START_LINK_TTL_MS } from '../../src/thread/mcp/index.js';
+import { ALICE, api, BOB, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
-import { MCP_CALLBACK_FORGERIES } from '../support/hostile-corpus.js';
+import { MCP_CALLBACK_FORGERIES, OAUTH_CALLBACK_BROWSERS } from '../support/hostile-corpus.js';
+import {
+  approve,
+  authorizeInBrowser,
+  callback,
+  openStartLink,
+  pathOf,
+  requestStartLink,
+} from '../support/oauth-browser.js';
 import { allFrames } from '../support/socket.js';
 
 const TOKEN = 'mcp-bearer-canary-7f3a9c1e';
@@ -280,61 +290,91 @@ async function oauthState(): Promise<OAuthState> {
   return (await (await fetch(`${env.SERVICES_URL}/mcp-admin/oauth`)).json()) as OAuthState;
 }
 
+/** How many authorization codes the thread has tried to exchange so far. */
+async function codeExchanges(): Promise<number> {
+  return (await oauthState()).tokenRequests.filter((request) => request.grantType === 'authorization_code').length;
+}
+
 interface WaitingView {
   status: string;
   waiting_for: {
     tool_call_id: string;
     kind: string;
     name: string;
-    payload: { server: string; authorization_url: string };
+    payload: Record<string, unknown>;
   }[];
 }
 
 /** A thread of `mcp_oauth` whose model connects the server, calls its echo with `marker`, then answers. */
-async function oauthThread(marker: string, extra: Record<string, unknown> = {}): Promise<string> {
-  return createThread({
-    agent: 'mcp_oauth',
-    variables: { MCP_OAUTH_URL: inject('mcpOAuthUrl') },
-    messages: [
-      {
-        content: directive([
-          { toolCalls: [{ name: 'secure__connect' }] },
-          { toolCalls: [{ name: 'secure__echo', arguments: { text: marker } }] },
-          { text: 'done' },
-        ]),
-      },
-    ],
-    ...extra,
-  });
+async function oauthThread(marker: string, extra: Record<string, unknown> = {}, key = ALICE): Promise<string> {
+  return createThread(
+    {
+      agent: 'mcp_oauth',
+      variables: { MCP_OAUTH_URL: inject('mcpOAuthUrl') },
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'secure__connect' }] },
+            { toolCalls: [{ name: 'secure__echo', arguments: { text: marker } }] },
+            { text: 'done' },
+          ]),
+        },
+      ],
+      ...extra,
+    },
+    key,
+  );
 }
 
-/** Follows the authorization URL as a user who approves would, and returns the callback path. */
-async function approve(authorizationUrl: string): Promise<string> {
-  const response = await fetch(authorizationUrl, { redirect: 'manual' });
-  expect(response.status).toBe(302);
-  const callback = new URL(response.headers.get('location') ?? '');
-  expect(`${callback.origin}${callback.pathname}`).toBe('https://agents.test/oauth/mcp/callback');
-  return `${callback.pathname}${callback.search}`;
+/** The thread once its call waits for the server's authorization. */
+function waiting(id: string, key = ALICE): Promise<WaitingView> {
+  return until(
+    async () => (await (await api(`/api/threads/${id}`, { key })).json()) as WaitingView,
+    (seen) => seen.status === 'waiting',
+  );
+}
+
+/** The thread still waits for the server's authorization, and its log is what it was. */
+async function stillWaiting(id: string, log: Message[], key = ALICE): Promise<void> {
+  const view = (await (await api(`/api/threads/${id}`, { key })).json()) as WaitingView;
+  expect(view.status).toBe('waiting');
+  expect(view.waiting_for.map((wait) => wait.kind)).toEqual(['mcp_auth']);
+  expect(await messages(id, '', key)).toEqual(log);
 }
 
 describe('MCP servers behind OAuth', () => {
-  it('LOCK-4: the thread waits with mcp_auth, the callback completes it, the call runs; no token leaks', async () => {
+  it('LOCK-4: the owner starts the authorization in a browser, the callback completes it there, the call runs; no token leaks', async () => {
     const marker = unique('oauth');
     const id = await oauthThread(marker);
-    const view = await until(
-      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
-      (seen) => seen.status === 'waiting',
-    );
-    const wait = view.waiting_for[0];
-    expect(wait).toMatchObject({ kind: 'mcp_auth', name: 'secure__connect', payload: { server: 'secure' } });
-    const authorization = new URL(wait?.payload.authorization_url ?? '');
-    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-    expect(authorization.searchParams.get('state')?.startsWith(`${id}.`)).toBe(true);
+    const wait = (await waiting(id)).waiting_for[0];
+    // The wait names the server and where the user will be sent; the authorization URL itself stays in the thread.
+    expect(wait).toMatchObject({ kind: 'mcp_auth', name: 'secure__connect' });
+    expect(wait?.payload).toEqual({ server: 'secure', authorization_server: new URL(inject('mcpOAuthUrl')).origin });
 
-    const callback = await approve(authorization.href);
-    const page = await api(callback, { key: null });
+    const startUrl = await requestStartLink(id);
+    expect(startUrl).toMatch(/^https:\/\/agents\.test\/oauth\/mcp\/start\?ticket=/);
+    const started = await openStartLink(startUrl);
+    const authorization = new URL(started.authorizationUrl);
+    expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(started.state.startsWith(`${id}.`)).toBe(true);
+    // The browser is bound by a host-only, Secure, HttpOnly, Lax cookie for the time the authorization may take.
+    expect(started.cookie.name).toMatch(/^__Host-mcp-oauth-[A-Za-z0-9_-]+$/);
+    expect(started.cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const attributes = started.setCookie.split(';').map((part) => part.trim().toLowerCase());
+    expect(attributes).toEqual(expect.arrayContaining(['max-age=600', 'path=/', 'httponly', 'secure', 'samesite=lax']));
+    expect(attributes.some((part) => part.startsWith('domain='))).toBe(false);
+    // The link opens one browser, once.
+    const again = await api(pathOf(startUrl), { key: null, redirect: 'manual' });
+    expect(again.status).toBe(400);
+    expect(again.headers.get('set-cookie')).toBeNull();
+
+    const cookie = `${started.cookie.name}=${started.cookie.value}`;
+    const path = await approve(started.authorizationUrl);
+    const page = await callback(path, cookie);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Authorized');
+    // The cookie has done its work: the browser is told to forget it.
+    expect(page.headers.get('set-cookie')).toMatch(new RegExp(`^${started.cookie.name}=; Max-Age=0`));
 
     const log = await settled(id);
     const [connect, echo] = results(log);
@@ -346,9 +386,11 @@ describe('MCP servers behind OAuth', () => {
       state.tokenRequests.some((request) => request.grantType === 'authorization_code' && request.pkceVerified),
     ).toBe(true);
 
-    // The same callback again changes nothing: its state was used.
-    const replay = await api(callback, { key: null });
+    // The same callback again, cookie and all, changes nothing: its state was spent.
+    const exchanges = await codeExchanges();
+    const replay = await callback(path, cookie);
     expect(replay.status).toBe(400);
+    expect(await codeExchanges()).toBe(exchanges);
 
     // No token, code or client secret in the log, the frames or what the model was sent.
     const frames = JSON.stringify(await allFrames(id));
@@ -363,16 +405,110 @@ describe('MCP servers behind OAuth', () => {
     }
   });
 
+  it('LOCK-4: a callback from a browser that did not start the authorization is refused, and no token lands in the thread', async () => {
+    const id = await oauthThread(unique('bound'));
+    await waiting(id);
+    const own = await openStartLink(await requestStartLink(id));
+    // Another user's authorization under way, in another browser.
+    const other = await oauthThread(unique('other'), {}, BOB);
+    await waiting(other, BOB);
+    const elsewhere = await openStartLink(await requestStartLink(other, 'secure', BOB));
+    const log = await messages(id);
+    const otherLog = await messages(other, '', BOB);
+
+    // Whoever sees the authorization URL can approve it with their own account: that code comes back
+    // with this thread's state, from a browser that is not the owner's.
+    const stolen = await approve(own.authorizationUrl);
+    const exchanges = await codeExchanges();
+    for (const attempt of OAUTH_CALLBACK_BROWSERS) {
+      const response = await callback(
+        `${stolen}${attempt.query?.(own.cookie) ?? ''}`,
+        attempt.cookie(own.cookie, elsewhere.cookie),
+      );
+      expect(response.status, attempt.label).toBe(403);
+      expect(await response.text(), attempt.label).toContain('This browser did not start this authorization');
+    }
+    // No code was exchanged, no token stored, no call answered: the call still needs authorization.
+    expect(await codeExchanges()).toBe(exchanges);
+    await stillWaiting(id, log);
+
+    // The owner's browser, holding its own cookie, still completes it; the other user's is unharmed.
+    const page = await callback(await approve(own.authorizationUrl), `${own.cookie.name}=${own.cookie.value}`);
+    expect(page.status).toBe(200);
+    expect(results(await settled(id)).at(-1)).toMatchObject({ tool_status: 'success' });
+    await stillWaiting(other, otherLog, BOB);
+    const theirs = await callback(
+      await approve(elsewhere.authorizationUrl),
+      `${elsewhere.cookie.name}=${elsewhere.cookie.value}`,
+    );
+    expect(theirs.status).toBe(200);
+    expect(results(await settled(other, BOB)).at(-1)).toMatchObject({ tool_status: 'success' });
+  });
+
+  it('LOCK-4: an expired link or authorization is refused with the right cookie, and the call still waits for a new one', async () => {
+    const id = await oauthThread(unique('expiry'));
+    await waiting(id);
+    const log = await messages(id);
+    const exchanges = await codeExchanges();
+    try {
+      // A link opened after its five minutes sets no cookie and sends nowhere.
+      const lateLink = await requestStartLink(id);
+      vi.setSystemTime(Date.now() + START_LINK_TTL_MS + 1000);
+      const late = await api(pathOf(lateLink), { key: null, redirect: 'manual' });
+      expect(late.status).toBe(400);
+      expect(await late.text()).toContain('expired');
+      expect(late.headers.get('set-cookie')).toBeNull();
+      vi.useRealTimers();
+
+      // A browser that comes back after its ten minutes, with its own cookie, is refused too.
+      const started = await openStartLink(await requestStartLink(id));
+      const path = await approve(started.authorizationUrl);
+      vi.setSystemTime(Date.now() + BROWSER_STATE_TTL_MS + 1000);
+      const expired = await callback(path, `${started.cookie.name}=${started.cookie.value}`);
+      expect(expired.status).toBe(400);
+      expect(await expired.text()).toContain('expired');
+      vi.useRealTimers();
+      // Spent: the same callback in time again is refused as well.
+      expect((await callback(path, `${started.cookie.name}=${started.cookie.value}`)).status).toBe(400);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(await codeExchanges()).toBe(exchanges);
+    await stillWaiting(id, log);
+    // A new link starts it again, and this time it completes.
+    expect((await authorizeInBrowser(id)).status).toBe(200);
+    expect(results(await settled(id)).at(-1)).toMatchObject({ tool_status: 'success' });
+  });
+
+  it('LOCK-4: only the owner gets a start link, only for a server a call waits for', async () => {
+    const id = await oauthThread(unique('keyed'));
+    await waiting(id);
+    const start = (json: unknown, key: string | null = ALICE) =>
+      api(`/api/threads/${id}/mcp-authorizations`, { method: 'POST', json, key });
+    expect((await start({ server: 'secure' }, null)).status).toBe(401);
+    expect((await start({ server: 'secure' }, BOB)).status).toBe(404);
+    const notWaited = await start({ server: 'tools' });
+    expect(notWaited.status).toBe(409);
+    expect(await notWaited.json()).toMatchObject({ error: { code: 'not_waiting' } });
+    expect((await start({})).status).toBe(400);
+    // A link asked for again replaces the one before.
+    const first = await requestStartLink(id);
+    const second = await requestStartLink(id);
+    expect((await api(pathOf(first), { key: null, redirect: 'manual' })).status).toBe(400);
+    expect((await api(pathOf(second), { key: null, redirect: 'manual' })).status).toBe(302);
+  });
+
   it('LOCK-4, THR-3: an authorization survives an eviction, and expired tokens are refreshed without asking again', async () => {
     const first = unique('before-expiry');
     const id = await oauthThread(first);
-    const view = await until(
-      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
-      (seen) => seen.status === 'waiting',
-    );
-    // Evicted between the authorization's start and its callback: the sealed verifier and state remain.
+    await waiting(id);
+    const started = await openStartLink(await requestStartLink(id));
+    // Evicted between the browser's start and its callback: the sealed verifier, state and binding remain.
     await abortAllDurableObjects();
-    const page = await api(await approve(view.waiting_for[0]?.payload.authorization_url ?? ''), { key: null });
+    const page = await callback(
+      await approve(started.authorizationUrl),
+      `${started.cookie.name}=${started.cookie.value}`,
+    );
     expect(page.status).toBe(200);
     expect(results(await settled(id)).at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${first}` });
 
@@ -403,19 +539,14 @@ describe('MCP servers behind OAuth', () => {
 
   it('LOCK-4: a forged callback state is refused and changes nothing', async () => {
     const id = await oauthThread(unique('forged'));
-    await until(
-      async () => (await (await api(`/api/threads/${id}`)).json()) as WaitingView,
-      (seen) => seen.status === 'waiting',
-    );
+    await waiting(id);
     const before = await messages(id);
+    const exchanges = await codeExchanges();
     for (const forgery of MCP_CALLBACK_FORGERIES) {
       const response = await api(`/oauth/mcp/callback?${forgery.query.replaceAll('{id}', id)}`, { key: null });
       expect(response.status, forgery.label).toBeGreaterThanOrEqual(400);
     }
-    expect((await thread(id)).status).toBe('waiting');
-    expect(await messages(id)).toEqual(before);
-    expect((await oauthState()).tokenRequests.some((request) => JSON.stringify(request).includes('stolen'))).toBe(
-      false,
-    );
+    await stillWaiting(id, before);
+    expect(await codeExchanges()).toBe(exchanges);
   });
 });

@@ -191,6 +191,16 @@ export const FolderListingSchema = z
   })
   .openapi('FolderListing');
 
+export const McpStartLinkSchema = z
+  .object({
+    server: z.string(),
+    start_url: z
+      .string()
+      .describe('Open it in the browser that will authorize: once, before `expires_at`; it sets the binding cookie'),
+    expires_at: z.number().describe('Milliseconds since the epoch'),
+  })
+  .openapi('McpStartLink');
+
 export const ServiceIndexSchema = z
   .object({ name: z.string(), agents: z.array(z.string()), openapi: z.string(), mcp: z.string() })
   .openapi('ServiceIndex');

@@ -183,6 +183,12 @@ export const SecretsBody = z
   .strict()
   .openapi('SecretsBody');
 
+/** LOCK-4: which MCP server's authorization, waited for by a call of the thread, to start in a browser. */
+export const McpAuthorizationBody = z
+  .object({ server: z.string().min(1).max(256).describe('The MCP server the `mcp_auth` wait names') })
+  .strict()
+  .openapi('McpAuthorizationBody');
+
 export const DeferredVariablesBody = z
   .object({
     variables: z.record(z.string(), z.string()).describe('Values for the variables the deferred child lacks'),

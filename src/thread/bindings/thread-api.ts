@@ -6,7 +6,7 @@ import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 
 export interface ApiError {
-  status: 400 | 401 | 404 | 409 | 411 | 413 | 422 | 500 | 503;
+  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 500 | 503;
   code: string;
   message: string;
   details?: unknown;
@@ -125,6 +125,20 @@ export type ChildDelivery = 'delivered' | 'parent_gone';
 /** What an OAuth callback brought: the authorization code, or the authorization server's error. */
 export type McpCallbackOutcome = { code: string } | { error: string };
 
+/** A one-time link to start an MCP server's authorization in a browser: `ticket` is its secret. */
+export interface McpStartLink {
+  server: string;
+  ticket: string;
+  /** Epoch milliseconds after which the link no longer opens. */
+  expires_at: number;
+}
+
+/** Where a browser that opened a start link goes: the authorization URL with the state bound to it. */
+export interface McpBrowserStart {
+  state: string;
+  authorization_url: string;
+}
+
 export interface McpAuthorizationResult {
   server: string;
   authorized: boolean;
@@ -191,8 +205,16 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>>;
   storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>>;
-  /** An MCP server's OAuth callback for an authorization this thread began (LOCK-4). */
-  mcpAuthorized(state: string, outcome: McpCallbackOutcome): Promise<RpcResult<McpAuthorizationResult>>;
+  /** Its owner asks for a one-time link that starts `server`'s OAuth authorization in a browser (LOCK-4). */
+  mcpStartLink(userId: string, id: string, server: string): Promise<RpcResult<McpStartLink>>;
+  /** A browser opened that link; `nonceHash` is the hash of the nonce its cookie now holds. */
+  mcpBeginAuthorization(ticket: string, nonceHash: string): Promise<RpcResult<McpBrowserStart>>;
+  /** The OAuth callback, from a browser whose cookie's nonce hashes to `nonceHash` (null: no cookie). */
+  mcpAuthorized(
+    state: string,
+    nonceHash: string | null,
+    outcome: McpCallbackOutcome,
+  ): Promise<RpcResult<McpAuthorizationResult>>;
   listMessages(
     userId: string,
     id: string,

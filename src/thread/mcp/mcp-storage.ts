@@ -66,11 +66,15 @@ export class SqliteMcpStorage implements McpStorage {
     this.write(server, 'credentials', sealed);
   }
 
-  async serverAwaiting(state: string): Promise<string | null> {
+  /** The first server whose credentials pass `test`, with them (an authorization's link or state). */
+  async serverWhere(
+    test: (credentials: McpCredentials) => boolean,
+  ): Promise<{ server: string; credentials: McpCredentials } | null> {
     const rows = this.sql.exec('SELECT server FROM mcp_servers WHERE credentials IS NOT NULL').toArray();
     for (const row of rows) {
       const server = row.server as string;
-      if ((await this.credentials(server))?.state === state) return server;
+      const credentials = await this.credentials(server);
+      if (credentials && test(credentials)) return { server, credentials };
     }
     return null;
   }

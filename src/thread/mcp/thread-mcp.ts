@@ -1,7 +1,7 @@
 /**
  * A thread's MCP client (LOCK-4) as the Durable Object runs it: one hub per object, its storage in
  * the thread's SQLite, every request through the egress policy and the thread's `net.fetch` denies,
- * and the OAuth callback that completes a wait of kind `mcp_auth`.
+ * and the steps of an OAuth authorization bound to the browser that starts it (browser-binding.ts).
  */
 import { canonicalHost, egressPolicy, outboundFetch } from '../../engine/egress/index.js';
 import { hostRefusal, threadRules } from '../../engine/permissions/index.js';
@@ -12,6 +12,7 @@ import { McpHub, type McpServerRecord, mcpToolName } from '../../tools/mcp/index
 import { type RuntimeEnv, ThreadIndex } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
+import { beginInBrowser, claimCallback, issueStartLink } from './browser-binding.js';
 import { SqliteMcpStorage } from './mcp-storage.js';
 
 /** The path of the OAuth callback route, under the Worker's PUBLIC_URL. */
@@ -114,22 +115,27 @@ export class ThreadMcp {
     return this.ready().toolsFor(servers, signal);
   }
 
-  /**
-   * Completes the authorization `state` belongs to with the authorization server's `code`. Returns
-   * the server's name, or null when no authorization of this thread carries that state.
-   */
-  async authorize(state: string, code: string): Promise<string | null> {
+  /** Exchanges the authorization server's `code` for `server`'s tokens, sealed in storage. */
+  async authorize(server: string, code: string): Promise<void> {
     await this.openVariables();
     const hub = this.ready();
-    const server = await this.storage().serverAwaiting(state);
-    const config = server ? this.servers()[server] : undefined;
-    if (!server || !config) return null;
+    const config = this.servers()[server];
+    if (!config) throw new Error(`the agent declares no MCP server "${server}"`);
     await hub.finishAuthorization(server, config, code);
-    return server;
   }
 
-  /** The server an authorization under way with this `state` belongs to, without completing it. */
-  serverAwaiting(state: string): Promise<string | null> {
-    return this.storage().serverAwaiting(state);
+  /** Step 1 of browser-binding.ts: a one-time link that starts `server`'s authorization in a browser. */
+  startLink(server: string) {
+    return issueStartLink(this.storage(), this.threadId(), server, Date.now());
+  }
+
+  /** Step 2: a browser opened the link; `nonceHash` is the hash of the nonce its cookie holds. */
+  beginInBrowser(ticket: string, nonceHash: string) {
+    return beginInBrowser(this.storage(), this.threadId(), ticket, nonceHash, Date.now());
+  }
+
+  /** Step 3: a browser came back with `state`; the server it completes, its state spent, or why not. */
+  claimCallback(state: string, nonceHash: string | null) {
+    return claimCallback(this.storage(), state, nonceHash, Date.now());
   }
 }

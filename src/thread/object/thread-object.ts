@@ -16,7 +16,9 @@ import {
   type DeferredChildView,
   fail,
   type McpAuthorizationResult,
+  type McpBrowserStart,
   type McpCallbackOutcome,
+  type McpStartLink,
   type MessagePage,
   notFound,
   ok,
@@ -46,7 +48,7 @@ import {
   messageFromChild,
   storeSecretAnswer,
 } from '../inbox/index.js';
-import { completeMcpAuthorization, ThreadMcp } from '../mcp/index.js';
+import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink, ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import { FrameLog, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
@@ -293,10 +295,25 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     });
   }
 
-  /** An MCP server's OAuth callback for an authorization this thread began (LOCK-4). */
-  async mcpAuthorized(state: string, outcome: McpCallbackOutcome): Promise<RpcResult<McpAuthorizationResult>> {
+  /** Its owner asks for a one-time link that starts an MCP server's authorization in a browser (LOCK-4). */
+  async mcpStartLink(userId: string, id: string, server: string): Promise<RpcResult<McpStartLink>> {
+    return this.asOwner(userId, id, () => mcpStartLink(this.mcp, this.store(), server));
+  }
+
+  /** A browser opened a start link: no key here, the link's secret is the authority (LOCK-4). */
+  async mcpBeginAuthorization(ticket: string, nonceHash: string): Promise<RpcResult<McpBrowserStart>> {
     if (!this.record()) return fail(notFound(this.ctx.id.toString()));
-    return completeMcpAuthorization(this.mcp, this.answerDesk(), state, outcome);
+    return beginMcpAuthorization(this.mcp, ticket, nonceHash);
+  }
+
+  /** An MCP server's OAuth callback, completed only for the browser that began it (LOCK-4). */
+  async mcpAuthorized(
+    state: string,
+    nonceHash: string | null,
+    outcome: McpCallbackOutcome,
+  ): Promise<RpcResult<McpAuthorizationResult>> {
+    if (!this.record()) return fail(notFound(this.ctx.id.toString()));
+    return completeMcpAuthorization(this.mcp, this.answerDesk(), state, nonceHash, outcome);
   }
 
   /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */

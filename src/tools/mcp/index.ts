@@ -5,5 +5,5 @@
  */
 export { McpHub } from './mcp-hub.js';
 export { MCP_NAME_SEPARATOR, mcpToolName } from './mcp-names.js';
-export { McpAuthorizationRequired, threadOfState } from './mcp-oauth.js';
+export { McpAuthorizationRequired } from './mcp-oauth.js';
 export type { McpCredentials, McpFetch, McpHost, McpServerRecord, McpStorage, McpToolInfo } from './mcp-ports.js';

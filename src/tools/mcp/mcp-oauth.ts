@@ -2,8 +2,9 @@
  * The OAuth client of one MCP server in one thread (MCP authorization: OAuth 2.1 with PKCE and
  * dynamic client registration). The SDK drives the protocol; this provider keeps its state in the
  * thread's sealed storage, so a token never enters the message log, a frame or a model request, and
- * an authorization begun before an eviction completes after it. `state` names the thread and carries
- * a random part, so the callback route finds the thread and a forged callback matches nothing.
+ * an authorization begun before an eviction completes after it. The authorization URL the SDK builds
+ * is kept, not shown: the thread hands it to the browser the user starts the authorization in, with
+ * a `state` bound to that browser (thread/mcp), so the `state` the SDK asks for here is a placeholder.
  */
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type {
@@ -30,10 +31,14 @@ function randomPart(): string {
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-/** The thread a callback's `state` belongs to: its text up to the first dot. */
-export function threadOfState(state: string): string {
-  return state.split('.')[0] ?? '';
-}
+/** What an authorization under way leaves in storage, cleared when it ends. */
+const ENDED = {
+  codeVerifier: undefined,
+  authorizationUrl: undefined,
+  start: undefined,
+  state: undefined,
+  binding: undefined,
+} satisfies Partial<McpCredentials>;
 
 export class ThreadOAuthProvider implements OAuthClientProvider {
   /** Set when the SDK asks to send the user to the authorization server. */
@@ -69,10 +74,9 @@ export class ThreadOAuthProvider implements OAuthClientProvider {
     await this.host.storage.saveCredentials(this.server, { ...(await this.read()), ...change });
   }
 
+  /** Replaced before any browser sees the URL; random, so it never matches a callback by chance. */
   async state(): Promise<string> {
-    const state = `${this.host.threadId}.${randomPart()}`;
-    await this.update({ state });
-    return state;
+    return `unbound.${randomPart()}`;
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
@@ -88,12 +92,19 @@ export class ThreadOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    // A completed exchange ends the authorization under way: its state cannot be used twice.
-    await this.update({ tokens, state: undefined, codeVerifier: undefined });
+    // A completed exchange ends the authorization under way: nothing of it can be used twice.
+    await this.update({ tokens, ...ENDED });
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
+  /** A new authorization replaces any under way: its links, states and browser bindings are void. */
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
     this.authorizationUrl = authorizationUrl.href;
+    await this.update({
+      authorizationUrl: authorizationUrl.href,
+      start: undefined,
+      state: undefined,
+      binding: undefined,
+    });
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {

@@ -28,9 +28,18 @@ export interface McpServerRecord {
 export interface McpCredentials {
   client?: OAuthClientInformationMixed;
   tokens?: OAuthTokens;
-  /** PKCE verifier and `state` of an authorization under way. */
+  /** PKCE verifier of an authorization under way. */
   codeVerifier?: string;
+  /**
+   * The authorization server's URL the SDK built for it. Never handed out as it is: a browser the
+   * user starts the authorization in gets it with a `state` bound to that browser.
+   */
+  authorizationUrl?: string;
+  /** The one-time link a keyed request made to start it in a browser: the hash of its secret, its deadline. */
+  start?: { hash: string; expiresAt: number };
+  /** The `state` a browser was sent with, and the hash of the nonce in that browser's cookie. */
   state?: string;
+  binding?: { nonceHash: string; expiresAt: number };
 }
 
 export interface McpStorage {
@@ -38,8 +47,6 @@ export interface McpStorage {
   saveRecord(server: string, record: McpServerRecord): void;
   credentials(server: string): Promise<McpCredentials | null>;
   saveCredentials(server: string, credentials: McpCredentials): Promise<void>;
-  /** The server whose authorization under way carries this `state`, if any. */
-  serverAwaiting(state: string): Promise<string | null>;
 }
 
 export type McpFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;

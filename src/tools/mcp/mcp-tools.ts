@@ -39,7 +39,9 @@ function authorizingInteraction(server: string, attempt: Attempt) {
         return await attempt(state, args);
       } catch (error) {
         if (!(error instanceof McpAuthorizationRequired)) throw error;
-        const payload: McpAuthPayload = { server, authorization_url: error.authorizationUrl };
+        // The authorization URL itself stays in the thread: only a browser its owner starts it in gets
+        // it, bound to that browser (thread/mcp). The wait says where the user will be sent.
+        const payload: McpAuthPayload = { server, authorization_server: new URL(error.authorizationUrl).origin };
         return { kind: 'mcp_auth' as const, payload };
       }
     },
