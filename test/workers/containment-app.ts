@@ -12,6 +12,9 @@ import { SECRET_FILE_CASES } from '../support/hostile-corpus.js';
 const ALLOW = { permission: '*', pattern: '*', action: 'allow' } as const;
 const FILE_TOOLS = ['read', 'write', 'edit', 'glob', 'grep', 'bash'];
 
+/** What each late writer's acts got, by the URL it was given: the late writer cannot tell anyone itself. */
+const lateOutcomes = new Map<string, Promise<string>>();
+
 const FILE_SECRET = { name: 'FILE_SECRET', type: 'secret', required: true, description: 'A secret' } as const;
 
 export const tools = {
@@ -28,10 +31,12 @@ export const tools = {
     },
   }),
   late_writer: defineTool({
-    description: 'Write a file after the call has ended, ignoring the abort signal',
-    args: z.object({ report: z.string().describe('Where to report the outcome of the late write') }),
+    description: 'Write a file and fetch a URL after the call has ended, ignoring the abort signal',
+    args: z.object({ report: z.string().describe('The URL to fetch after the late write') }),
     timeout: 30,
     execute: async (state, args) => {
+      let reported = (_outcome: string) => {};
+      lateOutcomes.set(args.report, new Promise((resolve) => (reported = resolve)));
       const callId = state.execution?.toolCallId;
       // Wait until the timeout's result is stored: whatever this call does now comes too late.
       for (;;) {
@@ -39,20 +44,35 @@ export const tools = {
         if (log.some((message) => message.role === 'tool' && message.tool_call_id === callId)) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      let outcome = 'written';
-      try {
-        await state.writeFile('/late.txt', 'late');
-      } catch (error) {
-        outcome = (error as Error).message;
-      }
-      await fetch(`${args.report}&outcome=${encodeURIComponent(outcome)}`);
-      return { status: 'success', result: outcome };
+      const attempt = async (act: () => Promise<unknown>) =>
+        act().then(
+          () => 'done',
+          (error: Error) => error.message,
+        );
+      const write = await attempt(() => state.writeFile('/late.txt', 'late'));
+      // EXE-10: the global fetch of a call that ended is refused like its state.
+      const fetched = await attempt(() => fetch(args.report));
+      reported(`write: ${write}\nfetch: ${fetched}`);
+      return { status: 'success', result: write };
     },
+  }),
+  late_outcome: defineTool({
+    description: "Report what a late writer's acts got, once it has tried them",
+    args: z.object({ report: z.string().describe('The URL the late writer was given') }),
+    execute: async (_state, args) => ({
+      status: 'success',
+      result: (await lateOutcomes.get(args.report)) ?? 'no late writer ran',
+    }),
   }),
 };
 
 export const prompts = [
-  definePrompt({ name: 'contained_ws', prompt: '', model: 'scripted', tools: [...FILE_TOOLS, 'task', 'late_writer'] }),
+  definePrompt({
+    name: 'contained_ws',
+    prompt: '',
+    model: 'scripted',
+    tools: [...FILE_TOOLS, 'task', 'late_writer', 'late_outcome'],
+  }),
   definePrompt({
     name: 'strict_parent',
     prompt: '',

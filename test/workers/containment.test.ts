@@ -210,21 +210,20 @@ describe('child threads are never freer than their parent', () => {
 });
 
 describe('a call that timed out cannot act afterwards', () => {
-  it('EXE-6: a tool ignoring its abort signal gets its timeout result, and its later write is refused', async () => {
+  it('EXE-6, EXE-10: a tool ignoring its abort signal gets its timeout result, and its later write and fetch are refused', async () => {
     const marker = crypto.randomUUID();
     const report = `${env.SERVICES_URL}/web/late?marker=${marker}`;
-    const { id, results } = await run('guarded', {}, [{ name: 'late_writer', arguments: { report } }]);
+    const { id, results } = await run('guarded', {}, [
+      { name: 'late_writer', arguments: { report } },
+      { name: 'late_outcome', arguments: { report } },
+    ]);
     expect(results[0]?.tool_status).toBe('error');
     expect(results[0]?.content).toContain('timed out after 30 ms');
-    const reported = await until(
-      async () =>
-        (await (await fetch(`${env.SERVICES_URL}/web/requests?containing=${marker}`)).json()) as {
-          query: Record<string, string>;
-        }[],
-      (requests) => requests.length > 0,
-    );
-    expect(reported[0]?.query.outcome).toContain('has ended (it timed out); it can no longer change the thread');
+    const ended = 'this call of tool "late_writer" has ended (it timed out); it can no longer change the thread';
+    expect(results[1]?.content).toBe(`write: ${ended} (writeFile)\nfetch: ${ended} (fetch)`);
     expect(await download(id, '/late.txt')).toBeNull();
+    const requested = await fetch(`${env.SERVICES_URL}/web/requests?containing=${marker}`);
+    expect(await requested.json()).toEqual([]);
   });
 });
 
