@@ -5,11 +5,11 @@
  * root, and `{ad-hoc}` and `{user-data}` expand to nothing, so patterns using them grant nothing
  * (fail closed). An unknown variable is a definition error.
  */
-import picomatch from 'picomatch';
 import type { RequirementSet, ShellRunRequirement, ToolAccess } from '../../spec/index.js';
 import { DefinitionError } from '../../spec/index.js';
 import { canonicalHostName, canonicalHostPattern } from '../egress/index.js';
 import { canonicalText, normalizeThreadPath } from '../files/index.js';
+import { compileGlob, PatternRefused } from '../patterns/index.js';
 import { commandName } from '../shell/index.js';
 
 /** What each pattern variable expands to on this host. */
@@ -44,11 +44,27 @@ export function assertRequirementPatterns(requires: RequirementSet, where: strin
 
 type Matcher = (subject: string) => boolean;
 
+/**
+ * Whether a subject matches any of the globs, on the linear-time engine the runtime's other globs run
+ * on (engine/patterns): the subjects are a model's paths and hosts, and one engine leaves no glob of
+ * the runtime to a backtracking regex.
+ */
+function anyGlob(globs: readonly string[], where: string): Matcher {
+  let matchers: Matcher[];
+  try {
+    matchers = globs.map((glob) => compileGlob(glob));
+  } catch (error) {
+    if (error instanceof PatternRefused) throw new DefinitionError(`${where}: ${error.message}`);
+    throw error;
+  }
+  return (subject) => matchers.some((match) => match(subject));
+}
+
 function pathMatcher(patterns: readonly string[], where: string): Matcher {
   // In the Unicode form of thread paths (name-characters.ts).
   const expanded = patterns.flatMap((pattern) => expandPattern(canonicalText(pattern), where));
   if (expanded.length === 0) return () => false;
-  const match = picomatch(expanded, { dot: true });
+  const match = anyGlob(expanded, where);
   // `/x/**` also covers `/x` itself.
   return (path) => match(path) || match(`${path}/`);
 }
@@ -57,7 +73,7 @@ function hostMatcher(patterns: readonly string[]): Matcher {
   // A grant: a pattern that cannot be compared with the parser's form of hosts grants nothing.
   const canonical = patterns.flatMap((pattern) => canonicalHostPattern(pattern, false) ?? []);
   if (canonical.length === 0) return () => false;
-  const match = picomatch(canonical);
+  const match = anyGlob(canonical, 'a host pattern');
   return (host) => match(canonicalHostName(host));
 }
 
