@@ -10,7 +10,13 @@ import { describe, expect, it } from 'vitest';
 import { compileGlob, compileLinearRegex, PatternRefused } from '../../src/engine/patterns/index.js';
 import { decide } from '../../src/engine/permissions/index.js';
 import { canonicalCommand, commandPatternMatches } from '../../src/engine/shell/index.js';
-import { CATASTROPHIC_GLOBS, CATASTROPHIC_REGEXES, UNSUPPORTED_REGEXES } from '../support/hostile-corpus.js';
+import { htmlToText } from '../../src/tools/web-fetch/html-to-text.js';
+import {
+  CATASTROPHIC_GLOBS,
+  CATASTROPHIC_REGEXES,
+  pageWithSpaceRun,
+  UNSUPPORTED_REGEXES,
+} from '../support/hostile-corpus.js';
 
 /** A prefix of a catastrophic line short enough for RegExp to answer in a few milliseconds. */
 function shortened(line: string): string {
@@ -182,5 +188,13 @@ describe('permission rules and command patterns', () => {
   it('match a command pattern of many stars against a long operand at once', () => {
     expect(commandPatternMatches(`echo ${stars}`, canonicalCommand(['echo', long]))).toBe(false);
     expect(commandPatternMatches(`echo ${stars}`, canonicalCommand(['echo', `${long}b`]))).toBe(true);
+  });
+});
+
+describe('fixed patterns over hostile text', () => {
+  it('a fetched page whose code block holds a long run of spaces is rendered at once', () => {
+    const markdown = htmlToText(pageWithSpaceRun(400_000), { format: 'markdown', baseUrl: 'https://site.example/' });
+    expect(markdown).toContain('b');
+    expect(markdown.length).toBeGreaterThan(400_000);
   });
 });

@@ -1034,6 +1034,15 @@ export const CATASTROPHIC_REGEXES: readonly CatastrophicRegexCase[] = [
   },
 ];
 
+/**
+ * A page whose code block holds a long run of spaces before its last character: a fixed pattern that
+ * trims trailing whitespace with `/\s+$/` retries from every one of those spaces (quadratic: 15 s for
+ * 100,000 of them), so the page must be rendered without one.
+ */
+export function pageWithSpaceRun(spaces: number): string {
+  return `<html><body><pre>a${' '.repeat(spaces)}b</pre></body></html>`;
+}
+
 /** JavaScript constructs with no linear-time form: refused, the refusal naming `names`. */
 export const UNSUPPORTED_REGEXES: readonly { pattern: string; names: RegExp }[] = [
   { pattern: 'foo(?=bar)', names: /lookahead \(\?=/ },

@@ -284,7 +284,8 @@ class Renderer implements HtmlSink {
   }
 
   private codeBlock(collector: Collector): void {
-    const code = collector.parts.join('').replace(/\r\n?/g, '\n').replace(/^\n/, '').replace(/\s+$/, '');
+    // trimEnd, not /\s+$/: that regex retries from every space of a long inner run, quadratic on a hostile page.
+    const code = collector.parts.join('').replace(/\r\n?/g, '\n').replace(/^\n/, '').trimEnd();
     if (code === '') return;
     const w = this.writer;
     w.block(2);
