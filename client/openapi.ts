@@ -524,6 +524,13 @@ export interface components {
         maxTokens?: number;
         maxCost?: number;
       } | null;
+      /** @description The thread's files against its storage quota */
+      storage: {
+        /** @description What the thread's files take: uploads, tool files, attachments, copies */
+        bytes: number;
+        /** @description The most they may take (createRuntime limits.threadStorageBytes) */
+        quota_bytes: number;
+      };
     };
     /** @enum {string} */
     ThreadStatus: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';
@@ -1253,7 +1260,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `file_too_large`: over MAX_UPLOAD_BYTES (100 MiB unless configured) */
+      /** @description `file_too_large`: over MAX_UPLOAD_BYTES (100 MiB unless configured); or `storage_quota_exceeded`: the thread's files would take more than its storage quota (`details`: `bytes` used, `quota_bytes`); nothing is stored */
       413: {
         headers: {
           [name: string]: unknown;
@@ -2166,6 +2173,17 @@ export interface operations {
       /** @description `idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored */
       422: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {

@@ -1,7 +1,7 @@
 /**
  * The package entry: the runtime and the authoring API.
  */
-export type { AppDefinitions } from './engine/registry/index.js';
+export type { AppDefinitions, RuntimeLimits } from './engine/registry/index.js';
 export { createRuntime, type Runtime } from './runtime.js';
 export * from './spec/index.js';
 export type { RuntimeEnv } from './thread/bindings/index.js';

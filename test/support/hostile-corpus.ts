@@ -1158,3 +1158,51 @@ export const OAUTH_CALLBACK_BROWSERS: readonly {
   },
   { label: 'the cookie name in other letter case', cookie: (own, other) => `${own.name.toLowerCase()}=${other.value}` },
 ];
+
+// ---- quotas ------------------------------------------------------------------------------------
+
+/**
+ * Ways a thread gains files besides an upload (ATT-6), each tried on a thread whose quota it
+ * would pass: refused with nothing stored. `tool` is a tool of test/workers/quota-app.ts (or a
+ * built-in); a sidecar's refusal is a note in a result that otherwise succeeds.
+ */
+export const QUOTA_FILLERS: readonly {
+  label: string;
+  tool: string;
+  arguments(bytes: number): Record<string, unknown>;
+  status: 'error' | 'success';
+}[] = [
+  {
+    label: 'state.writeFile',
+    tool: 'write_bytes',
+    arguments: (bytes) => ({ path: '/tool.bin', bytes }),
+    status: 'error',
+  },
+  {
+    label: 'the write tool',
+    tool: 'write',
+    arguments: (bytes) => ({ path: '/written.txt', content: 'w'.repeat(bytes) }),
+    status: 'error',
+  },
+  {
+    label: 'an attachment a tool returns',
+    tool: 'attach_bytes',
+    arguments: (bytes) => ({ name: 'att.bin', bytes }),
+    status: 'error',
+  },
+  {
+    label: "a truncation sidecar for a result over the tool's output limit",
+    tool: 'long_output',
+    arguments: (bytes) => ({ bytes }),
+    status: 'success',
+  },
+];
+
+/**
+ * Messages posted to a thread whose turn waits (THR-8): one at a time and all at once, more than
+ * its inbox holds. Exactly the bound is accepted; the rest are refused with nothing stored.
+ */
+export const INBOX_FLOODS: readonly { label: string; count: number; concurrent: boolean }[] = [
+  { label: 'one after another', count: 8, concurrent: false },
+  { label: 'all at once', count: 30, concurrent: true },
+];

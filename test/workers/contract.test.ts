@@ -379,8 +379,33 @@ describe('answers, files and deferred children against the document', () => {
       { body: 'x', headers: { 'content-length': String(2 ** 30) } },
     );
     expectError(await conforms('putFile', big, 413), 'file_too_large');
+    // ATT-6: past the thread's storage quota (4 MiB in the test Worker).
+    const overQuota = await call(
+      'putFile',
+      { id, path: 'over.bin' },
+      { body: new Uint8Array(5 * 1024 * 1024), headers: { 'content-length': String(5 * 1024 * 1024) } },
+    );
+    expectError(await conforms('putFile', overQuota, 413), 'storage_quota_exceeded');
+    const described = await conforms('getThread', await call('getThread', { id }), 200);
+    expect(described).toMatchObject({ storage: { bytes: 8, quota_bytes: 4 * 1024 * 1024 } });
     const elsewhere = await call('putFile', { id: UNKNOWN, path }, { body: 'x' });
     expectError(await conforms('putFile', elsewhere, 404), 'thread_not_found');
+  });
+
+  it('THR-8: a message past the inbox bound answers 429 with Retry-After, as documented', async () => {
+    const ask = directive([{ toolCalls: [{ name: 'question', arguments: { questions: [{ question: 'Why?' }] } }] }]);
+    const id = await createThread({ agent: 'general', messages: [{ content: ask }] });
+    await until(
+      async () => (await (await call('getThread', { id })).json()) as { status: string },
+      (view) => view.status === 'waiting',
+    );
+    for (let index = 0; index < 5; index++) {
+      await conforms('postMessage', await call('postMessage', { id }, { json: { content: `m${index}` } }), 202);
+    }
+    const full = await call('postMessage', { id }, { json: { content: 'one too many' } });
+    expect(full.headers.get('retry-after')).toBe('5');
+    expect(operations.get('postMessage')?.responses['429']).toMatchObject({ headers: { 'Retry-After': {} } });
+    expectError(await conforms('postMessage', full, 429), 'inbox_full');
   });
 });
 

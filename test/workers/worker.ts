@@ -22,6 +22,7 @@ import * as egress from './egress-app.js';
 import * as google from './google-app.js';
 import * as mcpApp from './mcp-app.js';
 import * as modelsApp from './models-app.js';
+import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
@@ -390,6 +391,7 @@ const runtime = createRuntime({
     ...google.tools,
     ...workersAi.tools,
     ...sandboxApp.tools,
+    ...quotaApp.tools,
   },
   models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
@@ -420,7 +422,10 @@ const runtime = createRuntime({
     ...workersAi.prompts,
     ...sandboxApp.prompts,
     ...mcpApp.prompts,
+    ...quotaApp.prompts,
   ],
+  // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
+  limits: quotaApp.LIMITS,
   skills: [
     defineSkill({
       name: 'release-checklist',
@@ -439,6 +444,7 @@ const runtime = createRuntime({
     ...workersAi.agents,
     ...sandboxApp.agents,
     ...mcpApp.agents,
+    ...quotaApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

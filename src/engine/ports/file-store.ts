@@ -8,6 +8,8 @@ export interface StoredFileMeta {
   mimeType: string;
   width?: number;
   height?: number;
+  /** The byte length of streamed data (required then: R2 and the thread's quota need it up front). */
+  size?: number;
 }
 
 export interface FileListing {

@@ -6,6 +6,8 @@ export type { SearchableTool } from './deferred-tools.js';
 export { LOADED_TOOLS_KEY, rankDeferredTools } from './deferred-tools.js';
 export { mcpServersOf } from './mcp-declarations.js';
 export { Registry } from './registry.js';
+export type { RuntimeLimits, ThreadLimits } from './runtime-limits.js';
+export { DEFAULT_LIMITS } from './runtime-limits.js';
 export { attachedPaths, initialMessage } from './subprompt-tool.js';
 export type {
   AgentToolFactory,

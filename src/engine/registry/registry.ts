@@ -25,6 +25,7 @@ import {
   effectiveCapabilities,
 } from '../permissions/index.js';
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
+import { type ThreadLimits, threadLimits } from './runtime-limits.js';
 import { subpromptTool } from './subprompt-tool.js';
 import type {
   AgentToolFactory,
@@ -64,6 +65,8 @@ export class Registry {
   readonly projectRules: readonly PermissionRule[];
   readonly projectWatchdog: Watchdog | undefined;
   readonly skills: readonly SkillDefinition[];
+  /** What one thread may hold (ATT-6, THR-8), defaults filled in. */
+  readonly limits: ThreadLimits;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
   /** Per prompt: the agents it offers (as agent tools or resumable subagents), which its tools may start. */
@@ -92,6 +95,7 @@ export class Registry {
     assertRules(this.projectRules, 'the project permissions');
     this.projectWatchdog = definitions.watchdog;
     this.skills = definitions.skills ?? [];
+    this.limits = threadLimits(definitions.limits);
     this.checkReferences();
     this.offerSecretTool();
     for (const agent of this.agents.values()) {

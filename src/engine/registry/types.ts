@@ -14,6 +14,7 @@ import type {
   SubpromptConfig,
   Watchdog,
 } from '../../spec/index.js';
+import type { RuntimeLimits } from './runtime-limits.js';
 
 export type Named<T> = readonly T[] | Readonly<Record<string, T>>;
 
@@ -33,6 +34,8 @@ export interface AppDefinitions {
   watchdog?: Watchdog;
   /** Skills the `skill` tool loads on demand (LOCK-4). */
   skills?: readonly SkillDefinition[];
+  /** What one thread may hold: its files' total size and its inbox (ATT-6, THR-8; runtime-limits.ts). */
+  limits?: RuntimeLimits;
 }
 
 /** SUB-3: how the runtime fills in an immediate call's arguments. */

@@ -12,6 +12,8 @@ export function errorResponse(c: Context, error: ApiError): Response {
   const body = {
     error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
   };
+  // A 429 says when to try again (THR-8: a full inbox).
+  if (error.retryAfter !== undefined) c.header('Retry-After', String(error.retryAfter));
   return c.json(body, error.status as ContentfulStatusCode);
 }
 

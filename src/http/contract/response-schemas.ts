@@ -137,6 +137,12 @@ export const ThreadDetailsSchema = z
     last_frame_seq: z.number().int().describe('The newest stream frame: resume the stream after it'),
     usage: z.object({ thread: UsageTotalsSchema, turn: UsageTotalsSchema }),
     budget: Budget.nullable().describe("The budget in force (the agent's and the thread's, the tighter)"),
+    storage: z
+      .object({
+        bytes: z.number().int().describe("What the thread's files take: uploads, tool files, attachments, copies"),
+        quota_bytes: z.number().int().describe('The most they may take (createRuntime limits.threadStorageBytes)'),
+      })
+      .describe("The thread's files against its storage quota"),
   })
   .openapi('ThreadDetails');
 

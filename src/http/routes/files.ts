@@ -1,19 +1,13 @@
 /**
- * Thread files over HTTP (ATT-5): uploads stream into R2 and downloads stream out of it; neither is
- * held in memory whole. A folder path lists its entries. The path is the rest of the request path,
- * slashes included: documented as `{path}`, served as `/files/*` (documented-route.ts). A file goes
- * back out sandboxed, never sniffed, and as an attachment unless its type cannot run script
- * (served-file.ts).
+ * Thread files over HTTP (ATT-5): uploads stream through the thread's object into R2, under the
+ * thread's storage quota (ATT-6), and downloads stream out of R2; neither is held in memory whole.
+ * A folder path lists its entries. The path is the rest of the request path, slashes included:
+ * documented as `{path}`, served as `/files/*` (documented-route.ts). A file goes back out
+ * sandboxed, never sniffed, and as an attachment unless its type cannot run script (served-file.ts).
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import {
-  attachmentRefFor,
-  mimeTypeFor,
-  normalizeThreadPath,
-  PathError,
-  ThreadFiles,
-} from '../../engine/files/index.js';
+import { mimeTypeFor, normalizeThreadPath, PathError, ThreadFiles } from '../../engine/files/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 import { R2FileStore, threadStub } from '../../thread/bindings/index.js';
 import {
@@ -76,7 +70,9 @@ const putFile = createRoute({
     400: failure('`invalid_path` (or a folder path), or `invalid_request`: Content-Length is not a byte count'),
     404: failure('`thread_not_found`: no such thread of yours'),
     411: failure('`length_required`: no Content-Length'),
-    413: failure('`file_too_large`: over MAX_UPLOAD_BYTES (100 MiB unless configured)'),
+    413: failure(
+      "`file_too_large`: over MAX_UPLOAD_BYTES (100 MiB unless configured); or `storage_quota_exceeded`: the thread's files would take more than its storage quota (`details`: `bytes` used, `quota_bytes`); nothing is stored",
+    ),
     ...AUTH_FAILURES,
   },
 });
@@ -141,13 +137,11 @@ async function upload(c: Context<HttpEnv>): Promise<Response> {
       message: `the file is ${length} bytes; uploads are limited to ${limit} bytes`,
     });
   }
-  await authorize(c.env, c.get('userId'), id);
-  const body = c.req.raw.body ?? new Uint8Array();
-  const sized = body instanceof Uint8Array ? body : body.pipeThrough(new FixedLengthStream(length));
   // The upload's type without its parameters; one that is no clean MIME type gives way to the name's.
   const mimeType = cleanMimeType(c.req.header('content-type')?.split(';')[0]) ?? mimeTypeFor(path);
-  const stat = await new R2FileStore(c.env.FILES, id).put(path, sized, { mimeType });
-  return c.json(attachmentRefFor(stat, crypto.randomUUID()), 201);
+  // ATT-6: the thread's object stores it, under the thread's quota, checked before a byte is read.
+  const stored = await threadStub(c.env, id).putFile(c.get('userId'), id, { path, length, mimeType }, c.req.raw.body);
+  return c.json(unwrap(stored), 201);
 }
 
 export function fileRoutes() {

@@ -2,7 +2,7 @@
  * Thread routes (THR-5; the routes are listed in docs/api.md): create, list, inspect, delete, post
  * and read messages, stop.
  */
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
 import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/index.js';
 import {
@@ -105,6 +105,12 @@ const postMessage = createRoute({
     404: THREAD_NOT_FOUND,
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
     422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
+    429: {
+      ...failure(
+        "`inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); nothing is stored",
+      ),
+      headers: z.object({ 'Retry-After': z.string().describe('Seconds to wait before sending again') }),
+    },
     ...AUTH_FAILURES,
   },
 });

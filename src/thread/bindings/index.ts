@@ -23,6 +23,7 @@ export type {
   SpawnChildInput,
   ThreadDetails,
   ThreadRpc,
+  UploadedFile,
 } from './thread-api.js';
 export { fail, notFound, ok } from './thread-api.js';
 export type { IndexedThread, McpListedTool, McpListing } from './thread-index.js';

@@ -6,10 +6,12 @@ import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 
 export interface ApiError {
-  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 500 | 503;
+  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 503;
   code: string;
   message: string;
   details?: unknown;
+  /** Seconds after which trying again may succeed: sent as Retry-After (429). */
+  retryAfter?: number;
 }
 
 export type RpcResult<T> = { ok: true; value: T } | { ok: false; error: ApiError };
@@ -59,6 +61,16 @@ export interface CreateThreadInput {
   secretNames?: string[];
   /** A resumable instance (SUB-4): with notifyParent, every session's answer is reported, not only the first. */
   resumable?: boolean;
+  /** Files its parent copied in before creating it: counted against its storage quota (ATT-4, ATT-6). */
+  files?: { path: string; size: number }[];
+}
+
+/** A file a client uploads: streamed to the thread's object, which stores it under the quota (ATT-5, ATT-6). */
+export interface UploadedFile {
+  path: string;
+  /** The body's Content-Length: the quota is checked against it before a byte is read. */
+  length: number;
+  mimeType: string;
 }
 
 export interface SpawnChildInput {
@@ -95,6 +107,8 @@ export interface ThreadDetails {
   usage: { thread: UsageTotals; turn: UsageTotals };
   /** The budget in force: the agent's and the thread's, the tighter of each; null when none. */
   budget: { maxTokens?: number; maxCost?: number } | null;
+  /** What the thread's files take, and its quota (ATT-6). */
+  storage: { bytes: number; quota_bytes: number };
 }
 
 export interface PostMessageInput {
@@ -193,6 +207,18 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   ): Promise<RpcResult<{ child_id: string }>>;
   childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<ChildDelivery>;
   childMessage(childId: string, content: string): Promise<ChildDelivery>;
+  /**
+   * A child hands its parent the files it produced: the parent copies them into its own
+   * `/attachments/from-<child>/`, under its quota (413 when they do not fit; 404 for a parent gone).
+   */
+  takeChildFiles(childId: string, paths: string[]): Promise<RpcResult<AttachmentRef[]>>;
+  /** A client's upload, streamed; 413 `storage_quota_exceeded` with nothing stored when it does not fit. */
+  putFile(
+    userId: string,
+    id: string,
+    file: UploadedFile,
+    body: ReadableStream | null,
+  ): Promise<RpcResult<AttachmentRef>>;
   describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
   authorize(userId: string, id: string): Promise<RpcResult<null>>;
   postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;

@@ -16,6 +16,7 @@ import {
   type ThreadDetails,
   threadStub,
 } from '../bindings/index.js';
+import { StorageQuotaExceeded } from '../files/index.js';
 import type { LoadedVariables } from '../secrets/index.js';
 import type { ThreadRecord } from '../storage/index.js';
 import { copyIntoThread } from './cross-thread-files.js';
@@ -49,16 +50,27 @@ export async function createChildThread(
     });
   }
   const childId = crypto.randomUUID();
-  // ATT-4: the files go first, so the child's first step can already read them.
+  // ATT-4: the files go first, so the child's first step can already read them. The child has no
+  // storage yet: the copies are checked against its quota here and counted when it is created.
+  const childFiles = new R2FileStore(env.FILES, childId);
+  const quota = registry.limits.threadStorageBytes;
   let handed: AttachmentRef[];
   try {
-    handed = await copyIntoThread(env.FILES, parent.id, input.files ?? [], childId, PARENT_FILES);
+    handed = await copyIntoThread(env.FILES, parent.id, input.files ?? [], childFiles, PARENT_FILES, (files) => {
+      const total = files.reduce((sum, file) => sum + file.size, 0);
+      const last = files.at(-1);
+      if (last && total > quota) throw new StorageQuotaExceeded(last.path, last.size, total - last.size, quota);
+    });
   } catch (error) {
-    await new R2FileStore(env.FILES, childId).deleteAll();
+    await childFiles.deleteAll();
+    if (error instanceof StorageQuotaExceeded) {
+      return fail({ status: 413, code: 'storage_quota_exceeded', message: `the child's files: ${error.message}` });
+    }
     return fail({ status: 400, code: 'invalid_files', message: (error as Error).message });
   }
   const messages = handed.length > 0 ? withFileNote(input.messages, handed) : input.messages;
   return threadStub(env, childId).create({
+    files: handed.map((file) => ({ path: file.path, size: file.size })),
     id: childId,
     agent: agent.name,
     userId: parent.userId,

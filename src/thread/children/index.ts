@@ -11,4 +11,5 @@ export {
   viewDeferredChild,
 } from './child-spawning.js';
 export { notifyParentThread } from './child-threads.js';
+export { receiveChildFiles } from './cross-thread-files.js';
 export { ParentReporter } from './parent-reports.js';

@@ -7,10 +7,9 @@
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import { lastUserIndex } from '../../engine/conversation/index.js';
 import type { AttachmentRef, Message } from '../../spec/index.js';
-import type { ChildOutcome, RuntimeEnv } from '../bindings/index.js';
+import type { ChildOutcome, RpcResult, RuntimeEnv } from '../bindings/index.js';
 import { R2FileStore, threadStub } from '../bindings/index.js';
 import type { ThreadMeta, ThreadRecord } from '../storage/index.js';
-import { copyIntoThread } from './cross-thread-files.js';
 
 /** Attachments of the child's tool results since its first user message: what it produced. */
 export function producedFiles(log: readonly Message[]): AttachmentRef[] {
@@ -73,13 +72,16 @@ export async function reportToParent(
   if (!report) return false;
   meta.set('reported', mark);
   try {
-    const produced = producedFiles(record.resumable ? log.slice(lastUserIndex(log) + 1) : log);
-    if (produced.length > 0) {
-      const folder = `/attachments/from-${record.id.slice(0, 8)}`;
-      const paths = produced.map((file) => file.path);
-      report.attachments = await copyIntoThread(env.FILES, record.id, paths, record.parentId, folder);
-    }
     const parent = threadStub(env, record.parentId);
+    const produced = producedFiles(record.resumable ? log.slice(lastUserIndex(log) + 1) : log);
+    // ATT-4, ATT-6: the parent copies them itself, under its own quota; a report is never lost for them.
+    if (produced.length > 0) {
+      const paths = produced.map((file) => file.path);
+      // RPC's serialisation types lose the result's type: it is the RpcResult takeChildFiles answers.
+      const taken = (await parent.takeChildFiles(record.id, paths)) as RpcResult<AttachmentRef[]>;
+      if (taken.ok) report.attachments = taken.value;
+      else if (taken.error.status === 413) withoutFiles(report, taken.error.message);
+    }
     const delivery = record.reportTo
       ? await parent.childFinished(record.id, record.reportTo, report)
       : await parent.childMessage(record.id, childMessage(record, report));
@@ -97,6 +99,13 @@ export async function reportToParent(
     logError(`child ${record.id} could not report to ${record.parentId}: ${(error as Error).message}${next}`);
     return retry;
   }
+}
+
+/** A report whose files the parent had no room for says so, in the answer the parent's model reads. */
+function withoutFiles(report: ChildOutcome, why: string): void {
+  const note = `[The files this subagent produced could not be copied to the parent thread: ${why}]`;
+  if (report.status === 'success') report.result = `${report.result ?? ''}\n\n${note}`;
+  else report.error = `${report.error ?? ''}\n\n${note}`;
 }
 
 /** Tries again to deliver a report the parent did not receive; true when another try is due. */

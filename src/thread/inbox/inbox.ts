@@ -2,10 +2,11 @@
  * How a message from outside reaches a thread (SUB-7): from a client over HTTP, or from its parent
  * (SUB-4 `subagent_message`). An idle thread appends it and runs; a busy one (a turn running, a
  * step waiting for an answer, calls held by the round limit) queues it, delivered between steps so
- * it never lands between a tool call and its result.
+ * it never lands between a tool call and its result. The queue is bounded (THR-8): past the bound a
+ * message is refused with 429 `inbox_full`, and nothing of it is stored.
  */
 import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
-import { fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
+import { type ApiError, fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
 import type { AnswerDesk } from './answers.js';
 
 export interface IncomingMessage {
@@ -28,6 +29,18 @@ async function fingerprint(incoming: IncomingMessage): Promise<string> {
   const text = JSON.stringify([incoming.content, incoming.metadata ?? null]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** How long a refused sender is asked to wait: the queue empties into the turn at its next step. */
+export const INBOX_RETRY_AFTER_S = 5;
+
+function inboxFull(bound: number): ApiError {
+  return {
+    status: 429,
+    code: 'inbox_full',
+    message: `${bound} messages already wait for this thread's running turn; send again once it has taken them`,
+    retryAfter: INBOX_RETRY_AFTER_S,
+  };
 }
 
 export async function acceptMessage(
@@ -64,6 +77,9 @@ export async function acceptMessage(
     store.openInteractions().length > 0 ||
     hasHeldCalls(log) ||
     (incoming.ownTurn === true && needsTurn(log));
+  // THR-8: checked and stored with nothing awaited between, so concurrent posts cannot pass together.
+  const bound = desk.registry.limits.inboxMessages;
+  if (queued && store.queuedCount() >= bound) return fail(inboxFull(bound));
   store.transaction(ctx.storage, () => {
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });

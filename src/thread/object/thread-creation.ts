@@ -1,9 +1,10 @@
 /**
  * What creating a thread writes (THR-1, VAR-2, VAR-3, PERM-1), all or nothing: its variables sealed
  * (a secret too short to scrub, or no key to seal it, refuses the thread), its record, its session
- * rules and the rules it inherits, its first messages, then its row in the D1 index; without the row
- * the thread is erased again. The first turn starts as soon as the thread's own storage holds it,
- * beside the index write, so the D1 round trip is not on the turn's path.
+ * rules and the rules it inherits, its first messages, the sizes of files its parent handed it
+ * (ATT-6), then its row in the D1 index; without the row the thread is erased again. The first turn
+ * starts as soon as the thread's own storage holds it, beside the index write, so the D1 round trip
+ * is not on the turn's path.
  */
 
 import { BUDGET_KEY } from '../../engine/conversation/index.js';
@@ -11,6 +12,7 @@ import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions
 import type { Registry } from '../../engine/registry/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/index.js';
+import { FileLedger } from '../files/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
@@ -69,6 +71,8 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       if (input.budget) store.setValue(BUDGET_KEY, input.budget);
+      // ATT-6: the files a parent copied in count against this thread's quota from the start.
+      if (input.files?.length) new FileLedger(host.ctx.storage.sql).record(input.files);
       for (const message of input.messages) {
         store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
       }

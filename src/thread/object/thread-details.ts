@@ -1,6 +1,6 @@
 /**
  * What `GET /api/threads/:id` answers: the record, the status, the children, what the thread waits
- * for, and its model usage and budget (THR-4).
+ * for, its model usage and budget (THR-4), and what its files take of its storage quota (ATT-6).
  */
 
 import { threadBudget, threadUsage, turnUsage } from '../../engine/conversation/index.js';
@@ -14,6 +14,7 @@ export function threadDetails(
   store: SqliteThreadStore,
   lastFrameSeq: number,
   agentBudget: AgentBudget | undefined,
+  storage: ThreadDetails['storage'],
 ): ThreadDetails {
   const budget = threadBudget(agentBudget, store);
   return {
@@ -37,6 +38,7 @@ export function threadDetails(
     last_frame_seq: lastFrameSeq,
     usage: { thread: threadUsage(store), turn: turnUsage(store) },
     budget: budget.maxTokens === undefined && budget.maxCost === undefined ? null : budget,
+    storage,
   };
 }
 

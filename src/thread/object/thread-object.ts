@@ -8,7 +8,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import type { Frame } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
-import type { InteractionKind, ThreadStatus } from '../../spec/index.js';
+import type { AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import {
   type ChildDelivery,
   type ChildOutcome,
@@ -24,22 +24,26 @@ import {
   ok,
   type PostMessageAnswer,
   type PostMessageInput,
+  R2FileStore,
   type RpcResult,
   type RuntimeEnv,
   type SpawnChildInput,
   type ThreadDetails,
   ThreadIndex,
   type ThreadRpc,
+  type UploadedFile,
 } from '../bindings/index.js';
 import {
   bootDeferredChild,
   messageInstance,
   notifyParentThread,
   ParentReporter,
+  receiveChildFiles,
   spawnForTool,
   startChild,
   viewDeferredChild,
 } from '../children/index.js';
+import { CountedFileStore, type StorageUsage, storeUpload } from '../files/index.js';
 import {
   type AnswerDesk,
   acceptMessage,
@@ -64,6 +68,7 @@ export const USER_HEADER = 'x-thread-user';
 export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc {
   private frames: FrameLog;
   private storeCache: SqliteThreadStore | null = null;
+  private filesCache: CountedFileStore | null = null;
   private readonly driver: TurnDriver;
 
   constructor(
@@ -85,6 +90,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       env,
       registry,
       store: () => this.store(),
+      files: () => this.files(),
       emit: this.emit,
       variables: this.variables,
       turnStarted: () => this.setStatus('running'),
@@ -159,6 +165,22 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     return this.storeCache;
   }
 
+  /** The thread's files, under its storage quota (ATT-6): every write of the object passes here. */
+  private files(): CountedFileStore {
+    if (!this.filesCache) {
+      const record = this.metaTable.record();
+      if (!record) throw new Error('thread has not been created');
+      const r2 = new R2FileStore(this.env.FILES, record.id);
+      this.filesCache = new CountedFileStore(
+        r2,
+        this.ctx.storage.sql,
+        this.metaTable,
+        this.registry.limits.threadStorageBytes,
+      );
+    }
+    return this.filesCache;
+  }
+
   private emit = (frame: Frame): void => {
     this.frames.append(frame, this.variables.scrubber.text);
   };
@@ -183,9 +205,9 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     this.setStatus(effect.status, effect.reason);
   }
 
-  private details(record: ThreadRecord): ThreadDetails {
+  private details(record: ThreadRecord, storage: StorageUsage = this.files().usage()): ThreadDetails {
     const agentBudget = this.registry.agent(record.agentId)?.budget;
-    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq(), agentBudget);
+    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq(), agentBudget, storage);
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -255,7 +277,26 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, async (record) => ok(await withChildStatuses(this.details(record), this.index)));
+    return this.asOwner(userId, id, async (record) => {
+      const details = this.details(record, await this.files().settledUsage());
+      return ok(await withChildStatuses(details, this.index));
+    });
+  }
+
+  /** A client's upload, streamed in and stored under the thread's quota (ATT-5, ATT-6). */
+  async putFile(
+    userId: string,
+    id: string,
+    file: UploadedFile,
+    body: ReadableStream | null,
+  ): Promise<RpcResult<AttachmentRef>> {
+    return this.asOwner(userId, id, () => storeUpload(this.files(), file, body));
+  }
+
+  /** A child hands over the files it produced: copied here under this thread's quota (ATT-4, ATT-6). */
+  async takeChildFiles(childId: string, paths: string[]): Promise<RpcResult<AttachmentRef[]>> {
+    if (!this.record()) return fail(notFound(this.ctx.id.toString()));
+    return receiveChildFiles(this.env.FILES, childId, paths, this.files());
   }
 
   async authorize(userId: string, id: string): Promise<RpcResult<null>> {
@@ -373,6 +414,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     await this.ctx.storage.deleteAll();
     this.metaTable.forget();
     this.storeCache = null;
+    this.filesCache = null;
     this.variables.reset();
     this.frames = new FrameLog(this.ctx);
   }

@@ -28,6 +28,9 @@ export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL, body_hash TEXT)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
+  // The size of every file the thread holds in R2, and the writes under way (ATT-6: its quota).
+  `CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS file_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, size INTEGER NOT NULL)`,
   // MCP servers this thread has listed; credentials (OAuth tokens) sealed like secret variables.
   `CREATE TABLE IF NOT EXISTS mcp_servers (server TEXT PRIMARY KEY, record TEXT, credentials TEXT)`,
   `CREATE TABLE IF NOT EXISTS interactions (
@@ -53,8 +56,14 @@ const ADDED_COLUMNS: ReadonlyArray<{ table: string; column: string; type: string
  * costs one read instead of the whole schema. Raise it whenever THREAD_SCHEMA or ADDED_COLUMNS
  * change.
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 const VERSION_KEY = 'schema_version';
+
+/**
+ * The meta key set to false in a thread created before its files were counted (schema 3): its
+ * files are counted from R2 the first time they are needed (thread/files).
+ */
+export const FILES_UNCOUNTED_KEY = 'files_uncounted';
 
 /**
  * Whether a thread was ever created in this object: until then it has no tables at all, so a
@@ -71,9 +80,12 @@ function storedVersion(sql: SqlStorage): number {
 }
 
 export function migrate(sql: SqlStorage): void {
-  if (storedVersion(sql) === SCHEMA_VERSION) return;
+  const version = storedVersion(sql);
+  if (version === SCHEMA_VERSION) return;
+  const older = version < 3 && hasSchema(sql);
   // One call for the whole schema: a new object is created on the path of its first request.
   sql.exec(THREAD_SCHEMA.join(';\n'));
+  if (older) sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', FILES_UNCOUNTED_KEY, 'true');
   for (const { table, column, type } of ADDED_COLUMNS) {
     const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).toArray();
     if (!columns.some((existing) => existing.name === column))

@@ -243,6 +243,11 @@ export class SqliteThreadStore implements ThreadStore {
     return this.sql.exec('SELECT 1 FROM queue LIMIT 1').toArray().length > 0;
   }
 
+  /** Messages waiting for the turn (THR-8 bounds them). */
+  queuedCount(): number {
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM queue').one().n;
+  }
+
   markToolStarted(toolCallId: string): void {
     this.sql.exec(
       'INSERT OR IGNORE INTO tool_journal (tool_call_id, started_at) VALUES (?, ?)',

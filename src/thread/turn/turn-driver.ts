@@ -10,13 +10,12 @@ import { needsTurn, type TurnDeps, type TurnOutcome } from '../../engine/convers
 import { egressPolicy } from '../../engine/egress/index.js';
 import { createThreadState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
-import type { FrameSink } from '../../engine/ports/index.js';
+import type { FileStore, FrameSink } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { runTurn } from '../../engine/turn/index.js';
 import { resolveProvider } from '../../providers/index.js';
 import type { RunCodeOptions, RunCodeResult, SpawnChildOptions, ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
-import { R2FileStore } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 
@@ -31,6 +30,8 @@ export interface TurnDriverHost {
   readonly env: RuntimeEnv;
   readonly registry: Registry;
   store(): SqliteThreadStore;
+  /** The thread's files in R2, under its storage quota (ATT-6). */
+  files(): FileStore;
   emit: FrameSink;
   /** The thread's variables and the scrubber of its secrets (EXE-8). */
   readonly variables: ThreadVariables;
@@ -118,7 +119,7 @@ export class TurnDriver {
     try {
       const variables = await host.variables.open();
       // EXE-8: what tools write to files is scrubbed like everything else the thread keeps.
-      const files = new ThreadFiles(new R2FileStore(env.FILES, store.info.id), variables.scrubber);
+      const files = new ThreadFiles(host.files(), variables.scrubber);
       // Throws on a malformed entry: the turn fails with a message naming it.
       const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
       do {
