@@ -1113,6 +1113,10 @@ export const CATASTROPHIC_PROGRAMS: readonly { label: string; code: string }[] =
     label: 'the constructor reached through a regex',
     code: "const C = Object.getPrototypeOf(/x/).constructor;\nreturn Reflect.construct(C, ['^(a+)+$']).test(input);",
   },
+  {
+    label: 'URLPattern, which runs its regexp groups on the backtracking engine',
+    code: "return typeof URLPattern === 'undefined' ? 'no URLPattern' : new URLPattern({ pathname: '/:x((?:a+)+)b' }).test({ pathname: '/' + input });",
+  },
   { label: 'a lookahead', code: "return /a(?=b)/.test('ab');" },
 ];
 

@@ -149,6 +149,8 @@ describe('regular expressions a model writes', () => {
       expect(lookahead?.tool_status).toBe('error');
       expect(lookahead?.content).toContain('lookahead (?=');
       expect(results[0]).toMatchObject({ tool_status: 'success', content: 'false' });
+      const urlPattern = results[CATASTROPHIC_PROGRAMS.findIndex((program) => program.label.startsWith('URLPattern'))];
+      expect(urlPattern).toMatchObject({ tool_status: 'success', content: 'no URLPattern' });
       await check();
     },
     GENEROUS_MS,

@@ -21,7 +21,8 @@
  * - Whatever a program does to reach the backtracking matcher anyway (an own `exec` that is not a
  *   function, a subclass hiding `exec`, a copy by `structuredClone`), the pattern that matcher sees is
  *   the one that matches nothing; `source` reports the program's pattern.
- * - `RegExp.prototype.compile`, which would put a new pattern in place, is refused.
+ * - `RegExp.prototype.compile`, which would put a new pattern in place, is refused, and `URLPattern`,
+ *   whose patterns hold regexp groups the backtracking engine runs, is not there.
  *
  * Where the engines read syntax differently, RE2 decides: `\s` is ASCII whitespace, `.` also matches
  * `\r`, `^`/`$` with the `m` flag stop at `\n` only. The text defines `installLinearRegExp(guard)`; it
@@ -269,6 +270,14 @@ function installLinearRegExp(guard) {
     configurable: false,
   });
   lock(globalThis, 'RegExp', LinearRegExp);
+  // URLPattern compiles its regexp groups and wildcards for the backtracking engine, out of reach of
+  // everything above: programs do without it, wherever on the global scope's chain it is defined.
+  const removeProperty = Reflect.deleteProperty;
+  for (let scope = globalThis; scope !== null; scope = Object.getPrototypeOf(scope)) {
+    if (getOwnPropertyDescriptor(scope, 'URLPattern') !== undefined && !removeProperty(scope, 'URLPattern')) {
+      lock(scope, 'URLPattern', undefined);
+    }
+  }
   // What instrumented regex literals call (instrument.ts): a literal is a new RegExp each time it is evaluated.
   lock(guard, 'regexp', (source, flags) => new LinearRegExp(source, flags));
 }
