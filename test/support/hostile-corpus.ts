@@ -1078,6 +1078,8 @@ export function catastrophicShellLines(file: string): string[] {
     `find / -regex '.*(a|aa)+c'`,
     `expr "$(head -c 30 ${file})" : '\\(a*\\)*b'`,
     'ls *a*a*a*a*a*a*a*a*c',
+    // A converter that trims whitespace with backtracking regexes: the command is not offered.
+    `printf '<pre>a%200000sb</pre>' '' | html-to-markdown`,
   ];
 }
 
