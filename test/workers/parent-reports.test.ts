@@ -36,7 +36,7 @@ describe('reports to a parent that cannot be reached', () => {
     const stub = env.THREADS.get(env.THREADS.idFromName(id));
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     await runInDurableObject(stub, async (_instance, state) => {
-      const meta = new ThreadMeta(state.storage.sql);
+      const meta = new ThreadMeta(state.storage);
       const record: ThreadRecord = {
         id,
         agentId: 'general',
@@ -84,7 +84,7 @@ describe('reports to a parent that cannot be reached', () => {
 
     const id = await createThread({ agent: 'general' });
     await runInDurableObject(env.THREADS.get(env.THREADS.idFromName(id)), async (_instance, state) => {
-      const meta = new ThreadMeta(state.storage.sql);
+      const meta = new ThreadMeta(state.storage);
       const record: ThreadRecord = {
         id,
         agentId: 'general',

@@ -19,8 +19,7 @@ describe('the thread store in memory and in SQLite', () => {
     const id = await createThread({ agent: 'general' });
     const stub = env.THREADS.get(env.THREADS.idFromName(id));
     await runInDurableObject(stub, async (_instance, state) => {
-      const open = () =>
-        new SqliteThreadStore(state.storage.sql, new ThreadMeta(state.storage.sql), info, () => NO_SECRETS);
+      const open = () => new SqliteThreadStore(state.storage, new ThreadMeta(state.storage), info, () => NO_SECRETS);
       const store = open();
 
       store.setValue('tool:list', { items: [1, 2] });

@@ -27,11 +27,11 @@ export class CountedFileStore implements FileStore {
 
   constructor(
     private readonly r2: R2FileStore,
-    sql: SqlStorage,
+    storage: DurableObjectStorage,
     private readonly meta: ThreadMeta,
     readonly quota: number,
   ) {
-    this.ledger = new FileLedger(sql);
+    this.ledger = new FileLedger(storage);
   }
 
   /** As the ledger stands: writes an earlier instance left unsettled count at their full size. */

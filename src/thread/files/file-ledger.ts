@@ -3,8 +3,10 @@
  * per write under way. The object is the only writer of both, so the total survives eviction, an
  * overwrite replaces a file's size, a delete frees it, and a write a restart interrupted is settled
  * from what R2 holds (counted-file-store.ts). A write under way counts at its full size until it is
- * settled, so concurrent writes cannot pass the quota together.
+ * settled, so concurrent writes cannot pass the quota together. The rows are thread/storage's
+ * (file-rows.ts); the quota's arithmetic is here.
  */
+import { FileRows, type FileWriteRow } from '../storage/index.js';
 
 /** What a write past the thread's quota throws; nothing of it is stored. */
 export class StorageQuotaExceeded extends Error {
@@ -29,17 +31,15 @@ export interface CountedFile {
 }
 
 export class FileLedger {
-  constructor(private readonly sql: SqlStorage) {}
+  private readonly rows: FileRows;
+
+  constructor(storage: DurableObjectStorage) {
+    this.rows = new FileRows(storage);
+  }
 
   /** Bytes the thread's files take, writes under way counted at their full size. */
   used(): number {
-    const held = this.sql.exec<{ n: number }>('SELECT COALESCE(SUM(size), 0) AS n FROM files').one().n;
-    const writing = this.sql.exec<{ n: number }>('SELECT COALESCE(SUM(size), 0) AS n FROM file_writes').one().n;
-    return held + writing;
-  }
-
-  private sizeOf(path: string): number {
-    return this.sql.exec<{ size: number }>('SELECT size FROM files WHERE path = ?', path).toArray()[0]?.size ?? 0;
+    return this.rows.heldBytes() + this.rows.reservedBytes();
   }
 
   /**
@@ -47,39 +47,30 @@ export class FileLedger {
    * that does not grow the file (a delete is a write of 0 bytes) always passes.
    */
   reserve(path: string, bytes: number, quota: number): number {
-    const current = this.sizeOf(path);
+    const current = this.rows.sizeOf(path);
     const used = this.used();
     if (bytes > current && used - current + bytes > quota) throw new StorageQuotaExceeded(path, bytes, used, quota);
-    return this.sql
-      .exec<{ id: number }>('INSERT INTO file_writes (path, size) VALUES (?, ?) RETURNING id', path, bytes)
-      .one().id;
+    return this.rows.addWrite(path, bytes);
   }
 
   /** Ends a write: the file now has `size` bytes, or is gone (null). */
   settle(write: number, size: number | null): void {
-    const row = this.sql
-      .exec<{ path: string }>('DELETE FROM file_writes WHERE id = ? RETURNING path', write)
-      .toArray()[0];
-    if (row) this.setSize(row.path, size);
-  }
-
-  private setSize(path: string, size: number | null): void {
-    if (size === null) this.sql.exec('DELETE FROM files WHERE path = ?', path);
-    else this.sql.exec('INSERT OR REPLACE INTO files (path, size) VALUES (?, ?)', path, size);
+    const path = this.rows.removeWrite(write);
+    if (path !== null) this.rows.setSize(path, size);
   }
 
   /** Drops a reservation that wrote nothing. */
   release(write: number): void {
-    this.sql.exec('DELETE FROM file_writes WHERE id = ?', write);
+    this.rows.removeWrite(write);
   }
 
   /** Writes a previous instance of the object began and never settled. */
-  unsettled(): { id: number; path: string }[] {
-    return this.sql.exec<{ id: number; path: string }>('SELECT id, path FROM file_writes').toArray();
+  unsettled(): FileWriteRow[] {
+    return this.rows.writes();
   }
 
   /** Records files stored without a write of this object's (copies handed to a new child, a listing). */
   record(files: readonly CountedFile[]): void {
-    for (const file of files) this.setSize(file.path, file.size);
+    for (const file of files) this.rows.setSize(file.path, file.size);
   }
 }

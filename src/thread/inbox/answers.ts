@@ -80,7 +80,7 @@ export async function storeSecretAnswer(
   const { name } = wait.payload as SecretRequestPayload;
   let write: () => void;
   try {
-    write = await storeSecretVariable(desk.ctx.storage.sql, threadId, name, value, desk.env.SECRETS_KEY);
+    write = await storeSecretVariable(desk.ctx.storage, threadId, name, value, desk.env.SECRETS_KEY);
   } catch (error) {
     const refused = storeRefusal(error);
     if (!refused) throw error;

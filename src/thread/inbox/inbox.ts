@@ -7,6 +7,7 @@
  */
 import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
 import { type ApiError, fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
+import { IdempotencyRows } from '../storage/index.js';
 import type { AnswerDesk } from './answers.js';
 
 export interface IncomingMessage {
@@ -48,25 +49,20 @@ export async function acceptMessage(
   incoming: IncomingMessage,
 ): Promise<RpcResult<PostMessageAnswer>> {
   const { store, driver, ctx } = desk;
-  const sql = ctx.storage.sql;
+  const keys = new IdempotencyRows(ctx.storage);
   // Hashed before the check: from the check to the insert nothing awaits, so two requests with one
   // key cannot both pass it.
   const hash = incoming.idempotencyKey ? await fingerprint(incoming) : null;
   if (incoming.idempotencyKey) {
-    const seen = sql
-      .exec<{ message_id: string; body_hash: string | null }>(
-        'SELECT message_id, body_hash FROM idempotency WHERE key = ?',
-        incoming.idempotencyKey,
-      )
-      .toArray()[0];
-    if (seen && seen.body_hash !== null && seen.body_hash !== hash) {
+    const seen = keys.find(incoming.idempotencyKey);
+    if (seen && seen.bodyHash !== null && seen.bodyHash !== hash) {
       return fail({
         status: 422,
         code: 'idempotency_key_reused',
-        message: `the Idempotency-Key "${incoming.idempotencyKey}" was used for another message (${seen.message_id}); use a new key for a new message`,
+        message: `the Idempotency-Key "${incoming.idempotencyKey}" was used for another message (${seen.messageId}); use a new key for a new message`,
       });
     }
-    if (seen) return ok({ messageId: seen.message_id, queued: false, replayed: true });
+    if (seen) return ok({ messageId: seen.messageId, queued: false, replayed: true });
   }
   const id = crypto.randomUUID();
   const metadata = incoming.ownTurn ? { ...incoming.metadata, after_turn: true } : incoming.metadata;
@@ -83,14 +79,7 @@ export async function acceptMessage(
   store.transaction(ctx.storage, () => {
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
-    if (incoming.idempotencyKey) {
-      sql.exec(
-        'INSERT INTO idempotency (key, message_id, body_hash) VALUES (?, ?, ?)',
-        incoming.idempotencyKey,
-        id,
-        hash,
-      );
-    }
+    if (incoming.idempotencyKey) keys.record(incoming.idempotencyKey, id, hash);
   });
   // A wait for an answer resumes only with the answer; anything else can run now.
   if (store.openInteractions().length === 0) await driver.wake();

@@ -5,17 +5,21 @@
  */
 import type { McpCredentials, McpServerRecord, McpStorage } from '../../tools/mcp/index.js';
 import { SecretBox } from '../secrets/index.js';
+import { McpServerRows } from '../storage/index.js';
 
 export class SqliteMcpStorage implements McpStorage {
   private box: Promise<SecretBox> | null = null;
+  private readonly rows: McpServerRows;
 
   constructor(
-    private readonly sql: SqlStorage,
+    storage: DurableObjectStorage,
     private readonly threadId: string,
     private readonly secretsKey: string | undefined,
     /** Told of every credential value read or written, so the thread's scrubber hides it. */
     private readonly protect: (values: string[]) => void,
-  ) {}
+  ) {
+    this.rows = new McpServerRows(storage);
+  }
 
   private protectCredentials(credentials: McpCredentials): McpCredentials {
     const client = credentials.client as { client_secret?: string } | undefined;
@@ -32,30 +36,17 @@ export class SqliteMcpStorage implements McpStorage {
     return this.box;
   }
 
-  private column(server: string, name: 'record' | 'credentials'): string | null {
-    const row = this.sql.exec(`SELECT ${name} AS value FROM mcp_servers WHERE server = ?`, server).toArray()[0];
-    return (row?.value as string | null | undefined) ?? null;
-  }
-
-  private write(server: string, name: 'record' | 'credentials', value: string | null): void {
-    this.sql.exec(
-      `INSERT INTO mcp_servers (server, ${name}) VALUES (?, ?) ON CONFLICT (server) DO UPDATE SET ${name} = excluded.${name}`,
-      server,
-      value,
-    );
-  }
-
   record(server: string): McpServerRecord | null {
-    const text = this.column(server, 'record');
+    const text = this.rows.read(server, 'record');
     return text ? (JSON.parse(text) as McpServerRecord) : null;
   }
 
   saveRecord(server: string, record: McpServerRecord): void {
-    this.write(server, 'record', JSON.stringify(record));
+    this.rows.write(server, 'record', JSON.stringify(record));
   }
 
   async credentials(server: string): Promise<McpCredentials | null> {
-    const sealed = this.column(server, 'credentials');
+    const sealed = this.rows.read(server, 'credentials');
     if (!sealed) return null;
     return this.protectCredentials(JSON.parse(await (await this.secretBox()).open(sealed)) as McpCredentials);
   }
@@ -63,16 +54,14 @@ export class SqliteMcpStorage implements McpStorage {
   async saveCredentials(server: string, credentials: McpCredentials): Promise<void> {
     this.protectCredentials(credentials);
     const sealed = await (await this.secretBox()).seal(JSON.stringify(credentials));
-    this.write(server, 'credentials', sealed);
+    this.rows.write(server, 'credentials', sealed);
   }
 
   /** The first server whose credentials pass `test`, with them (an authorization's link or state). */
   async serverWhere(
     test: (credentials: McpCredentials) => boolean,
   ): Promise<{ server: string; credentials: McpCredentials } | null> {
-    const rows = this.sql.exec('SELECT server FROM mcp_servers WHERE credentials IS NOT NULL').toArray();
-    for (const row of rows) {
-      const server = row.server as string;
+    for (const server of this.rows.serversWithCredentials()) {
       const credentials = await this.credentials(server);
       if (credentials && test(credentials)) return { server, credentials };
     }

@@ -53,7 +53,7 @@ export class ThreadMcp {
 
   private storage(): SqliteMcpStorage {
     const { ctx, env } = this.host;
-    this.storageCache ??= new SqliteMcpStorage(ctx.storage.sql, this.threadId(), env.SECRETS_KEY, (values) =>
+    this.storageCache ??= new SqliteMcpStorage(ctx.storage, this.threadId(), env.SECRETS_KEY, (values) =>
       this.host.variables.protect(values),
     );
     return this.storageCache;

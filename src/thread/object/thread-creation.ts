@@ -43,7 +43,7 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
   let variables: StoredVariables;
   try {
     variables = await storeVariables(
-      host.ctx.storage.sql,
+      host.ctx.storage,
       input.id,
       input.variables,
       host.registry.variablesFor(agent),
@@ -72,7 +72,7 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       if (input.budget) store.setValue(BUDGET_KEY, input.budget);
       // ATT-6: the files a parent copied in count against this thread's quota from the start.
-      if (input.files?.length) new FileLedger(host.ctx.storage.sql).record(input.files);
+      if (input.files?.length) new FileLedger(host.ctx.storage).record(input.files);
       for (const message of input.messages) {
         store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
       }

@@ -78,7 +78,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   ) {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
-    this.metaTable = new ThreadMeta(ctx.storage.sql);
+    this.metaTable = new ThreadMeta(ctx.storage);
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
     this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
@@ -155,12 +155,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     if (!this.storeCache) {
       const record = this.metaTable.record();
       if (!record) throw new Error('thread has not been created');
-      this.storeCache = new SqliteThreadStore(
-        this.ctx.storage.sql,
-        this.metaTable,
-        record,
-        () => this.variables.scrubber,
-      );
+      this.storeCache = new SqliteThreadStore(this.ctx.storage, this.metaTable, record, () => this.variables.scrubber);
     }
     return this.storeCache;
   }
@@ -173,7 +168,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       const r2 = new R2FileStore(this.env.FILES, record.id);
       this.filesCache = new CountedFileStore(
         r2,
-        this.ctx.storage.sql,
+        this.ctx.storage,
         this.metaTable,
         this.registry.limits.threadStorageBytes,
       );

@@ -42,7 +42,7 @@ export class ThreadVariables {
     const { registry, ctx, env } = this.host;
     // Resolved by the current owner: a handoff (SUB-2) gives the thread another agent's declarations.
     const agent = registry.agent(info.agentId);
-    this.cache ??= loadVariables(ctx.storage.sql, info.id, agent ? registry.variablesFor(agent) : [], env.SECRETS_KEY)
+    this.cache ??= loadVariables(ctx.storage, info.id, agent ? registry.variablesFor(agent) : [], env.SECRETS_KEY)
       .then((opened) => {
         this.opened = opened;
         this.current = this.scrubberOf(opened);

@@ -10,6 +10,7 @@ import { createScrubber, type SecretScrubber } from '../../engine/secrets/index.
 import type { VariableDefinition } from '../../spec/index.js';
 import { resolveVariableValues, secretValueProblem } from '../../spec/internal.js';
 import type { ApiError } from '../bindings/index.js';
+import { type VariableRow, VariableRows } from '../storage/index.js';
 import { SecretBox } from './secret-box.js';
 
 export class SecretsKeyMissing extends Error {
@@ -75,7 +76,7 @@ export interface StoredVariables {
  * anything is sealed or written.
  */
 export async function storeVariables(
-  sql: SqlStorage,
+  storage: DurableObjectStorage,
   threadId: string,
   values: Readonly<Record<string, string>>,
   declared: readonly VariableDefinition[],
@@ -88,22 +89,21 @@ export async function storeVariables(
     const problem = secretNames.has(name) ? secretValueProblem(name, value) : null;
     if (problem) throw new SecretTooShort(name, problem);
   }
-  const rows: [string, number, string][] = [];
+  const rows: VariableRow[] = [];
   let box: SecretBox | null = null;
   for (const [name, value] of Object.entries(values)) {
     if (secretNames.has(name)) {
       if (!masterKey) throw new SecretsKeyMissing();
       box ??= await SecretBox.forThread(masterKey, threadId);
-      rows.push([name, 1, await box.seal(value)]);
+      rows.push({ name, secret: true, value: await box.seal(value) });
     } else {
-      rows.push([name, 0, value]);
+      rows.push({ name, secret: false, value });
     }
   }
   return {
     write: () => {
-      for (const row of rows) {
-        sql.exec('INSERT OR REPLACE INTO variables (name, secret, value) VALUES (?, ?, ?)', ...row);
-      }
+      const table = new VariableRows(storage);
+      for (const row of rows) table.put(row);
     },
     opened: openedVariables(declared, values, secretNames),
   };
@@ -114,17 +114,17 @@ export async function storeVariables(
  * the thunk that writes it, replacing an older value of the same name.
  */
 export async function storeSecretVariable(
-  sql: SqlStorage,
+  storage: DurableObjectStorage,
   threadId: string,
   name: string,
   value: string,
   masterKey: string | undefined,
 ): Promise<() => void> {
-  return (await storeVariables(sql, threadId, { [name]: value }, [], masterKey, [name])).write;
+  return (await storeVariables(storage, threadId, { [name]: value }, [], masterKey, [name])).write;
 }
 
 export async function loadVariables(
-  sql: SqlStorage,
+  storage: DurableObjectStorage,
   threadId: string,
   declared: readonly VariableDefinition[],
   masterKey: string | undefined,
@@ -132,8 +132,8 @@ export async function loadVariables(
   const stored: Record<string, string> = {};
   const secretNames = new Set(declared.filter((v) => v.type === 'secret').map((v) => v.name));
   let box: SecretBox | null = null;
-  for (const row of sql.exec<{ name: string; secret: number; value: string }>('SELECT * FROM variables')) {
-    if (row.secret === 1) {
+  for (const row of new VariableRows(storage).all()) {
+    if (row.secret) {
       if (!masterKey) throw new SecretsKeyMissing();
       box ??= await SecretBox.forThread(masterKey, threadId);
       stored[row.name] = await box.open(row.value);

@@ -1,9 +1,18 @@
 /**
  * A thread's SQLite storage (THR-1, THR-2): the message log and key-value store, the schema, the
- * numbered stream frames, and the thread's own record.
+ * numbered stream frames, the thread's own record, and the rows other rooms keep (idempotency keys,
+ * variables, MCP servers, file sizes). Every SQL statement of the runtime is in this room.
  */
+export type { FileWriteRow } from './file-rows.js';
+export { FileRows } from './file-rows.js';
 export { FrameLog } from './frame-log.js';
+export type { IdempotencyRow } from './idempotency-rows.js';
+export { IdempotencyRows } from './idempotency-rows.js';
+export type { McpServerColumn } from './mcp-rows.js';
+export { McpServerRows } from './mcp-rows.js';
 export { FILES_UNCOUNTED_KEY } from './sql-schema.js';
 export { SqliteThreadStore } from './sqlite-store.js';
 export type { ThreadRecord } from './thread-meta.js';
 export { indexRowFor, recordFor, ThreadMeta } from './thread-meta.js';
+export type { VariableRow } from './variable-rows.js';
+export { VariableRows } from './variable-rows.js';

@@ -82,13 +82,17 @@ export class SqliteThreadStore implements ThreadStore {
   /** Calls whose execution began and has not ended (THR-3). */
   private startedCalls: Set<string> | null = null;
 
+  private readonly sql: SqlStorage;
+
   /** `scrubber` is read at each write: it changes when a secret is stored mid-thread (VAR-5). */
   constructor(
-    private readonly sql: SqlStorage,
+    storage: DurableObjectStorage,
     private readonly meta: ThreadMeta,
     readonly info: ThreadInfo,
     private readonly scrubber: () => SecretScrubber,
-  ) {}
+  ) {
+    this.sql = storage.sql;
+  }
 
   /**
    * For a thread being created: its tables are empty, so nothing needs reading to know what they

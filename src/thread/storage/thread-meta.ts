@@ -24,7 +24,11 @@ export class ThreadMeta {
   /** Whether the object has its tables: not until a thread is created in it. */
   private present: boolean | null = null;
 
-  constructor(private readonly sql: SqlStorage) {}
+  private readonly sql: SqlStorage;
+
+  constructor(storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+  }
 
   /** When the object starts: one a thread lives in is brought up to date, any other keeps no tables. */
   wake(): void {
