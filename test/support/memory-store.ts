@@ -11,13 +11,14 @@ import { defineAgent, defineModel, definePrompt } from '@standardagents/spec';
 import type { TurnDeps, TurnOutcome } from '../../src/engine/conversation/index.js';
 import { type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import type { FetchTransport } from '../../src/engine/egress/outbound-fetch.js';
-import { createThreadState, type ResolvedVariables } from '../../src/engine/execute/thread-state.js';
+import { type ResolvedVariables, threadStates } from '../../src/engine/execute/thread-state.js';
 import { ThreadFiles } from '../../src/engine/files/thread-files.js';
 import { baseName } from '../../src/engine/files/thread-path.js';
 import type { AccessGate } from '../../src/engine/permissions/access-gate.js';
 import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/ports/file-store.js';
 import type { Frame } from '../../src/engine/ports/frames.js';
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/ports/provider.js';
+import type { ThreadHost } from '../../src/engine/ports/thread-host.js';
 import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/ports/thread-store.js';
 import { type AppDefinitions, Registry } from '../../src/engine/registry/index.js';
 import { runTurn } from '../../src/engine/turn/session.js';
@@ -455,43 +456,37 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       return harness.run();
     },
     state(execution = null, gate) {
-      return createThreadState({
-        store,
-        files,
-        variables,
-        emit,
-        wake: () => {
-          harness.wakes++;
-        },
-        notifyParent: async (message) => {
-          harness.notified.push(message);
-        },
-        spawnChild: async (options) => {
-          const id = crypto.randomUUID();
-          harness.spawned.push({ id, ...options });
-          store.addChild(id);
-          return { id };
-        },
-        messageChild: async (nameOrId, message) => {
-          const child = harness.spawned.find(
-            (spawned) => spawned.id === nameOrId || spawned.instance?.name === nameOrId,
-          );
-          if (!child) throw new Error(`no subagent instance "${nameOrId}"`);
-          harness.messagedChildren.push({ to: child.id, message });
-          return { id: child.id };
-        },
-        execution,
-        gate,
-        egress: options.egress ?? egressPolicy(),
-        transport: options.transport,
-      });
+      // The state the loop gives a call: built by the engine from the turn's deps.
+      return threadStates(harness.deps)(execution, gate);
     },
     byRole: (role) => store.messages().filter((message) => message.role === role),
     frameTypes: () => frames.filter((frame) => frame.type !== 'message_delta').map((frame) => frame.type),
   };
 
+  // What the thread would lend the turn: children and the parent are recorded, not started.
+  const host: ThreadHost = {
+    wake: () => {
+      harness.wakes++;
+    },
+    notifyParent: async (message) => {
+      harness.notified.push(message);
+    },
+    spawnChild: async (options) => {
+      const id = crypto.randomUUID();
+      harness.spawned.push({ id, ...options });
+      store.addChild(id);
+      return { id };
+    },
+    messageChild: async (nameOrId, message) => {
+      const child = harness.spawned.find((spawned) => spawned.id === nameOrId || spawned.instance?.name === nameOrId);
+      if (!child) throw new Error(`no subagent instance "${nameOrId}"`);
+      harness.messagedChildren.push({ to: child.id, message });
+      return { id: child.id };
+    },
+  };
+
   harness.deps = {
-    variables: values,
+    variables,
     store,
     files,
     registry,
@@ -502,7 +497,9 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
     emit,
     signal: controller.signal,
-    createState: (execution, gate) => harness.state(execution, gate),
+    host,
+    egress: options.egress ?? egressPolicy(),
+    transport: options.transport,
     guards: options.guards,
     scrub: options.scrub,
     now,

@@ -1,18 +1,19 @@
 /**
- * What a turn is given and how it ends (THR-3): the thread's store, files, registry, provider, frame
- * sink and abort signal, and the factory of each call's state. The loop (turn/), nested prompt runs
- * (subagents/) and the thread layer all speak these types.
+ * What a turn is given and how it ends (THR-3): the thread's store, files, variables, registry,
+ * provider, frame sink and abort signal, and what it borrows from its thread (ThreadHost). The loop
+ * builds each call's state from these (execute/thread-state.ts). The loop (turn/), nested prompt
+ * runs (subagents/) and the thread layer all speak these types.
  */
-import type { AgentDefinition, McpServerConfig, ModelDefinition, ToolCall } from '../../spec/index.js';
-import type { ToolGuard } from '../execute/index.js';
+import type { AgentDefinition, ModelDefinition, ToolCall } from '../../spec/index.js';
+import type { EgressPolicy, FetchTransport } from '../egress/index.js';
+import type { ResolvedVariables, ToolGuard } from '../execute/index.js';
 import type { ThreadFiles } from '../files/index.js';
-import type { StateFactory } from '../guards/index.js';
-import type { FrameSink, Provider, ThreadStore } from '../ports/index.js';
-import type { Registry, ResolvedTool } from '../registry/index.js';
+import type { FrameSink, Provider, ThreadHost, ThreadStore } from '../ports/index.js';
+import type { Registry } from '../registry/index.js';
 
 export interface TurnDeps {
-  /** The thread's variable values: `optional` tools are offered by them (SUB-3). */
-  variables?: Readonly<Record<string, string>>;
+  /** The thread's variables (VAR-2): tools read them, and `optional` tools are offered by them (SUB-3). */
+  variables: ResolvedVariables;
   store: ThreadStore;
   files: ThreadFiles;
   registry: Registry;
@@ -20,20 +21,17 @@ export interface TurnDeps {
   provider(model: ModelDefinition): Provider;
   emit: FrameSink;
   signal: AbortSignal;
-  /** The state a tool call receives; `gate` checks what the call does while it runs (access-gate.ts). */
-  createState: StateFactory;
+  /** What the turn borrows from its thread: children, the parent, programs, MCP tools, waking. */
+  host: ThreadHost;
+  /** What a call's `state.fetch` may contact on the model's behalf. */
+  egress: EgressPolicy;
+  /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
+  transport?: FetchTransport;
   guards?: readonly ToolGuard[];
   scrub?(text: string): string;
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
   onProgress?(): void;
   now?(): number;
-  /**
-   * The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4).
-   */
-  connectedTools?(
-    servers: Readonly<Record<string, McpServerConfig>>,
-    signal: AbortSignal,
-  ): Promise<readonly ResolvedTool[]>;
 }
 
 export type TurnOutcome =

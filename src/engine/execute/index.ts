@@ -6,7 +6,7 @@ export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
 export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
 export type { ResolvedVariables } from './thread-state.js';
-export { createThreadState, isToolWrittenKey, toolValueKey } from './thread-state.js';
+export { isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
 export { STOPPED_MESSAGE } from './tool-call-error.js';
 export type { ValidatedCall } from './tool-call-validation.js';
 export { parsedArguments } from './tool-call-validation.js';

@@ -11,14 +11,12 @@ import type {
   Message,
   NewMessageInput,
   RunCodeOptions,
-  RunCodeResult,
-  SpawnChildOptions,
   ThreadState,
 } from '../../spec/index.js';
 import { canonicalHost, type EgressPolicy, type FetchTransport, outboundFetch } from '../egress/index.js';
 import type { ThreadFiles } from '../files/index.js';
 import type { AccessGate } from '../permissions/index.js';
-import type { FrameSink, ThreadStore } from '../ports/index.js';
+import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { contextApi, isContextKey } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
@@ -33,14 +31,8 @@ export interface ThreadStateDeps {
   files: ThreadFiles;
   variables: ResolvedVariables;
   emit: FrameSink;
-  /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
-  wake(): void;
-  /** Starts child threads; the thread layer provides it (child threads are Durable Objects). */
-  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
-  /** Queues a message on the parent thread; the thread layer provides it. */
-  notifyParent(message: string): Promise<void>;
-  /** Sends a message to a resumable subagent instance; the thread layer provides it. */
-  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+  /** What the state borrows from its thread: children, the parent, programs, waking the loop. */
+  host: ThreadHost;
   execution: ExecutionState | null;
   /** The running call's gate; absent outside a call, where no rule applies. */
   gate?: AccessGate;
@@ -50,12 +42,21 @@ export interface ThreadStateDeps {
   checkHost?(url: URL): void;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
   transport?: FetchTransport;
-  /**
-   * Runs a program in a sandbox (CODE-1); the thread layer provides it (the isolate comes from a
-   * Worker Loader binding). `state` is the calling state, through which the program's tool calls,
-   * files and requests pass.
-   */
-  runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+}
+
+/** What every call's state in a turn shares: all but the call's own execution and gate. */
+export type TurnStateDeps = Omit<ThreadStateDeps, 'execution' | 'gate' | 'checkHost'>;
+
+/**
+ * The factory of a turn's call states, over the thread's whole store: a dual_ai side's view of the
+ * log (conversation/sides.ts) or a nested run's changes what the loop sees, never what a tool sees.
+ */
+export function threadStates(
+  deps: TurnStateDeps,
+): (execution: ExecutionState | null, gate?: AccessGate) => ThreadState {
+  const { store, files, variables, emit, host, egress, transport } = deps;
+  return (execution, gate) =>
+    createThreadState({ store, files, variables, emit, host, egress, transport, execution, gate });
 }
 
 /** The state methods only a running call has: outside one there is nothing to invoke or pay for. */
@@ -126,7 +127,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
     async queueMessage(input: NewMessageInput) {
       store.enqueue(input);
-      deps.wake();
+      deps.host.wake();
     },
 
     writeFile: async (path, data, options) => files.write(gate ? gate.write(path) : path, data, options),
@@ -175,9 +176,9 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
         gate.childAgent(options.agent);
         for (const path of options.files ?? []) gate.read(path);
       }
-      return deps.spawnChild(options);
+      return deps.host.spawnChild(options);
     },
-    messageChild: (nameOrId, message) => deps.messageChild(nameOrId, message),
+    messageChild: (nameOrId, message) => deps.host.messageChild(nameOrId, message),
 
     async handoff(agentName: string) {
       store.handoff(agentName);
@@ -185,7 +186,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
 
     async notifyParent(message: string) {
       if (!info.parentId) throw new Error('this thread has no parent to notify');
-      await deps.notifyParent(message);
+      await deps.host.notifyParent(message);
     },
 
     // The executor gives each running call its own invokeTool (invoke-tool.ts).
@@ -194,8 +195,9 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
     // `this` is the state the tool holds (fenced, with its invokeTool): the program acts through it.
     async runCode(this: ThreadState, source: string, options: RunCodeOptions = {}) {
-      if (!deps.execution || !deps.runCode) notInCall('runCode');
-      return deps.runCode(this, source, options);
+      const { host } = deps;
+      if (!deps.execution || !host.runCode) notInCall('runCode');
+      return host.runCode(this, source, options);
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The engine's ports: the interfaces it talks to and nothing more (THR-1, THR-4): the thread's store
  * (messages, key-value, queue, interactions), its file store, a model provider, the frame sink, an
- * isolate loader for sandboxed programs (CODE-1), and
+ * isolate loader for sandboxed programs (CODE-1), what a turn borrows from its thread (ThreadHost:
+ * children, the parent, programs, MCP tools, waking), and
  * StoreView, the base of views that change what one part of the loop sees of the store.
  */
 export type { FileListing, FileStore, StoredFileMeta } from './file-store.js';
@@ -28,4 +29,5 @@ export type {
 } from './sandbox.js';
 export type { NestedPlace } from './store-view.js';
 export { NestedStore, StoreView } from './store-view.js';
+export type { ConnectedTool, ThreadHost } from './thread-host.js';
 export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

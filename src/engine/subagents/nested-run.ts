@@ -26,6 +26,8 @@ export interface NestedContext {
   guards: readonly ToolGuard[];
   /** The turn's rules and capabilities: nested calls are checked by them at run time too. */
   setup: GuardSetup;
+  /** The turn's factory of call states, over the whole thread. */
+  states: StateFactory;
 }
 
 /** One nested run: its prompt's tools and the run its steps belong to. */

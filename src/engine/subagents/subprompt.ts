@@ -147,7 +147,7 @@ function nestedRun(
   const { registry } = deps;
   const model = registry.model(prompt.model);
   const tools = bindSubprompts(
-    registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy)),
+    registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables.values, tool.enabledBy)),
     nested,
   );
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
@@ -159,7 +159,7 @@ function nestedRun(
     tools: toolMap,
     guards: [noWaitsInside, ...nested.guards],
     createState: callStates({
-      createState: deps.createState,
+      createState: nested.states,
       setup: nested.setup,
       store: deps.store,
       tools: toolMap,

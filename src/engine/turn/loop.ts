@@ -6,17 +6,19 @@
  * so a restarted thread picks up exactly where it stopped (THR-3).
  */
 import { pendingToolCalls, type Side, type TurnDeps, type TurnOutcome } from '../conversation/index.js';
+import type { StateFactory } from '../guards/index.js';
 import { abandonStreamedText } from '../step/index.js';
 import { runPendingCalls } from './side-calls.js';
 import { setUpSide } from './side-setup.js';
 import { takeStep } from './side-step.js';
 
 /**
- * One side's turn (DEF-6): `deps.store` is the log as that side sees it (see sides.ts). Runs until
- * the side's stop condition, a pause, a stop request or its step limit.
+ * One side's turn (DEF-6): `deps.store` is the log as that side sees it (see sides.ts); `states`
+ * builds its calls' states over the whole thread. Runs until the side's stop condition, a pause, a
+ * stop request or its step limit.
  */
-export async function runSideTurn(deps: TurnDeps, sideName: Side = 'a'): Promise<TurnOutcome> {
-  const turn = await setUpSide(deps, sideName);
+export async function runSideTurn(deps: TurnDeps, states: StateFactory, sideName: Side = 'a'): Promise<TurnOutcome> {
+  const turn = await setUpSide(deps, states, sideName);
   // THR-3: text a step streamed before a restart never became a message; clients drop it.
   abandonStreamedText(deps.store, deps.emit);
   // DEF-6: with stopOnResponse false, a side's text answer does not end its turn; the model goes on.

@@ -17,14 +17,17 @@ import {
   type TurnEnd,
   unmarkedAnswer,
 } from '../conversation/index.js';
+import { threadStates } from '../execute/index.js';
 import { runSideTurn } from './loop.js';
 import { deliverQueued } from './queue.js';
 
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { agent, store, emit } = deps;
   const mark = (end: TurnEnd) => emit({ type: 'message', message: recordTurnEnd(store, end) });
+  // Every call's state sees the whole thread, whichever side's view of the log the loop runs in.
+  const states = threadStates(deps);
   if (agent.type !== 'dual_ai') {
-    const outcome = await runSideTurn(deps, 'a');
+    const outcome = await runSideTurn(deps, states, 'a');
     // A stop tool ends the turn although the log ends in a tool result: the marker says so.
     if (outcome.kind === 'done' && outcome.reason === 'stop_tool') {
       mark({ side: 'a', reason: 'stop_tool', next: null, answer: outcome.answer });
@@ -44,7 +47,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       return outcome;
     }
     if (!answered) {
-      outcome = await runSideTurn({ ...deps, store: views[side] }, side);
+      outcome = await runSideTurn({ ...deps, store: views[side] }, states, side);
       const ended = outcome.kind === 'done' && outcome.reason !== 'handoff' && outcome.reason !== 'round_limit';
       if (!ended || deps.signal.aborted) return outcome;
     }

@@ -28,7 +28,7 @@ export interface SideTurn {
   run: StepRun;
 }
 
-export async function setUpSide(deps: TurnDeps, sideName: Side): Promise<SideTurn> {
+export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: Side): Promise<SideTurn> {
   const { store, registry, agent } = deps;
   const side = sideName === 'b' && agent.sideB ? agent.sideB : agent.sideA;
   const prompt = registry.prompt(side.prompt);
@@ -44,8 +44,9 @@ export async function setUpSide(deps: TurnDeps, sideName: Side): Promise<SideTur
   // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
   // SUB-1: prompt tools run nested in this thread, under the same guards.
   // LOCK-4: the tools of the prompt's MCP servers join the prompt's own, as the thread knows them.
-  const offered = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables, tool.enabledBy));
-  const tools = new TurnTools(bindSubprompts(offered, { deps, guards, setup: guardSetup }), deps, guardSetup, prompt);
+  const offered = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables.values, tool.enabledBy));
+  const nested = { deps, guards, setup: guardSetup, states };
+  const tools = new TurnTools(bindSubprompts(offered, nested), deps, guardSetup, prompt);
   await tools.refresh();
   return {
     deps,
@@ -58,7 +59,7 @@ export async function setUpSide(deps: TurnDeps, sideName: Side): Promise<SideTur
     tools,
     // KIND-6 and containment: each call's state carries its tool context and its access gate.
     createState: callStates({
-      createState: deps.createState,
+      createState: states,
       setup: guardSetup,
       store,
       tools: tools.map,

@@ -31,7 +31,7 @@ export async function takeStep(turn: SideTurn, again: boolean): Promise<TurnOutc
     return { kind: 'limit', message: `The turn reached its limit of ${turn.maxSteps} model steps.` };
   }
   // SUB-3: immediate subagents start before the prompt's first model step.
-  if (turn.anyImmediate && startImmediateSubagents(prompt.name, tools.list, store, deps.variables ?? {}, emit)) {
+  if (turn.anyImmediate && startImmediateSubagents(prompt.name, tools.list, store, deps.variables.values, emit)) {
     return { again };
   }
   deps.onProgress?.();

@@ -34,7 +34,7 @@ export class TurnTools {
   ) {
     this.current = fixed;
     this.map = new Map(fixed.map((tool) => [tool.name, tool]));
-    this.servers = deps.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
+    this.servers = deps.host.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
     this.baseCapabilities = setup.capabilities;
     this.offerUpdated();
   }
@@ -66,9 +66,9 @@ export class TurnTools {
 
   /** Asks for the connected tools again; true when the set changed. */
   async refresh(): Promise<boolean> {
-    const { connectedTools } = this.deps;
-    if (!connectedTools || !this.dynamic) return false;
-    const connected = await connectedTools(this.servers, this.deps.signal);
+    const { host, signal } = this.deps;
+    if (!host.connectedTools || !this.dynamic) return false;
+    const connected = await host.connectedTools(this.servers, signal);
     const names = connected.map((tool) => tool.name).join('\n');
     if (names === this.connectedNames) return false;
     this.connectedNames = names;

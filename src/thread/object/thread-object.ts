@@ -35,11 +35,8 @@ import {
 } from '../bindings/index.js';
 import {
   bootDeferredChild,
-  messageInstance,
-  notifyParentThread,
   ParentReporter,
   receiveChildFiles,
-  spawnForTool,
   startChild,
   viewDeferredChild,
 } from '../children/index.js';
@@ -61,6 +58,7 @@ import { IndexWrites } from './index-writes.js';
 import { writeNewThread } from './thread-creation.js';
 import { threadDetails, withChildStatuses } from './thread-details.js';
 import { deleteThread, type EndingHost, stopThread } from './thread-ending.js';
+import { DurableThreadHost } from './thread-host.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
@@ -96,12 +94,7 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       turnStarted: () => this.setStatus('running'),
       sessionEnded: (outcome) => this.reportOutcome(outcome),
       turnEnded: (outcome) => this.recordOutcome(outcome),
-      notifyParent: (message) => notifyParentThread(this.env, this.record(), message),
-      spawnChild: (options) => spawnForTool(this.answerDesk(), this.record() as ThreadRecord, options),
-      messageChild: (nameOrId, message) =>
-        messageInstance(this.answerDesk(), this.record() as ThreadRecord, nameOrId, message),
-      runCode: (state, source, options) => this.programs.run(state, source, options),
-      connectedTools: (servers, signal) => this.mcp.connectedTools(servers, signal),
+      thread: new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk()),
     });
     ctx.blockConcurrencyWhile(async () => {
       this.metaTable.wake();

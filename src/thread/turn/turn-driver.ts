@@ -6,15 +6,13 @@
  * about one alarm per two seconds of a long step, and no write at all for steps shorter than one.
  */
 
-import { needsTurn, type TurnDeps, type TurnOutcome } from '../../engine/conversation/index.js';
+import { needsTurn, type TurnOutcome } from '../../engine/conversation/index.js';
 import { egressPolicy } from '../../engine/egress/index.js';
-import { createThreadState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
-import type { FileStore, FrameSink } from '../../engine/ports/index.js';
+import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { runTurn } from '../../engine/turn/index.js';
 import { resolveProvider } from '../../providers/index.js';
-import type { RunCodeOptions, RunCodeResult, SpawnChildOptions, ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
@@ -39,13 +37,8 @@ export interface TurnDriverHost {
   /** After each runTurn: a child reports each session's end to its parent (SUB-4 implicit). */
   sessionEnded(outcome: TurnOutcome): void;
   turnEnded(outcome: TurnOutcome): void;
-  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
-  notifyParent(message: string): Promise<void>;
-  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
-  /** Runs a program of a tool call in a sandbox (CODE-1). */
-  runCode(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
-  /** The tools of the MCP servers a prompt declares (LOCK-4). */
-  connectedTools: NonNullable<TurnDeps['connectedTools']>;
+  /** What each turn borrows from the thread (children, the parent, programs, MCP tools), handed down as it is. */
+  readonly thread: ThreadHost;
 }
 
 interface RunningTurn {
@@ -135,24 +128,10 @@ export class TurnDriver {
           emit: host.emit,
           signal: controller.signal,
           scrub: variables.scrubber.text,
-          variables: variables.resolved.values,
+          variables: variables.resolved,
           onProgress: () => this.armSafetyAlarm(),
-          connectedTools: host.connectedTools,
-          createState: (execution, gate) =>
-            createThreadState({
-              store,
-              files,
-              variables: variables.resolved,
-              emit: host.emit,
-              wake: () => void this.wake(),
-              spawnChild: (options) => host.spawnChild(options),
-              notifyParent: (message) => host.notifyParent(message),
-              messageChild: (nameOrId, message) => host.messageChild(nameOrId, message),
-              runCode: (state, source, options) => host.runCode(state, source, options),
-              execution,
-              gate,
-              egress,
-            }),
+          host: host.thread,
+          egress,
         });
         host.sessionEnded(outcome);
       } while (

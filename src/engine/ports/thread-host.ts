@@ -1,0 +1,47 @@
+/**
+ * What a turn borrows from its thread (THR-1, SUB-3, SUB-4, CODE-1, LOCK-4): child threads, the
+ * parent, sandboxed programs, the tools of connected MCP servers and the alarm that runs the loop.
+ * Each is a Durable Object, a binding or the thread's own storage, so the thread layer provides it;
+ * the engine builds every call's state over it (execute/thread-state.ts) and asks it for a
+ * prompt's connected tools (turn/turn-tools.ts).
+ */
+import type {
+  AnyToolDefinition,
+  JsonSchema,
+  McpServerConfig,
+  RunCodeOptions,
+  RunCodeResult,
+  SpawnChildOptions,
+  ThreadState,
+} from '../../spec/index.js';
+
+/** A tool of an MCP server, as the thread knows it from the server's listing. */
+export interface ConnectedTool {
+  name: string;
+  definition: AnyToolDefinition;
+  parameters: JsonSchema;
+  /** Not offered to the model, yet a call already made to it still runs (a server's connect tool once connected). */
+  hidden?: boolean;
+}
+
+export interface ThreadHost {
+  /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
+  wake(): void;
+  /** Starts a child thread (child threads are Durable Objects). */
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }>;
+  /** Sends a message to a resumable subagent instance (SUB-4). */
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }>;
+  /** Queues a message on the parent thread. */
+  notifyParent(message: string): Promise<void>;
+  /**
+   * Runs a program in a sandbox (CODE-1; the isolate comes from a Worker Loader binding). `state`
+   * is the calling state, through which the program's tool calls, files and requests pass.
+   * Absent: `state.runCode` is refused.
+   */
+  runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+  /** The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4). Absent: none. */
+  connectedTools?(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    signal: AbortSignal,
+  ): Promise<readonly ConnectedTool[]>;
+}

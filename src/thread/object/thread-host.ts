@@ -1,0 +1,63 @@
+/**
+ * What a turn borrows from its thread (the engine's ThreadHost port), built once per object: child
+ * threads and the parent through the thread's bindings (SUB-3, SUB-4, SUB-7), programs in isolates
+ * (CODE-1), the tools of connected MCP servers (LOCK-4), and the alarm that runs the loop.
+ */
+import type { ConnectedTool, ThreadHost } from '../../engine/ports/index.js';
+import type {
+  McpServerConfig,
+  RunCodeOptions,
+  RunCodeResult,
+  SpawnChildOptions,
+  ThreadState,
+} from '../../spec/index.js';
+import type { RuntimeEnv } from '../bindings/index.js';
+import { messageInstance, notifyParentThread, spawnForTool } from '../children/index.js';
+import type { AnswerDesk } from '../inbox/index.js';
+import type { ThreadMcp } from '../mcp/index.js';
+import type { ThreadPrograms } from '../sandbox/index.js';
+import type { ThreadRecord } from '../storage/index.js';
+
+export class DurableThreadHost implements ThreadHost {
+  constructor(
+    private readonly env: RuntimeEnv,
+    private readonly programs: ThreadPrograms,
+    private readonly mcp: ThreadMcp,
+    /** The object's desk, asked for at each use: it holds the store, which exists once the thread does. */
+    private readonly desk: () => AnswerDesk,
+  ) {}
+
+  /** The thread's record: a turn runs only in a thread that exists. */
+  private record(desk: AnswerDesk): ThreadRecord {
+    return desk.store.info as ThreadRecord;
+  }
+
+  wake(): void {
+    void this.desk().driver.wake();
+  }
+
+  spawnChild(options: SpawnChildOptions): Promise<{ id: string }> {
+    const desk = this.desk();
+    return spawnForTool(desk, this.record(desk), options);
+  }
+
+  messageChild(nameOrId: string, message: string): Promise<{ id: string }> {
+    const desk = this.desk();
+    return messageInstance(desk, this.record(desk), nameOrId, message);
+  }
+
+  notifyParent(message: string): Promise<void> {
+    return notifyParentThread(this.env, this.record(this.desk()), message);
+  }
+
+  runCode(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult> {
+    return this.programs.run(state, source, options);
+  }
+
+  connectedTools(
+    servers: Readonly<Record<string, McpServerConfig>>,
+    signal: AbortSignal,
+  ): Promise<readonly ConnectedTool[]> {
+    return this.mcp.connectedTools(servers, signal);
+  }
+}
