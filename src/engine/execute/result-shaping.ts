@@ -12,6 +12,9 @@ import {
   type TruncationTarget,
   truncateOutput,
 } from '../files/index.js';
+import { errorTextOf } from './tool-call-error.js';
+
+const FAILED_WITHOUT_MESSAGE = 'Tool failed without a message.';
 
 export interface ShapedResult {
   /** An error when the tool failed or its attachments could not be stored. */
@@ -113,7 +116,10 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
   const stack = stackText ? options.scrub(stackText) : undefined;
   if (result.status === 'error' || attachmentError) {
     const errorText = options.scrub(
-      [result.status === 'error' ? (asText(result.error) ?? 'Tool failed without a message.') : null, attachmentError]
+      [
+        result.status === 'error' ? errorTextOf(asText(result.error) ?? '') || FAILED_WITHOUT_MESSAGE : null,
+        attachmentError,
+      ]
         .filter(Boolean)
         .join('; '),
     );

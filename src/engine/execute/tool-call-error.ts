@@ -49,3 +49,15 @@ export function rejectedMessage(name: string, reason: string | undefined): strin
   const why = reason?.trim() ? `: ${reason.trim().replace(/[.!?]?$/, (end) => end || '.')}` : '.';
   return `The user rejected the call to tool "${name}"${why} It was not run.`;
 }
+
+/** `Error: ` prefixes at the start of a tool's error text, however many layers of rethrowing added. */
+const ERROR_PREFIXES = /^(?:Error: )+/;
+
+/**
+ * A tool's error text without the `Error: ` its thrower already put in front: the stored content
+ * adds exactly one, so an error passed up through nested calls (a program's tool call inside
+ * run_code) never reads `Error: Error: …`.
+ */
+export function errorTextOf(text: string): string {
+  return text.replace(ERROR_PREFIXES, '');
+}
