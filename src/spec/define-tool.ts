@@ -3,6 +3,7 @@
  * an `execute` function. The tool's name is the key it is registered under (DEF-4).
  */
 import type { z } from 'zod';
+import { deferredDefinition } from './deferred-definition-errors.js';
 import { DefinitionError, toolDefinitionLabel } from './definition-error.js';
 import type { ToolInteraction } from './interaction.js';
 import type { ToolAccess } from './permissions.js';
@@ -168,6 +169,20 @@ export function defineTool<
   Tenvs extends ToolTenvs | null = null,
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
+>(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
+  try {
+    return checkedTool(options);
+  } catch (error) {
+    // Only under `npm run dev`: the registry reports it with the tool's key (deferred-definition-errors.ts).
+    return deferredDefinition(error, options.description);
+  }
+}
+
+function checkedTool<
+  Args extends ToolArgs | null,
+  Tenvs extends ToolTenvs | null,
+  Ctx extends ToolContextSchema | null,
+  Shared extends ToolContextSchema | null,
 >(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
   const where = toolDefinitionLabel('defineTool', options.description);
   if (typeof options.description !== 'string' || options.description.trim() === '') {

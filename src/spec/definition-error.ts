@@ -14,19 +14,32 @@ function frameFile(line: string): { file: string; line: string } | null {
   return match ? { file: (match[1] as string).replace(/^file:\/\//, ''), line: match[2] as string } : null;
 }
 
+/**
+ * In a bundle whose application modules load lazily (the development Worker requires them), esbuild
+ * wraps each module in a function named after its source path: `at agents/tools/x.ts (worker.js:9:3)`.
+ * That name is the only trace of the file left there; the line is the bundle's, so none is given.
+ */
+function bundledModule(lines: readonly string[]): string | null {
+  for (const line of lines) {
+    const name = /^\s*at (?:Object\.)?([^\s()]+\.[cm]?[jt]sx?) \(/.exec(line)?.[1];
+    if (name && !/(^|\/)src\/spec\//.test(name) && !name.includes('node_modules/')) {
+      return name.split('/').slice(-SITE_SEGMENTS).join('/');
+    }
+  }
+  return null;
+}
+
 /** Where a definition was written: the caller's file and line, as `agents/tools/get_weather.ts:12`. */
 export function definitionSite(): string | null {
-  const frames = (new Error().stack ?? '')
-    .split('\n')
-    .map(frameFile)
-    .filter((frame) => frame !== null);
+  const lines = (new Error().stack ?? '').split('\n');
+  const frames = lines.map(frameFile).filter((frame) => frame !== null);
   const here = frames[0]?.file;
   for (const frame of frames.slice(1)) {
     if (/\/src\/spec\//.test(frame.file) || frame.file.startsWith('node:') || frame.file.includes('/node_modules/')) {
       continue;
     }
     // The same file as this function's own: a bundle, where a line says nothing about the source.
-    if (frame.file === here) return null;
+    if (frame.file === here) return bundledModule(lines);
     return `${frame.file.split('/').slice(-SITE_SEGMENTS).join('/')}:${frame.line}`;
   }
   return null;

@@ -17,7 +17,12 @@ import {
   type VariableDefinition,
   type Watchdog,
 } from '../../spec/index.js';
-import { isSubpromptConfig, mergeVariableDefinitions, secretDefaultProblem } from '../../spec/internal.js';
+import {
+  deferredDefinitionError,
+  isSubpromptConfig,
+  mergeVariableDefinitions,
+  secretDefaultProblem,
+} from '../../spec/internal.js';
 import {
   assertRequirementPatterns,
   assertRules,
@@ -80,6 +85,9 @@ export class Registry {
   ) {
     for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
       if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
+      // Deferred only by the development Worker: its file could not say which key it is registered by.
+      const deferred = deferredDefinitionError(tool);
+      if (deferred) throw new DefinitionError(`tool "${name}" (tools.${name}): ${deferred.message}`);
       if (tool?.kind !== 'function') {
         throw new DefinitionError(`tool "${name}" is not a defineTool() definition`);
       }
