@@ -36,9 +36,13 @@ export default defineConfig({
                 // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a
                 // development host. The intranet server stays refused.
                 // The MCP test servers are development hosts too.
-                EGRESS_ALLOW_HOSTS: ['servicesUrl', 'mcpUrl', 'mcpOAuthUrl']
+                // So are a closed local port and a name that never resolves, to show how a failed
+                // connection reads.
+                EGRESS_ALLOW_HOSTS: ['servicesUrl', 'mcpUrl', 'mcpOAuthUrl', 'closedUrl']
                   .map((name) => new URL(String(inject(name as 'servicesUrl'))).host)
+                  .concat('no-such-host.invalid')
                   .join(','),
+                CLOSED_URL: String(inject('closedUrl')),
                 // Where the OAuth authorization server sends the user back (LOCK-4); tests follow it by hand.
                 PUBLIC_URL: 'https://agents.test',
               },

@@ -997,6 +997,28 @@ export function redirectTargets(allowedPort: number, refusedPort: number, path: 
   ];
 }
 
+// ---- outbound requests that fail -----------------------------------------------------------------
+
+/**
+ * A request the egress policy allows but the network does not answer: the model must read the host
+ * and the cause, not workerd's bare "internal error; reference = …". CLOSED_HOST stands for a local
+ * `127.0.0.1:<port>` nothing listens on; the `.invalid` top-level name never resolves (RFC 6761).
+ */
+export const OUTBOUND_FAILURES: readonly { label: string; url: string; host: string; cause: RegExp }[] = [
+  {
+    label: 'a closed port',
+    url: 'http://CLOSED_HOST/page',
+    host: 'CLOSED_HOST',
+    cause: /refused/i,
+  },
+  {
+    label: 'a name that never resolves',
+    url: 'http://no-such-host.invalid/page',
+    host: 'no-such-host.invalid',
+    cause: /DNS lookup failed|did not resolve/i,
+  },
+];
+
 // ---- regular expressions -----------------------------------------------------------------------
 
 /**

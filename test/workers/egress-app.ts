@@ -65,8 +65,8 @@ async function reach(way: (typeof WAYS)[number], url: string): Promise<string> {
 function outcome(attempt: () => Promise<string>): Promise<string> {
   return attempt().catch((error: unknown) => {
     const found = error instanceof Error ? error : new Error(String(error));
-    // node:http wraps what fetch rejected with; the refusal is its cause.
-    const cause = found.cause instanceof Error ? found.cause : found;
+    // node:http wraps what fetch rejected with; a refusal is its cause.
+    const cause = found.cause instanceof EgressRefused ? found.cause : found;
     return `${cause instanceof EgressRefused ? 'refused' : 'failed'}: ${cause.message}`;
   });
 }

@@ -8,6 +8,8 @@ declare global {
       SERVICES_URL: string;
       /** A local server no test allows: the tools must never reach it. */
       INTRANET_URL: string;
+      /** A local port nothing listens on: connections to it are refused. */
+      CLOSED_URL: string;
     }
   }
 }

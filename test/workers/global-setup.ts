@@ -21,6 +21,8 @@ declare module 'vitest' {
     googleBaseUrl: string;
     servicesUrl: string;
     intranetUrl: string;
+    /** A local port nothing listens on (a server was started there and closed): connections are refused. */
+    closedUrl: string;
     /** The MCP test server (harness/mcp-servers.mjs): Streamable HTTP, and HTTP+SSE. */
     mcpUrl: string;
     mcpSseUrl: string;
@@ -286,6 +288,9 @@ export default async function setup(project: TestProject) {
   project.provide('servicesUrl', await listen(services));
   const intranet = createServer(intranetService);
   project.provide('intranetUrl', await listen(intranet));
+  const closed = createServer();
+  project.provide('closedUrl', await listen(closed));
+  await new Promise((resolve) => closed.close(resolve));
   project.provide('mcpUrl', mcp.url);
   project.provide('mcpSseUrl', mcp.sseUrl);
   project.provide('mcpOAuthUrl', oauth.url);

@@ -4,8 +4,10 @@
  * the thread's host check (the `net.fetch` permission rules) before a byte is sent to it. Redirects
  * are followed by hand (`redirect: 'manual'` on each request, at most 5), rewriting the method the way
  * the fetch standard does, and a hop to another origin keeps only headers that carry no credential.
+ * A hop that gets no answer fails with the host and the cause (connect-failure.ts).
  */
 import { EgressRefused } from '../../spec/index.js';
+import { connectFailure } from './connect-failure.js';
 import { checkEgress, type EgressPolicy } from './egress-policy.js';
 import { runtimeFetch } from './tool-network.js';
 
@@ -90,14 +92,21 @@ export async function outboundFetch(
   const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
   let hop = await firstHop(input, init);
   for (let redirects = 0; ; redirects++) {
-    const response = await transport(url, {
-      ...init,
-      method: hop.method,
-      headers: hop.headers,
-      body: hop.body,
-      signal: signal ?? null,
-      redirect: 'manual',
-    });
+    let response: Response;
+    try {
+      response = await transport(url, {
+        ...init,
+        method: hop.method,
+        headers: hop.headers,
+        body: hop.body,
+        signal: signal ?? null,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      // A stop or a time limit keeps its own reason, which callers tell apart from a failed connection.
+      if (signal?.aborted) throw error;
+      throw connectFailure(url, error);
+    }
     const location = response.headers.get('location');
     if (!REDIRECT_STATUSES.has(response.status) || location === null || mode === 'manual') return response;
     await response.body?.cancel();
