@@ -8,6 +8,7 @@
  */
 import type { z } from 'zod';
 import { DefinitionError } from './definition-error.js';
+import type { JsonSchema } from './schema.js';
 import type { ToolCall } from './types.js';
 
 /** A chat message in the shape providers receive (OpenAI Chat Completions). */
@@ -34,9 +35,19 @@ export interface ScriptedReply {
   usage?: { promptTokens: number; completionTokens: number; cachedTokens?: number };
 }
 
+/** In a `dual_ai` thread: the side a model step answers for, and the tool that ends its session, if any. */
+export interface ModelSide {
+  name: 'a' | 'b';
+  stopTool?: string;
+}
+
 export interface ScriptedRequest {
   messages: readonly ModelMessage[];
   toolNames: readonly string[];
+  /** The offered tools' argument schemas (JSON Schema), by tool name. */
+  toolSchemas?: Readonly<Record<string, JsonSchema>>;
+  /** Set in a `dual_ai` thread: which side this step is for. */
+  side?: ModelSide;
 }
 
 /**

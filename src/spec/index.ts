@@ -24,6 +24,7 @@ export type {
   ModelPrices,
   ModelProvider,
   ModelSettings,
+  ModelSide,
   ResponseFormat,
   Script,
   ScriptedReply,

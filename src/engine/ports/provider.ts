@@ -2,7 +2,7 @@
  * The model provider seam: the engine asks for one model step and receives text deltas as they
  * arrive. Implementations live in src/providers.
  */
-import type { JsonSchema, ModelMessage, ToolCall } from '../../spec/index.js';
+import type { JsonSchema, ModelMessage, ModelSide, ToolCall } from '../../spec/index.js';
 
 export interface ModelTool {
   type: 'function';
@@ -28,6 +28,8 @@ export interface ModelRequest {
   parallelToolCalls?: boolean;
   settings?: RequestSettings;
   signal?: AbortSignal;
+  /** In a `dual_ai` thread, the side the step is for: real models ignore it; a script may answer by it. */
+  side?: ModelSide;
 }
 
 export interface ModelUsage {

@@ -32,6 +32,7 @@ export async function callModel(
         toolChoice: tools.length > 0 ? prompt.toolChoice : undefined,
         parallelToolCalls: tools.length > 0 ? prompt.parallelToolCalls : undefined,
         ...(settings ? { settings } : {}),
+        ...(run.side ? { side: run.side } : {}),
         signal,
       },
       {

@@ -3,7 +3,14 @@
  * a prompt run nested in one (subagents/). The run says where the step's messages are read and
  * stored and which of them the model is sent; the request says what this step offers the model.
  */
-import type { Message, ModelDefinition, ModelMessage, PromptDefinition, ToolCall } from '../../spec/index.js';
+import type {
+  Message,
+  ModelDefinition,
+  ModelMessage,
+  ModelSide,
+  PromptDefinition,
+  ToolCall,
+} from '../../spec/index.js';
 import type { TurnDeps, TurnOutcome } from '../conversation/index.js';
 import type { ModelTool, Provider, RequestSettings, ThreadStore } from '../ports/index.js';
 import type { Shown } from '../request/index.js';
@@ -34,6 +41,8 @@ export interface StepRun {
   model: ModelDefinition;
   provider: Provider;
   settings: RequestSettings | undefined;
+  /** Set in a `dual_ai` thread: the side whose turn this is (told to the provider). */
+  side?: ModelSide;
 }
 
 /** What this step offers the model. */

@@ -74,6 +74,9 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
       model,
       provider: deps.provider(model),
       settings: requestSettings(model, prompt),
+      ...(agent.type === 'dual_ai'
+        ? { side: { name: sideName, ...(side.stopTool ? { stopTool: side.stopTool } : {}) } }
+        : {}),
     },
   };
 }

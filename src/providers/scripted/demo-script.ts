@@ -1,10 +1,14 @@
 /**
- * The script the offline model follows when no real model is configured: it calls any tool the user
- * names, with the JSON object written right after the name as its arguments (`units__world_clock
- * {"city":"Tokyo"}`), or else the user's words as `query` and `message`; then it reports what the
- * tools returned. Enough to watch a whole tool round trip without an API key.
+ * The script the offline model follows when no real model is configured. It calls the tools the
+ * user names (demo-tool-calls.ts: a name standing alone as a word; a plain-word name such as `write`
+ * only in backticks or followed by a JSON object), with the JSON object written right after the
+ * name as the arguments (`units__world_clock {"city":"Tokyo"}`) or else `{}` and the schema's
+ * defaults, then reports what the tools returned. As a side of a `dual_ai` thread it plays a short
+ * canned exchange instead (demo-sides.ts). Enough to watch a whole tool round trip without an API key.
  */
 import type { ModelMessage, ScriptedReply, ScriptedRequest } from '../../spec/index.js';
+import { sideReply } from './demo-sides.js';
+import { namedToolCalls } from './demo-tool-calls.js';
 
 function text(content: ModelMessage['content']): string {
   if (typeof content === 'string') return content;
@@ -12,46 +16,30 @@ function text(content: ModelMessage['content']): string {
   return content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** The JSON object written right after `name` in the user's words, if there is one. */
-function writtenArguments(said: string, name: string): Record<string, unknown> | null {
-  const after = said.slice(said.indexOf(name) + name.length).trimStart();
-  if (!after.startsWith('{')) return null;
-  for (let end = after.indexOf('}'); end !== -1; end = after.indexOf('}', end + 1)) {
-    try {
-      const value: unknown = JSON.parse(after.slice(0, end + 1));
-      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-    } catch {
-      // Not yet the whole object: a later brace may close it.
-    }
+/** The results of the tool calls that ended the request's messages, oldest first. */
+function lastResults(messages: readonly ModelMessage[]): string[] {
+  const results: string[] = [];
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index] as ModelMessage;
+    if (message.role !== 'tool') break;
+    results.unshift(text(message.content));
   }
-  return null;
+  return results;
 }
 
 export function demoScript(request: ScriptedRequest): ScriptedReply {
-  const messages = request.messages;
+  const { messages, toolNames } = request;
+  const schemas = request.toolSchemas ?? {};
+  if (request.side) return sideReply(request.side, messages, toolNames, schemas);
   const last = messages[messages.length - 1];
-  if (last?.role === 'tool') {
-    const results: string[] = [];
-    for (let index = messages.length - 1; index >= 0; index--) {
-      const message = messages[index] as ModelMessage;
-      if (message.role !== 'tool') break;
-      results.unshift(text(message.content));
-    }
-    return { text: `Here is what the tools returned:\n${results.join('\n')}` };
-  }
+  if (last?.role === 'tool') return { text: `Here is what the tools returned:\n${lastResults(messages).join('\n')}` };
   const said = last?.role === 'user' ? text(last.content) : '';
-  const named = request.toolNames.filter((name) => said.includes(name));
-  if (named.length > 0) {
-    // The example tools take their text as `query` (function tools) or `message` (prompts and agents).
-    return {
-      toolCalls: named.map((name) => ({
-        name,
-        arguments: writtenArguments(said, name) ?? { query: said, message: said },
-      })),
-    };
-  }
+  const calls = namedToolCalls(said, toolNames, schemas);
+  if (calls.length > 0) return { toolCalls: calls };
   const offer =
-    request.toolNames.length > 0 ? ` Name one of my tools and I will call it: ${request.toolNames.join(', ')}.` : '';
+    toolNames.length > 0
+      ? ` Name one of my tools and I will call it (a tool named by a plain word, like \`write\`, in backticks or followed by its JSON arguments): ${toolNames.join(', ')}.`
+      : '';
   return {
     text: `(offline demo model: set OPENAI_BASE_URL, OPENAI_API_KEY and MODEL for a real one) You said: "${said}".${offer}`,
   };

@@ -37,7 +37,12 @@ export class ScriptedProvider implements Provider {
 
   private async reply(request: ModelRequest): Promise<ScriptedReply> {
     if (typeof this.script === 'function') {
-      return this.script({ messages: request.messages, toolNames: request.tools.map((tool) => tool.function.name) });
+      return this.script({
+        messages: request.messages,
+        toolNames: request.tools.map((tool) => tool.function.name),
+        toolSchemas: Object.fromEntries(request.tools.map((tool) => [tool.function.name, tool.function.parameters])),
+        ...(request.side ? { side: request.side } : {}),
+      });
     }
     const index = stepIndex(request.messages);
     const reply = this.script[index];
