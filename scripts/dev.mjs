@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // `npm run dev`: the example agents under `wrangler dev`, offline, and beside them the units MCP
 // server the `units` agent uses (harness/mcp-servers.mjs). Extra arguments go to wrangler.
+//
+// It serves the development Worker (src/dev-worker.ts): a mistake in a definition shows as an error
+// page at / and a 503 on the API until the fix is saved, instead of stopping the Worker. A mistake
+// wrangler cannot even bundle (a syntax error) makes wrangler exit: then this script says so, keeps
+// the MCP server up, and starts wrangler again at the next change under agents/ or src/.
 import { spawn } from 'node:child_process';
+import { watch } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startDemoMcpServer } from '../harness/mcp-servers.mjs';
@@ -9,6 +15,10 @@ import { startDemoMcpServer } from '../harness/mcp-servers.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** The port the `units` prompt's UNITS_MCP_URL default names. */
 const UNITS_PORT = 8790;
+/** Folders whose change restarts a wrangler that exited. */
+const WATCHED = ['agents', 'src'];
+/** Saves come in bursts (an editor writes a file in several steps): start once they settle. */
+const SETTLE_MS = 300;
 
 let units = null;
 try {
@@ -32,14 +42,55 @@ const vars = {
 const args = [
   join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'),
   'dev',
+  // The development Worker in place of wrangler.toml's `main` (the deployed one, which fails loudly).
+  join('src', 'dev-worker.ts'),
   ...Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]),
   ...process.argv.slice(2),
 ];
-const wrangler = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-const stop = (signal) => wrangler.kill(signal);
+
+let wrangler = null;
+let stopping = false;
+
+function startWrangler() {
+  wrangler = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  wrangler.on('exit', (code, signal) => {
+    wrangler = null;
+    if (stopping) return void shutdown(code ?? 0);
+    console.log(
+      `\n[dev] wrangler dev exited (${signal ?? `code ${code}`}), most likely a file it cannot build; ` +
+        `the MCP server stays up. Waiting for a change under ${WATCHED.join('/ or ')}/ to start it again…\n`,
+    );
+    waitForChange().then(startWrangler);
+  });
+}
+
+/** Resolves at the first change under the watched folders, once the burst of writes has settled. */
+function waitForChange() {
+  return new Promise((resolve) => {
+    let timer = null;
+    const watchers = WATCHED.map((folder) =>
+      watch(join(root, folder), { recursive: true }, () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          for (const watcher of watchers) watcher.close();
+          console.log('[dev] a file changed: starting wrangler dev again');
+          resolve();
+        }, SETTLE_MS);
+      }),
+    );
+  });
+}
+
+async function shutdown(code) {
+  await units?.close();
+  process.exit(code);
+}
+
+const stop = (signal) => {
+  stopping = true;
+  if (wrangler) wrangler.kill(signal);
+  else void shutdown(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-wrangler.on('exit', async (code) => {
-  await units?.close();
-  process.exit(code ?? 0);
-});
+startWrangler();

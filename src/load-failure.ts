@@ -15,6 +15,8 @@ export interface LoadFailureDetails {
   tool?: string;
   /** The argument whose schema is refused. */
   argument?: string;
+  /** The prompt whose definition or references are wrong. */
+  prompt?: string;
 }
 
 export interface LoadFailure {
@@ -33,9 +35,11 @@ export function loadFailure(error: unknown): LoadFailure {
   const file = /\(([^\s()"]+\.[cm]?[jt]sx?)(?::\d+)?\)/.exec(message)?.[1];
   const tool = /^[^:]+: tool "([^"]+)"/.exec(message)?.[1];
   const argument = /argument "([^"]+)"/.exec(message)?.[1];
+  const prompt = /^[^:]+: prompt "([^"]+)"/.exec(message)?.[1];
   if (file) details.file = file;
   if (tool) details.tool = tool;
   if (argument) details.argument = argument;
+  if (prompt) details.prompt = prompt;
   return { code: definition ? 'definition_error' : 'application_error', message, details };
 }
 
