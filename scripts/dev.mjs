@@ -3,9 +3,10 @@
 // server the `units` agent uses (harness/mcp-servers.mjs). Extra arguments go to wrangler.
 //
 // It serves the development Worker (src/dev-worker.ts): a mistake in a definition shows as an error
-// page at / and a 503 on the API until the fix is saved, instead of stopping the Worker. A mistake
-// wrangler cannot even bundle (a syntax error) makes wrangler exit: then this script says so, keeps
-// the MCP server up, and starts wrangler again at the next change under agents/ or src/.
+// page at / and a 503 on the API until the fix is saved, instead of stopping the Worker. A file that
+// does not parse holds wrangler's requests until it is fixed; if wrangler exits instead (its custom
+// build, the inspector bundle, failed at start), this script says so, keeps the MCP server up, and
+// starts wrangler again at the next change in the folders wrangler watches.
 import { spawn } from 'node:child_process';
 import { watch } from 'node:fs';
 import { join } from 'node:path';
@@ -13,10 +14,10 @@ import { fileURLToPath } from 'node:url';
 import { startDemoMcpServer } from '../harness/mcp-servers.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-/** The port the `units` prompt's UNITS_MCP_URL default names. */
-const UNITS_PORT = 8790;
-/** Folders whose change restarts a wrangler that exited. */
-const WATCHED = ['agents', 'src'];
+/** The port the `units` prompt's UNITS_MCP_URL default names (another for a test of this script). */
+const UNITS_PORT = Number(process.env.UNITS_MCP_PORT ?? 8790);
+/** Folders whose change restarts a wrangler that exited: wrangler.toml's `[build] watch_dir`. */
+const WATCHED = ['agents', 'src', 'inspector/src', 'client'];
 /** Saves come in bursts (an editor writes a file in several steps): start once they settle. */
 const SETTLE_MS = 300;
 
@@ -58,7 +59,7 @@ function startWrangler() {
     if (stopping) return void shutdown(code ?? 0);
     console.log(
       `\n[dev] wrangler dev exited (${signal ?? `code ${code}`}), most likely a file it cannot build; ` +
-        `the MCP server stays up. Waiting for a change under ${WATCHED.join('/ or ')}/ to start it again…\n`,
+        `the MCP server stays up. Waiting for a change under ${WATCHED.join('/, ')}/ to start it again…\n`,
     );
     waitForChange().then(startWrangler);
   });
