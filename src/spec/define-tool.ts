@@ -3,8 +3,7 @@
  * an `execute` function. The tool's name is the key it is registered under (DEF-4).
  */
 import type { z } from 'zod';
-import { deferredDefinition } from './deferred-definition-errors.js';
-import { DefinitionError, toolDefinitionLabel } from './definition-error.js';
+import { DefinitionError, deferredDefinition, toolDefinitionLabel } from './definition-error.js';
 import type { ToolInteraction } from './interaction.js';
 import type { ToolAccess } from './permissions.js';
 import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
@@ -173,7 +172,7 @@ export function defineTool<
   try {
     return checkedTool(options);
   } catch (error) {
-    // Only under `npm run dev`: the registry reports it with the tool's key (deferred-definition-errors.ts).
+    // Only under `npm run dev`: the registry reports it with the tool's key (definition-error.ts).
     return deferredDefinition(error, options.description);
   }
 }

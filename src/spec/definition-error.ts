@@ -1,6 +1,6 @@
 /**
- * Definition errors (DEF-1, DEF-2): a definition the runtime cannot serve stops the Worker with one
- * readable line that says which definition failed — a prompt's or agent's name, a tool's description
+ * Definition errors (DEF-1, DEF-2), and their deferral under `npm run dev` (at the end): a definition
+ * the runtime cannot serve stops the Worker with one readable line that says which definition failed — a prompt's or agent's name, a tool's description
  * and, outside a bundle, the file and line it was written at — and, for a schema, the argument path.
  * Inside a bundle (a deployed or `wrangler dev` Worker) every stack frame is the bundle's, so no site
  * is given there: the error's own words must say which definition failed.
@@ -64,4 +64,31 @@ export function toolDefinitionLabel(kind: string, description: unknown): string 
   const label = first === '' ? '' : ` "${first.length > 60 ? `${first.slice(0, 59)}…` : first}"`;
   const site = definitionSite();
   return `${kind}${label}${site ? ` (${site})` : ''}`;
+}
+
+/*
+ * Deferred definition errors, for the development Worker only (`npm run dev`): a `defineTool` that
+ * fails its checks while the application's modules load returns a placeholder holding the error
+ * instead of throwing, so the registry can report it under the key the tool is registered by
+ * (`tools.get_weather`), which the tool's own file does not know. Off by default: a deployed Worker
+ * throws at load, so a broken deploy fails instead of serving.
+ */
+let deferring = false;
+const BROKEN = Symbol('definition error');
+
+/** From now on in this isolate, `defineTool` returns a placeholder instead of throwing a DefinitionError. */
+export function deferDefinitionErrors(): void {
+  deferring = true;
+}
+
+/** Rethrows `error` unless definition errors are deferred and it is one; then returns its placeholder. */
+export function deferredDefinition<T>(error: unknown, description: unknown): T {
+  if (!deferring || !(error instanceof DefinitionError)) throw error;
+  // `kind` as a real tool's, so nothing before the registry trips on the placeholder.
+  return { kind: 'function', description, [BROKEN]: error } as T;
+}
+
+/** The DefinitionError a placeholder holds, or undefined for a real definition. */
+export function deferredDefinitionError(value: unknown): DefinitionError | undefined {
+  return typeof value === 'object' && value !== null ? (value as { [BROKEN]?: DefinitionError })[BROKEN] : undefined;
 }

@@ -1,10 +1,9 @@
 /** The spec room's door: what the rest of the runtime may use of it. */
 
-export { deferDefinitionErrors, deferredDefinitionError } from './deferred-definition-errors.js';
 export { modelSettingsProblem } from './define-model.js';
 export { isSubpromptConfig } from './define-prompt.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, defineTool, MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
-export { DefinitionError } from './definition-error.js';
+export { DefinitionError, deferDefinitionErrors, deferredDefinitionError } from './definition-error.js';
 export type {
   ApprovalAnswer,
   Interaction,
