@@ -1,7 +1,8 @@
 /**
  * Definition errors (DEF-1, DEF-2), and their deferral under `npm run dev` (at the end): a definition
- * the runtime cannot serve stops the Worker with one readable line that says which definition failed — a prompt's or agent's name, a tool's description
- * and, outside a bundle, the file and line it was written at — and, for a schema, the argument path.
+ * the runtime cannot serve stops the Worker with one readable line that says which definition
+ * failed — a prompt's or agent's name, a tool's description and, outside a bundle, the file and
+ * line it was written at — and, for a schema, the argument path.
  * Inside a bundle (a deployed or `wrangler dev` Worker) every stack frame is the bundle's, so no site
  * is given there: the error's own words must say which definition failed.
  */
