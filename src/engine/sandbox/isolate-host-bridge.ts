@@ -3,12 +3,52 @@
  * calls and file operations go to the host as plain JSON and come back as values or errors, and the
  * program's result or throw becomes the run's outcome. Like the ledger (isolate-ledger.ts) it is text
  * the main module embeds; it relies on the primordials and the run state main.js defines (`apply`,
- * `stringify`, `parseJson`, `toText`, `end`, `halted`, `failure`, ...), and defines
- * `toolsFor(host)`, `filesFor(host)` and `runProgram(input, tools, files)`.
+ * `stringify`, `parseJson`, `toText`, `disposeKey`, `end`, `halted`, `failure`, ...), and defines
+ * `holdArguments(input, host)`, `releaseHost()`, `toolsFor(host)`, `filesFor(host)` and
+ * `runProgram(input, tools, files)`.
+ *
+ * Nothing that comes over RPC is left to the garbage collector. workerd warns when it collects an
+ * RPC stub nobody disposed, and with an inspector attached (`wrangler dev`) the warning records the
+ * JavaScript stack from inside that collection. A collection can happen in the middle of the
+ * program's optimized code (while a built-in allocates, such as `Date.now()` in a hot loop), where V8
+ * cannot describe the frame: it aborts the whole process ("Missing deoptimization information for
+ * OptimizedJSFrame::Summarize"). So run()'s arguments are held until the isolate goes away, the host
+ * is disposed when the run ends, and each result of a host call is disposed as it arrives.
  */
 import { PROGRAM_MODULE } from './module-names.js';
 
 export const HOST_BRIDGE_SOURCE = `
+// run()'s arguments: the input, and the host, a stub whose dispose is taken before any program code runs.
+let heldArguments = null;
+
+function holdArguments(input, host) {
+  const dispose = host === null || host === undefined ? undefined : host[disposeKey];
+  heldArguments = { __proto__: null, input, host, dispose };
+}
+
+// Tells the thread the host is no longer used, once the run has ended; the arguments stay held.
+function releaseHost() {
+  const held = heldArguments;
+  if (held === null || typeof held.dispose !== 'function') return;
+  const dispose = held.dispose;
+  held.dispose = undefined;
+  try {
+    apply(dispose, held.host, []);
+  } catch {}
+}
+
+// A host call's result carries an own Symbol.dispose that disposes any stub inside it: called now,
+// so none is left for the collector. The data stays as it is.
+function disposeResult(value) {
+  if (value === null || typeof value !== 'object') return;
+  const descriptor = getOwnPropertyDescriptor(value, disposeKey);
+  if (descriptor !== undefined && typeof descriptor.value === 'function') {
+    try {
+      apply(descriptor.value, value, []);
+    } catch {}
+  }
+}
+
 function messageOf(error) {
   try {
     return error !== null && typeof error === 'object' && typeof error.message === 'string'
@@ -22,11 +62,14 @@ function messageOf(error) {
 // A call to the host: refused once the run is over; a host rejection becomes an Error of this isolate.
 async function hostCall(call) {
   if (halted !== null) throw halted.error;
+  let value;
   try {
-    return await call();
+    value = await call();
   } catch (error) {
     throw new OriginalError(messageOf(error));
   }
+  disposeResult(value);
+  return value;
 }
 
 // Tool arguments cross to the host as JSON data only: no functions (which RPC would pass as stubs).

@@ -38,6 +38,7 @@ const timerIds = new Map();
 const { set: mapSet, delete: mapDelete, forEach: mapForEach } = Map.prototype;
 const { slice: stringSlice, indexOf: stringIndexOf, charCodeAt: stringCharCodeAt } = String.prototype;
 const regexpExec = RegExp.prototype.exec;
+const disposeKey = Symbol.dispose;
 const originalTimers = {
   setTimeout: globalThis.setTimeout,
   clearTimeout: globalThis.clearTimeout,
@@ -125,6 +126,9 @@ function copyLogs() {
 // "then" keeps a "then" planted on Object.prototype from making it a thenable when it settles run().
 function plain(outcome) {
   defineProperty(outcome, 'then', { __proto__: null, value: undefined, enumerable: false });
+  // Likewise its own empty Symbol.dispose: RPC treats a plain result whose Symbol.dispose is a
+  // function (one planted on Object.prototype) as one the caller must dispose (see releaseHost()).
+  defineProperty(outcome, disposeKey, { __proto__: null, value: undefined, configurable: true, enumerable: false });
   return outcome;
 }
 
@@ -171,6 +175,7 @@ function end(build) {
   }
   apply(mapForEach, timerIds, [(clear, id) => apply(clear, globalThis, [id])]);
   settle(outcome);
+  releaseHost();
 }
 
 function halt(kind, name, message) {
@@ -305,6 +310,7 @@ export default class SandboxEntrypoint extends WorkerEntrypoint {
       return plain({ ok: false, kind: 'thrown', error: 'this sandbox has already run a program', logs: [], logsDropped: 0 });
     }
     started = true;
+    holdArguments(input, host);
     const outcome = new Promise((resolve) => {
       settle = resolve;
     });

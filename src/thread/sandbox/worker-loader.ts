@@ -55,7 +55,13 @@ export function workerLoaderSandbox(loader: WorkerLoader, network: (run: string)
       }));
       const entrypoint = worker.getEntrypoint() as unknown as SandboxEntrypoint;
       return {
-        run: (input, host) => entrypoint.run(input, new HostBridge(host)),
+        run: async (input, host) => {
+          const outcome = await entrypoint.run(input, new HostBridge(host));
+          // Disposed at once rather than left to the garbage collector, whose warning about an
+          // undisposed RPC result would record the stack mid-collection (isolate-host-bridge.ts).
+          (outcome as Partial<Disposable>)[Symbol.dispose]?.();
+          return outcome;
+        },
         stop: () => entrypoint.stop(),
       };
     },
