@@ -105,7 +105,7 @@ describe('prepareProgram: the program', () => {
     ]);
   });
 
-  it('CODE-1: a guard call starts every function body: declarations, expressions, methods, accessors, constructors, arrows', () => {
+  it('CODE-1: a guard call starts every function body: declarations, expressions, methods, accessors, constructors, arrows; an async one also charges its pending call', () => {
     const lines = body(
       prepared({
         source: [
@@ -120,10 +120,10 @@ describe('prepareProgram: the program', () => {
     );
     expect(lines.slice(0, 6)).toEqual([
       `function a() {${G}(); return 1 }`,
-      `const b = function () {${G}();}, c = async function* () {${G}(); yield 1 };`,
-      `class D extends E { constructor() {${G}(); super() } m() {${G}();} get g() {${G}(); return 1 } set s(v) {${G}();} static async n() {${G}();} }`,
+      `const b = function () {${G}();}, c = async function* () {${G}.asyncCall(); yield 1 };`,
+      `class D extends E { constructor() {${G}(); super() } m() {${G}();} get g() {${G}(); return 1 } set s(v) {${G}();} static async n() {${G}.asyncCall();} }`,
       `const o = { p() {${G}();}, get q() {${G}(); return 2 } };`,
-      `const f = (x) => (${G}(), x + 1), h = async () => ((${G}(), { k: 1 })), i = () => {${G}(); return 3 };`,
+      `const f = (x) => (${G}(), x + 1), h = async () => ((${G}.asyncCall(), { k: 1 })), i = () => {${G}(); return 3 };`,
       `const curried = a => (${G}(), b => (${G}(), a + b));`,
     ]);
   });

@@ -79,6 +79,7 @@ function load(source: string, options: RunOptions = {}): SandboxEntrypoint {
     // Within the test's own 30 s: a tick limit is reached long before, however slow the machine.
     timeoutMs: options.timeoutMs ?? 25_000,
     maxTicks: options.maxTicks,
+    maxBusyMs: options.maxBusyMs,
     memoryBytes: options.memoryBytes,
     maxLogEntries: options.maxLogEntries,
     maxLogBytes: options.maxLogBytes,
@@ -168,6 +169,55 @@ describe('a program in its own isolate', () => {
   it('CODE-1: a program that only waits is ended by its timeout', async () => {
     const outcome = failed(await run('await new Promise(() => {});', { timeoutMs: 300 }));
     expect(outcome).toMatchObject({ kind: 'limit', error: 'the program ran longer than its time limit of 300 ms' });
+  });
+
+  it('CODE-1: a loop of built-ins that make few ticks ends once it has computed for maxBusyMs without a pause', async () => {
+    const outcome = failed(
+      await run('const a = new Float64Array(2e5).map(Math.random);\nfor (;;) a.sort();', { maxBusyMs: 300 }),
+    );
+    expect(outcome).toMatchObject({
+      kind: 'limit',
+      error: 'the program computed for more than 300 ms without pausing (awaiting a tool, a file or a timer)',
+      line: 2,
+    });
+  });
+
+  it('CODE-1: a program that pauses between its slices of work is not stopped for computing, however long it runs in all', async () => {
+    const outcome = await run(
+      [
+        'const start = Date.now();',
+        'while (Date.now() - start < 900) {',
+        '  for (let i = 0; i < 1e5; i++) {}',
+        '  await new Promise((resolve) => setTimeout(resolve, 0));',
+        '}',
+        'return "rested";',
+      ].join('\n'),
+      { maxBusyMs: 300, maxTicks: Number.MAX_SAFE_INTEGER },
+    );
+    expect(outcome).toMatchObject({ ok: true, result: '"rested"' });
+  });
+
+  it('CODE-1: recursion that catches every stack overflow and recurses again is stopped like a loop', async () => {
+    const outcome = failed(await run('function f() { try { f(); } catch { f(); } }\nf();', { maxBusyMs: 300 }));
+    expect(outcome.kind).toBe('limit');
+    expect(await run('return "still here";')).toMatchObject({ ok: true, result: '"still here"' });
+  });
+
+  it("CODE-1: a program cannot clear the sandbox's own timers: its time limit still ends it", async () => {
+    const outcome = failed(
+      await run(
+        'for (let id = -10; id < 10000; id++) { clearTimeout(id); clearInterval(id); }\nawait new Promise(() => {});',
+        {
+          timeoutMs: 300,
+        },
+      ),
+    );
+    expect(outcome).toMatchObject({ kind: 'limit', error: 'the program ran longer than its time limit of 300 ms' });
+  });
+
+  it('CODE-1: async calls left waiting are charged to the memory ledger', async () => {
+    const outcome = failed(await run('for (;;) (async () => { await null; })();', { memoryBytes: 1 << 20 }));
+    expect(outcome).toMatchObject({ kind: 'limit', error: expect.stringContaining('allocated more than 1 MiB') });
   });
 
   it('CODE-1: an allocation loop ends with kind limit, saying memory, and workerd runs the next program', async () => {
@@ -374,6 +424,31 @@ describe('a program in its own isolate', () => {
     expect(outcome.logs[1]?.text).not.toContain('main.js');
     expect(outcome.logs[2]?.text).toHaveLength(2_000);
     expect(outcome.logs[3]).toEqual({ level: 'debug', text: 'line 0' });
+  });
+
+  it("CODE-1: every console method is the sandbox's: trace, dir, table and a failed assert are recorded, counters and timers print nothing", async () => {
+    const outcome = await run(
+      [
+        'console.trace("t");',
+        'console.dir({ d: 1 });',
+        'console.table(["x"]);',
+        'console.assert(1 === 1, "fine");',
+        'console.assert(false, "broken", 2);',
+        'console.count(); console.time("a"); console.timeEnd("a"); console.group("g"); console.groupEnd();',
+        'return "done";',
+      ].join('\n'),
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      result: '"done"',
+      logs: [
+        { level: 'debug', text: 't' },
+        { level: 'log', text: '{"d":1}' },
+        { level: 'log', text: '["x"]' },
+        { level: 'error', text: 'Assertion failed broken 2' },
+      ],
+      logsDropped: 0,
+    });
   });
 
   it('CODE-1: console output stops at 32 KiB in all, the rest counted', async () => {

@@ -147,11 +147,14 @@ export function instrumentCode(code: string, options: InstrumentOptions): Instru
       case 'FunctionDeclaration':
       case 'FunctionExpression':
       case 'ArrowFunctionExpression': {
+        // A call of an async function is held until it finishes, so its guard also charges the
+        // memory ledger: a loop starting calls that wait would otherwise fill the heap uncounted.
+        const callGuard = node.async ? `${options.guard}.asyncCall()` : `${options.guard}()`;
         const body = node.body;
         if (body.type === 'BlockStatement') {
-          edits.push({ start: body.start + 1, end: body.start + 1, text: guardCall, rank: 0 });
+          edits.push({ start: body.start + 1, end: body.start + 1, text: `${callGuard};`, rank: 0 });
         } else {
-          edits.push({ start: body.start, end: body.start, text: `(${options.guard}(), `, rank: depth });
+          edits.push({ start: body.start, end: body.start, text: `(${callGuard}, `, rank: depth });
           edits.push({ start: body.end, end: body.end, text: ')', rank: -depth });
         }
         return;

@@ -3,8 +3,8 @@
  * calls and file operations go to the host as plain JSON and come back as values or errors, and the
  * program's result or throw becomes the run's outcome. Like the ledger (isolate-ledger.ts) it is text
  * the main module embeds; it relies on the primordials and the run state main.js defines (`apply`,
- * `stringify`, `parseJson`, `toText`, `disposeKey`, `end`, `halted`, `failure`, ...), and defines
- * `holdArguments(input, host)`, `releaseHost()`, `toolsFor(host)`, `filesFor(host)` and
+ * `stringify`, `parseJson`, `toText`, `clock`, `disposeKey`, `end`, `halted`, `pausedAt`, `failure`, ...),
+ * and defines `holdArguments(input, host)`, `releaseHost()`, `toolsFor(host)`, `filesFor(host)` and
  * `runProgram(input, tools, files)`.
  *
  * Nothing that comes over RPC is left to the garbage collector. workerd warns when it collects an
@@ -66,8 +66,11 @@ async function hostCall(call) {
   try {
     value = await call();
   } catch (error) {
+    pausedAt = clock();
     throw new OriginalError(messageOf(error));
   }
+  // The program waited for the host: it paused.
+  pausedAt = clock();
   disposeResult(value);
   return value;
 }

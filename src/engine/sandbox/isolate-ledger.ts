@@ -10,10 +10,12 @@
  * `Array.prototype.constructor`, so `[].constructor` and species creation in map, slice and splice go
  * through it), `Array.from`, the array methods that grow or copy, `String.prototype.repeat`,
  * `padStart`, `padEnd`, `concat`, `split`, ArrayBuffer, SharedArrayBuffer and the typed arrays (Proxies the same
- * way), new keys in a Map or Set, JSON.parse and JSON.stringify, TextEncoder.encode,
+ * way), the typed-array methods that copy (`slice`, `map`, `filter`, `toSorted`, `toReversed`,
+ * `with`), new keys in a Map or Set, JSON.parse and JSON.stringify, TextEncoder.encode,
  * `Object.keys`, `values` and `entries`, `structuredClone` (the top level of what it copies); spread
- * is charged by the guard (instrument.ts). Not charged: `+` concatenation, object literals, what an
- * iterator yields, and other small allocations, which the tick limit bounds.
+ * is charged by the guard (instrument.ts), a queued job (`queueMicrotask`, a promise's `then`) by
+ * main.js. Not charged: `+` concatenation, object literals, what an iterator yields, and other small
+ * allocations, which the tick limit bounds.
  *
  * The text defines `installMemoryLedger(charge)`; it relies on the primordials main.js captures
  * (`apply`, `construct`, `defineProperty`, `getOwnPropertyDescriptor`, `isArray`, `toText`,
@@ -212,6 +214,15 @@ function installMemoryLedger(charge) {
         return lengthOf(source) * bytes;
       }
       return 0;
+    });
+  }
+
+  // A typed array's copies: as many bytes as the source (filter at most as many).
+  const typedMethods = Object.getPrototypeOf(Uint8Array.prototype);
+  for (const key of ['slice', 'map', 'filter', 'toSorted', 'toReversed', 'with']) {
+    wrap(typedMethods, key, (original) => function (...args) {
+      charge(+this.byteLength || 0);
+      return apply(original, this, args);
     });
   }
 

@@ -23,6 +23,13 @@ export interface SandboxEntrypoint {
 export const DEFAULT_MAX_TICKS = 10_000_000;
 
 /**
+ * The longest a program may compute without pausing (awaiting a tool, a file, a timer or a fetch).
+ * Locally workerd runs every isolate on one thread and cannot preempt one, so while a program
+ * computes, no thread of the process is answered, not even a stop: this bounds that wait.
+ */
+export const DEFAULT_MAX_BUSY_MS = 5_000;
+
+/**
  * The memory ledger's budget. An estimate of what the program's bulk allocations (arrays, strings,
  * buffers, collections, JSON) take, counted as they are made and never credited back: defence in
  * depth, since production isolates have the platform's 128 MB cap and local workerd has none.
@@ -53,6 +60,8 @@ export interface SandboxConfig {
   /** Wall-clock time from the start of `run()` until the run is stopped. */
   timeoutMs: number;
   maxTicks?: number;
+  /** The longest the program may compute without pausing; default DEFAULT_MAX_BUSY_MS. */
+  maxBusyMs?: number;
   memoryBytes?: number;
   maxLogEntries?: number;
   maxLogBytes?: number;
@@ -67,12 +76,21 @@ export interface IsolateConfig {
   files: boolean;
   timeoutMs: number;
   maxTicks: number;
+  maxBusyMs: number;
   memoryBytes: number;
   maxLogEntries: number;
   maxLogBytes: number;
   maxLogEntryChars: number;
   maxResultBytes: number;
-  messages: { ticks: string; time: string; memory: string; stopped: string; over: string; result: string };
+  messages: {
+    ticks: string;
+    time: string;
+    busy: string;
+    memory: string;
+    stopped: string;
+    over: string;
+    result: string;
+  };
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -101,6 +119,7 @@ export function isolateConfig(config: SandboxConfig): IsolateConfig {
   if (!IDENTIFIER.test(config.guard)) throw new TypeError('sandbox guard must be an identifier');
   const maxTicks = positiveInteger('maxTicks', config.maxTicks ?? DEFAULT_MAX_TICKS);
   const timeoutMs = positiveInteger('timeoutMs', config.timeoutMs);
+  const maxBusyMs = positiveInteger('maxBusyMs', config.maxBusyMs ?? DEFAULT_MAX_BUSY_MS);
   const memoryBytes = positiveInteger('memoryBytes', config.memoryBytes ?? DEFAULT_MEMORY_BYTES);
   const maxResultBytes = positiveInteger('maxResultBytes', config.maxResultBytes ?? MAX_RESULT_BYTES);
   return {
@@ -110,6 +129,7 @@ export function isolateConfig(config: SandboxConfig): IsolateConfig {
     files: config.files === true,
     timeoutMs,
     maxTicks,
+    maxBusyMs,
     memoryBytes,
     maxLogEntries: positiveInteger('maxLogEntries', config.maxLogEntries ?? MAX_LOG_ENTRIES),
     maxLogBytes: positiveInteger('maxLogBytes', config.maxLogBytes ?? MAX_LOG_BYTES),
@@ -118,6 +138,7 @@ export function isolateConfig(config: SandboxConfig): IsolateConfig {
     messages: {
       ticks: `the program ran more than ${maxTicks.toLocaleString('en-US')} loop iterations and function calls`,
       time: `the program ran longer than its time limit of ${timeoutMs.toLocaleString('en-US')} ms`,
+      busy: `the program computed for more than ${maxBusyMs.toLocaleString('en-US')} ms without pausing (awaiting a tool, a file or a timer)`,
       memory: `the program allocated more than ${sizeText(memoryBytes)} of memory (an estimate of its arrays, strings, buffers and collections)`,
       stopped: 'the run was stopped by its caller',
       over: 'the run is over',
