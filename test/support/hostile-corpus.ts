@@ -803,6 +803,145 @@ export const SANDBOX_ESCAPES: readonly { label: string; code: string }[] = [
   { label: 'endless recursion', code: "const f = () => f();\nf();\nreturn 'escaped';" },
 ];
 
+// ---- programs ----------------------------------------------------------------------------------
+
+/**
+ * A program that reads the clock in a hot loop until the guard stops it (CODE-1). V8 optimizes the
+ * loop while it runs; under `wrangler dev` (DevTools inspector attached) the isolate's RPC stubs
+ * were left to the garbage collector, whose warning captured the stack mid-collection and aborted
+ * the whole workerd process ("Missing deoptimization information for OptimizedJSFrame::Summarize")
+ * in most runs. Run many times in a row, it must end with an error each time.
+ */
+export const CLOCK_LOOP_PROGRAM =
+  'const end = Date.now() + 30000; let i = 0; while (Date.now() < end && i < 3e10) { i++; } return i;';
+
+/** What a program stopped by a limit is told: ticks, the wall clock, computing without a pause, memory. */
+const ANY_LIMIT = /loop iterations and function calls|time limit|without pausing|allocated more than/;
+/** A loop of cheap steps ends at the tick limit, or on a slow machine at the limit of time without a pause. */
+const TICKS = /loop iterations and function calls|without pausing/;
+const MEMORY = /allocated more than/;
+
+/**
+ * Programs for `run_code` and `state.runCode` that never finish on their own (CODE-1): loops with
+ * calls, recursion, growing strings and collections, JSON churn, `await` spins, loops that catch
+ * the guard's error and go on, and loops of built-ins that do much work per call without a tick.
+ * Each must end with an error result within the run's limits (`error` is what that error says)
+ * while the runtime keeps answering other threads: locally workerd runs every isolate on one thread.
+ */
+export const RUNAWAY_PROGRAMS: readonly { label: string; code: string; error: RegExp }[] = [
+  { label: 'an endless loop', code: 'while (true) {}', error: TICKS },
+  { label: 'a loop of calls', code: 'const f = (x) => x + 1;\nlet n = 0;\nfor (;;) n = f(n);', error: TICKS },
+  { label: 'a hot loop reading the clock', code: CLOCK_LOOP_PROGRAM, error: TICKS },
+  { label: 'endless recursion', code: 'const f = (n) => f(n + 1) + 1;\nreturn f(0);', error: /Maximum call stack/ },
+  {
+    label: 'recursion that catches every stack overflow and recurses again',
+    code: 'function f() { try { f(); } catch { f(); } }\nf();',
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'a string that doubles',
+    code: "let s = 'x';\nwhile (true) s += s;",
+    error: /Invalid string length|allocated/,
+  },
+  { label: 'a string that grows by a little', code: "let s = '';\nwhile (true) s += 'abc';", error: TICKS },
+  {
+    label: 'a long string copied whole at every step',
+    code: "let s = 'x'.repeat(1e5);\nfor (;;) { try { s = (s + 'y').toUpperCase(); } catch {} }",
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'a Map that only grows',
+    code: 'const m = new Map();\nlet i = 0;\nwhile (true) m.set(i++, { i });',
+    error: MEMORY,
+  },
+  { label: 'an array of arrays', code: 'const a = [];\nwhile (true) a.push([1, 2, 3]);', error: MEMORY },
+  {
+    label: 'JSON round trips of a growing value',
+    code: "let o = { list: [] };\nfor (;;) { o.list.push('x'.repeat(100)); o = JSON.parse(JSON.stringify(o)); }",
+    error: MEMORY,
+  },
+  { label: 'an await spin', code: 'while (true) await null;', error: TICKS },
+  {
+    label: 'an await spin on fresh promises',
+    code: 'for (;;) await new Promise((resolve) => resolve());',
+    error: TICKS,
+  },
+  {
+    label: 'async calls started and never awaited',
+    code: 'for (;;) (async () => { await null; })();',
+    error: ANY_LIMIT,
+  },
+  { label: 'a flood of microtasks', code: 'for (;;) queueMicrotask(() => {});', error: ANY_LIMIT },
+  { label: 'a flood of promise reactions', code: 'for (;;) Promise.resolve().then(() => {});', error: ANY_LIMIT },
+  {
+    label: "a loop that catches the guard's error and loops again",
+    code: 'for (;;) { try { for (;;) {} } catch (error) {} }',
+    error: TICKS,
+  },
+  {
+    label: "a function that catches the guard's error and calls itself",
+    code: 'const spin = () => { try { while (true) {} } catch { return spin(); } };\nspin();',
+    error: TICKS,
+  },
+  {
+    label: 'a loop that catches everything at every step',
+    code: "let n = 0;\nfor (;;) { try { n++; JSON.parse('{'); } catch {} }",
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'sorting a typed array over and over',
+    code: 'const a = new Float64Array(1e6).map(Math.random);\nfor (;;) a.sort();',
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'sorting an array with a comparator over and over',
+    code: 'const a = Array.from({ length: 1e5 }, (_, i) => i);\nfor (;;) a.sort((x, y) => y - x);',
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'filling a typed array over and over',
+    code: 'const t = new Uint8Array(1e7);\nfor (;;) t.fill(1);',
+    error: ANY_LIMIT,
+  },
+  { label: 'filling an array over and over', code: 'const a = new Array(1e6);\nfor (;;) a.fill(0);', error: MEMORY },
+  {
+    label: 'copying a typed array over and over',
+    code: 'const a = new Float64Array(1e6);\nconst b = new Float64Array(1e6);\nfor (;;) a.set(b);',
+    error: ANY_LIMIT,
+  },
+  { label: 'repeat over and over', code: "for (;;) 'x'.repeat(1e6);", error: MEMORY },
+  {
+    label: 'JSON.parse of one long text over and over',
+    code: 'const text = JSON.stringify(Array.from({ length: 1e5 }, (_, i) => i));\nfor (;;) JSON.parse(text);',
+    error: MEMORY,
+  },
+  {
+    label: 'searching a long array over and over',
+    code: 'const a = Array.from({ length: 1e6 }, (_, i) => i);\nfor (;;) a.indexOf(-1);',
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'comparing long strings over and over',
+    code: "const a = 'a'.repeat(1e6);\nconst b = a + 'b';\nfor (;;) a.localeCompare(b);",
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'replacing through a long string over and over',
+    code: "const s = 'ab'.repeat(5e5);\nfor (;;) s.replaceAll('a', 'c');",
+    error: ANY_LIMIT,
+  },
+  {
+    label: 'a generator that never ends',
+    code: 'function* g() { let i = 0; while (true) yield i++; }\nfor (const x of g()) {}',
+    error: TICKS,
+  },
+  {
+    label: 'console output in a loop, every method',
+    code: "const line = 'x'.repeat(1900);\nfor (;;) { console.log(line); console.trace(line); console.dir(line); console.table([line]); console.count(); }",
+    error: ANY_LIMIT,
+  },
+];
+
 /**
  * MCP OAuth callbacks an attacker could send to `/oauth/mcp/callback` for a thread that waits with
  * `mcp_auth` (LOCK-4): each must be refused and leave the wait as it was. `{id}` is the thread.
