@@ -2,7 +2,7 @@
  * The records the API and the stream both carry — messages, tool envelopes, statuses, waits,
  * usage — named once for the whole client. Each is the schema of the served OpenAPI document
  * (client/openapi.ts, generated), so the REST answers and the stream frames share one definition;
- * only the ACP tool kind, which no route returns, is declared here. test/node/client-types.test.ts
+ * only the ACP tool kind, which no route returns, is declared here. test/node/client/client-types.test.ts
  * checks at compile time that what the server's own types describe fits these.
  */
 import type { components } from './openapi.js';

@@ -5,7 +5,7 @@
  * calls the sandbox's guard: the engine's work counts against the run's limits (its ticks and its
  * wall clock), so even an engine misled by a program that replaced the builtins it uses ends in a
  * limit instead of holding the process. Run after changing the re2js version:
- * `node scripts/isolate-re2js.mjs`; a Node test (test/node/isolate-regexp.test.ts) fails while the
+ * `node scripts/isolate-re2js.mjs`; a Node test (test/node/engine/sandbox/isolate-regexp.test.ts) fails while the
  * file is not what this script makes.
  */
 import { execFileSync } from 'node:child_process';
