@@ -81,7 +81,12 @@ export function loadFailureWorker(failure: LoadFailure): ExportedHandler<Runtime
  * The Thread class while the definitions are broken: no request reaches it (the Worker answers them
  * all), and an alarm (a turn to resume) is put off until a fixed Worker, with the real class, runs it.
  */
-export function loadFailureThread(failure: LoadFailure) {
+export function loadFailureThread(
+  failure: LoadFailure,
+): new (
+  ctx: DurableObjectState,
+  env: RuntimeEnv,
+) => DurableObject<RuntimeEnv> {
   return class Thread extends DurableObject<RuntimeEnv> {
     override async fetch(): Promise<Response> {
       return errorJson(failure);
