@@ -56,6 +56,9 @@ export function withoutNetwork<T>(tool: string, what: string, run: () => T): T {
  * it happens to run under (a subagent inside `task`, an MCP tool) do not apply to it.
  */
 export function runtimeFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  // Leaving a context enters an empty one, and workerd then carries that frame through every
+  // promise of the response's stream; outside any call there is nothing to leave.
+  if (calls.getStore() === undefined) return globalThis.fetch(input, init);
   return calls.exit(() => globalThis.fetch(input, init));
 }
 
