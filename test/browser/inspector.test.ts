@@ -5,64 +5,38 @@
  * thread, post, answer, follow a link) and checked twice: on the page, and through the API with the
  * client library. A screenshot of each step lands in test-output/screenshots/.
  */
-import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Client, createClient } from '../../client/index.js';
-import { CHROMIUM_MISSING, findChromium } from '../../harness/chromium.mjs';
+import type { Client } from '../../client/index.js';
 import { type OAuthMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
-import { type OpenAIServer, startOpenAIServer } from '../../harness/openai-server.mjs';
-import { freePort, startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
+import type { OpenAIServer } from '../../harness/openai-server.mjs';
+import type { WranglerDev } from '../../harness/wrangler-dev.mjs';
+import {
+  type DataServer,
+  type InspectorSession,
+  KEY,
+  startInspectorSession,
+  until,
+} from '../support/inspector-browser.js';
 
-const KEY = 'browser-key';
-const CHROMIUM = findChromium();
-// Without the background-networking flags Chromium's own connections fail on a closed network.
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SCREENSHOTS = fileURLToPath(new URL('../../test-output/screenshots/', import.meta.url));
-const WEATHER = { city: 'Lisbon', temperature_c: 21, sky: 'clear' };
 const SEARCH_ARGS = { query: 'websocket stream', limit: 2 };
 const STREAMED_ANSWER =
   'To follow a thread, open its WebSocket on /api/threads/:id/stream and reconnect with ?after=<seq>.';
 
+let session: InspectorSession;
 let model: OpenAIServer;
 /** An MCP server behind OAuth, for the units agent's server. */
 let oauth: OAuthMcpServer;
 let dev: WranglerDev;
 let api: Client;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 /** The local JSON service fetch_data reads, with the paths it was asked for. */
-let data: { server: Server; url: string; requested: string[] };
-const pageErrors: string[] = [];
-
-async function startDataServer() {
-  const requested: string[] = [];
-  const server = createServer((req, res) => {
-    requested.push(req.url ?? '/');
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(WEATHER));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  return { server, url: `http://127.0.0.1:${port}`, requested };
-}
+let data: DataServer;
+let pageErrors: string[];
 
 function shot(name: string): Promise<Buffer> {
-  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  return session.shot(name);
 }
 
 /** A tool call's article in the log. */
@@ -73,18 +47,6 @@ function toolCall(name: string): Locator {
 /** Waits until a tool call's article shows it ended with `state`. */
 function ended(call: Locator, state: 'success' | 'error'): Promise<void> {
   return call.and(page.locator(`[data-state="${state}"]`)).waitFor();
-}
-
-/** Waits until `read` returns something `check` accepts. */
-async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
 }
 
 /** Opens the threads screen, starts a thread of `agent` from the page and returns its id. */
@@ -118,48 +80,24 @@ async function settled(id: string) {
 }
 
 beforeAll(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  model = await startOpenAIServer();
-  data = await startDataServer();
   oauth = await startOAuthMcpServer();
-  // The Worker's own origin is its PUBLIC_URL (where OAuth links and callbacks point): known before it starts.
-  const port = await freePort();
-  dev = await startWranglerDev({
-    port,
-    vars: {
-      API_KEYS: KEY,
-      OPENAI_BASE_URL: model.baseURL,
-      OPENAI_API_KEY: 'x',
-      MODEL: 'fake-model',
-      // The local JSON service and the OAuth MCP server are development hosts.
-      EGRESS_ALLOW_HOSTS: `${new URL(data.url).host},${new URL(oauth.origin).host}`,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      SECRETS_KEY: 'browser-test-secrets-key',
-    },
-  });
-  api = createClient({ baseUrl: dev.url, apiKey: KEY });
-  if (CHROMIUM === null) throw new Error(CHROMIUM_MISSING);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  context = await browser.newContext({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (message) => {
+  session = await startInspectorSession({
+    // The OAuth MCP server is a development host.
+    allowHosts: [new URL(oauth.origin).host],
     // The one refused request is the wrong key the sign-in test tries on purpose.
-    if (message.type() === 'error' && !message.text().includes('status of 401')) pageErrors.push(message.text());
+    expectedConsoleErrors: ['status of 401'],
   });
+  ({ model, dev, api, context, page, data, pageErrors } = session);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await dev?.stop();
-  await model?.close();
+  await session?.close();
   await oauth?.close();
-  await new Promise((resolve) => data?.server.close(resolve));
 });
 
 beforeEach(({ onTestFailed }) => {
   onTestFailed(() => {
-    console.error(`wrangler dev output (the end):\n${dev?.output().slice(-6000)}`);
+    console.error(`wrangler dev output (the end):\n${session?.devOutput()}`);
   });
 });
 
@@ -510,7 +448,7 @@ describe('the inspector page', () => {
     const [popup] = await Promise.all([context.waitForEvent('page'), authorize.click()]);
     await popup.getByRole('heading', { name: 'Authorized' }).waitFor();
     expect(new URL(popup.url()).pathname).toBe('/oauth/mcp/callback');
-    await popup.screenshot({ path: join(SCREENSHOTS, '13c-mcp-authorized-window.png') });
+    await session.shot('13c-mcp-authorized-window', popup);
     await popup.close();
 
     await ended(toolCall('units__connect'), 'success');
