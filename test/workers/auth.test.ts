@@ -1,5 +1,8 @@
+import { createExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ALICE, api, BOB, createThread } from '../support/api.js';
+import worker from './worker.js';
 
 describe('authentication and ownership', () => {
   it('THR-6: a request without a key is refused with 401 and a JSON error', async () => {
@@ -69,5 +72,34 @@ describe('authentication and ownership', () => {
     expect(accepted.status).toBe(101);
     accepted.webSocket?.accept();
     accepted.webSocket?.close();
+  });
+});
+
+describe('a Worker with no API_KEYS', () => {
+  // The same Worker, given an env without keys: what a new local project or a fresh deploy sees.
+  const unkeyed = { ...env, API_KEYS: '' };
+  const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
+  const call = (path: string, init: RequestInit = {}) =>
+    handler.fetch(new Request(`https://runtime.test${path}`, init), unkeyed, createExecutionContext());
+
+  it('THR-6: refuses every request with 503 and says where the key goes, locally and deployed', async () => {
+    const before = (await (await api('/api/threads')).json()) as { threads: unknown[] };
+    for (const key of [ALICE, BOB, 'anything', null]) {
+      const headers = new Headers({ 'content-type': 'application/json' });
+      if (key) headers.set('authorization', `Bearer ${key}`);
+      const body = JSON.stringify({ agent: 'general', messages: [{ content: 'hi' }] });
+      const response = await call('/api/threads', { method: 'POST', headers, body });
+      expect(response.status).toBe(503);
+      const { error } = (await response.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('auth_not_configured');
+      // A local project keeps its key in .dev.vars; a deployed Worker gets it with wrangler secret put.
+      expect(error.message).toMatch(/\.dev\.vars/);
+      expect(error.message).toMatch(/API_KEYS=/);
+      expect(error.message).toMatch(/wrangler secret put API_KEYS/);
+    }
+    // Nothing was created, and the Worker with keys still answers its users.
+    const after = await api('/api/threads');
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { threads: unknown[] }).threads).toHaveLength(before.threads.length);
   });
 });

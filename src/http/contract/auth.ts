@@ -81,7 +81,10 @@ export function bearerAuth(): MiddlewareHandler<HttpEnv> {
       return errorResponse(c, {
         status: 503,
         code: 'auth_not_configured',
-        message: 'API_KEYS is not set: configure at least one key (wrangler secret put API_KEYS)',
+        // Name both places a key lives: a local project's .dev.vars, and a deployed Worker's secrets.
+        message:
+          'API_KEYS is not set, so every request is refused. Running locally: put API_KEYS=<key> in .dev.vars ' +
+          'next to wrangler.toml and restart wrangler dev. Deployed: npx wrangler secret put API_KEYS',
       });
     }
     const key = presentedKey(c.req.raw, isFrameStream(c.req.raw, c.req.path));
