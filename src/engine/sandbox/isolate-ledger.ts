@@ -239,7 +239,7 @@ function installMemoryLedger(charge) {
 
   // Listing an object's keys builds an array (and, for entries, a pair per key).
   for (const [key, perItem] of [['keys', SLOT], ['values', SLOT], ['entries', SLOT * 5]]) {
-    wrap(Object, key, (original) => function (target) {
+    wrap(Object, key, (original) => (target) => {
       const list = apply(original, Object, [target]);
       charge(lengthOf(list) * perItem);
       return list;

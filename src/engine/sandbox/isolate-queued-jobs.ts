@@ -17,7 +17,7 @@ export const QUEUED_JOBS_SOURCE = String.raw`
 function wrapTimer(setName, clearName) {
   const set = originalTimers[setName];
   const clear = originalTimers[clearName];
-  globalThis[setName] = function (callback, delay, ...args) {
+  globalThis[setName] = (callback, delay, ...args) => {
     if (halted !== null) throw halted.error;
     if (typeof callback !== 'function') throw new TypeError(setName + ' needs a function');
     charge(QUEUED_JOB_BYTES);
@@ -35,7 +35,7 @@ function wrapTimer(setName, clearName) {
     return id;
   };
   // Only the program's own timers: the deadline and the heartbeat are not its to clear.
-  globalThis[clearName] = function (id) {
+  globalThis[clearName] = (id) => {
     if (apply(mapDelete, timerIds, [id])) apply(clear, globalThis, [id]);
   };
 }

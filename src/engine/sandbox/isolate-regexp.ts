@@ -57,7 +57,10 @@ function installLinearRegExp(guard) {
     if ((steps & 63) === 0) guard();
   };
   let engine = null;
-  const engineNow = () => (engine === null ? (engine = loadLinearRegexEngine(tick)) : engine);
+  const engineNow = () => {
+    if (engine === null) engine = loadLinearRegexEngine(tick);
+    return engine;
+  };
 
   const isLetter = (char) => (char >= 'a' && char <= 'z') || (char >= 'A' && char <= 'Z');
 
