@@ -15,7 +15,13 @@
  *   MCP           what a call of an MCP server's tool costs beside a local tool;
  *   fan-out       100 WebSocket clients on one thread through a turn;
  *   scale         1,000 threads at once, 10 rounds each, beside 1,000 Floor turns at once;
- *   restart       a turn resuming by its alarm after wrangler dev is killed and started again.
+ *   restart       a turn resuming by its alarm after wrangler dev is killed and started again;
+ *   cold start    the bundle's size, and a fresh workerd's time to its first answers beside a trivial
+ *                 Worker's (no wrangler dev: each start is a workerd of its own).
+ *
+ * `npm run bench -- <name>…` runs only the named scenarios (the names are listed in SCENARIOS, e.g.
+ * `npm run bench -- cold-start`) and prints their sections without writing bench/RESULTS.md, which
+ * holds only whole runs.
  */
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
@@ -24,6 +30,7 @@ import { startWranglerDev } from '../harness/wrangler-dev.mjs';
 import { benchClient } from './client.mjs';
 import { startTimedModelServer } from './model-server.mjs';
 import { describeMachine, renderResults } from './report.mjs';
+import { coldStart } from './scenarios/cold-start.mjs';
 import { endToEnd } from './scenarios/end-to-end.mjs';
 import { fanOut } from './scenarios/fan-out.mjs';
 import { history } from './scenarios/history.mjs';
@@ -56,17 +63,33 @@ const REPETITIONS = 7;
  *   Another wrangler dev of the benchmark Worker, on the same model server.
  */
 
-/** @type {[string, (bench: Bench) => Promise<import('./format.mjs').Section>][]} */
+/** @typedef {(bench: Bench) => Promise<import('./format.mjs').Section>} Scenario */
+
+/** @type {[string, string, Scenario][]} Each scenario's name on the command line, title and run. */
 const ON_SHARED_DEV = [
-  ['Per tool round', perRound],
-  ['End to end', endToEnd],
-  ["Where a turn's start goes", turnStart],
-  ['History', history],
-  ['Provider adapters', providers],
-  ['Sandboxed code', sandbox],
-  ['MCP tools', mcpTools],
-  ['Fan-out', fanOut],
+  ['per-round', 'Per tool round', perRound],
+  ['end-to-end', 'End to end', endToEnd],
+  ['turn-start', "Where a turn's start goes", turnStart],
+  ['history', 'History', history],
+  ['providers', 'Provider adapters', providers],
+  ['sandbox', 'Sandboxed code', sandbox],
+  ['mcp', 'MCP tools', mcpTools],
+  ['fan-out', 'Fan-out', fanOut],
 ];
+/** @type {[string, string, Scenario][]} Each on a runtime of its own, alone on the machine. */
+const ON_THEIR_OWN = [
+  ['scale', 'Scale', scale],
+  ['restart', 'Resume after a crash', restart],
+  ['cold-start', 'Cold start', coldStart],
+];
+const SCENARIOS = [...ON_SHARED_DEV, ...ON_THEIR_OWN];
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !SCENARIOS.some(([known]) => known === name));
+if (unknown.length > 0) {
+  throw new Error(`no scenario ${unknown.join(', ')}; the scenarios: ${SCENARIOS.map(([name]) => name).join(', ')}`);
+}
+/** @param {[string, string, Scenario][]} list */
+const selected = (list) => list.filter(([name]) => chosen.length === 0 || chosen.includes(name));
 
 const started = performance.now();
 const model = await startTimedModelServer();
@@ -100,34 +123,36 @@ async function timed(name, run) {
   scenarios.push({ name, seconds, section });
 }
 
-try {
+/** @param {Omit<Bench, 'client' | 'dev' | 'workerd' | 'url'>} shared */
+async function runOnSharedDev(shared) {
   const dev = await startDev();
   const processes = await workerdProcesses(dev.pid, dev.port);
   const runtime = processes.find((process) => process.role === 'runtime');
   if (!runtime) throw new Error('the workerd process of the Worker was not found');
   /** @type {Bench} */
   const bench = {
+    ...shared,
     client: benchClient({ url: dev.url, key: KEY, model }),
-    model,
     dev,
     workerd: { runtime: runtime.pid, proxy: processes.find((process) => process.role === 'proxy')?.pid ?? null },
     url: dev.url,
-    key: KEY,
-    mcpUrl: mcp.url,
-    repetitions: REPETITIONS,
-    startDev,
   };
   try {
-    for (const [name, scenario] of ON_SHARED_DEV) await timed(name, () => scenario(bench));
+    for (const [, title, scenario] of selected(ON_SHARED_DEV)) await timed(title, () => scenario(bench));
   } catch (error) {
     console.error(`wrangler dev output:\n${dev.output()}`);
     throw error;
   } finally {
     await dev.stop();
   }
-  // Each on a wrangler dev of its own, alone on the machine: the shared one is gone.
-  await timed('Scale', () => scale(bench));
-  await timed('Resume after a crash', () => restart(bench));
+  return bench;
+}
+
+try {
+  const shared = { model, key: KEY, mcpUrl: mcp.url, repetitions: REPETITIONS, startDev };
+  const bench = selected(ON_SHARED_DEV).length > 0 ? await runOnSharedDev(shared) : /** @type {Bench} */ (shared);
+  // Each on a runtime of its own, alone on the machine: the shared one is gone.
+  for (const [, title, scenario] of selected(ON_THEIR_OWN)) await timed(title, () => scenario(bench));
 
   const markdown = renderResults({
     date: new Date().toISOString(),
@@ -136,7 +161,7 @@ try {
     repetitions: REPETITIONS,
     scenarios,
   });
-  await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
+  if (chosen.length === 0) await writeFile(new URL('./RESULTS.md', import.meta.url), markdown);
   console.log(markdown);
 } finally {
   await model.close();
