@@ -1,26 +1,15 @@
 /**
  * The live log of a thread: its messages as they are stored and as they stream in (text deltas),
- * and each tool call with its arguments, progress, waits, result, status, timing and truncation.
- * Frames replayed for what is already shown change nothing.
+ * each tool call (tool-call-view.ts), failed turns where they happened, and a marker on replies
+ * cut short by Stop. Frames replayed for what is already shown change nothing.
  */
-import { badge, h, replace } from './dom.js';
-import { bytes, duration, json, parseArguments, shortId, time } from './format.js';
-import type { AttachmentRef, Message, ToolEnvelope } from './types.js';
+import { h } from './dom.js';
+import { failedTurnEntry } from './failed-turn.js';
+import { json, parseArguments, time } from './format.js';
+import { type LogActions, ToolCallView } from './tool-call-view.js';
+import type { Frame, Message, ToolEnvelope } from './types.js';
 
-export interface LogActions {
-  /** Downloads a file of this thread. */
-  download(path: string): void;
-}
-
-/** A link that downloads a thread file through the API (the key cannot ride on a plain link). */
-export function downloadLink(actions: LogActions, path: string, text: string = path): HTMLAnchorElement {
-  const link = h('a', { href: '#', class: 'download', title: `Download ${path}` }, text);
-  link.addEventListener('click', (event) => {
-    event.preventDefault();
-    actions.download(path);
-  });
-  return link;
-}
+export { downloadLink, type LogActions } from './tool-call-view.js';
 
 const ROLE_LABEL: Record<Message['role'], string> = {
   user: 'User',
@@ -28,147 +17,6 @@ const ROLE_LABEL: Record<Message['role'], string> = {
   system: 'System',
   tool: 'Tool',
 };
-
-type CallState = 'called' | 'running' | 'waiting' | 'answered' | 'success' | 'error';
-
-/** One tool call: its arguments, then whatever happens to it. */
-class ToolCallView {
-  readonly element: HTMLElement;
-  /** A result was shown: replayed frames no longer change the call. */
-  done = false;
-  private readonly state = h('span', { class: 'call-state', role: 'status' });
-  private readonly timing = h('span', { class: 'muted timing' });
-  private readonly args = h('pre', { class: 'json' });
-  private readonly argsBox = h('details', { class: 'arguments' }, h('summary', {}, 'Arguments'), this.args);
-  private readonly links = h('p', { class: 'small', hidden: true });
-  private readonly progress = h('ol', { class: 'progress', 'aria-label': 'Progress events', hidden: true });
-  private readonly result = h('section', { class: 'result', 'aria-label': 'Result', hidden: true });
-  private startedAt: number | null = null;
-
-  constructor(
-    readonly id: string,
-    readonly name: string,
-    private readonly actions: LogActions,
-    calledAt: number | null,
-  ) {
-    this.element = h(
-      'article',
-      { class: 'tool-call', 'aria-label': `Tool call ${name}`, 'data-call-id': id },
-      h(
-        'header',
-        {},
-        h('span', { class: 'tool-icon', 'aria-hidden': 'true' }, '⚙'),
-        h('strong', { class: 'tool-name' }, name),
-        this.state,
-        this.timing,
-      ),
-      this.argsBox,
-      this.links,
-      this.progress,
-      this.result,
-    );
-    this.setState('called');
-    if (calledAt !== null) this.timing.textContent = `called ${time(calledAt)}`;
-  }
-
-  /** Shown open unless long. */
-  setArguments(value: unknown): void {
-    const text = json(value);
-    this.args.textContent = text;
-    this.argsBox.open = text.split('\n').length <= 12;
-  }
-
-  /** The child thread a subagent call runs in. */
-  linkChild(childId: string): void {
-    replace(this.links, 'Runs in ', h('a', { href: `#/threads/${childId}` }, `child thread ${shortId(childId)}`), '.');
-    this.links.hidden = false;
-  }
-
-  setState(state: CallState, detail?: string): void {
-    this.element.dataset.state = state;
-    replace(this.state, badge(detail ? `${state}: ${detail}` : state, state));
-  }
-
-  started(args: unknown): void {
-    if (this.done) return;
-    this.startedAt = Date.now();
-    if (args !== undefined) this.setArguments(args);
-    this.setState('running');
-  }
-
-  addProgress(event: unknown): void {
-    if (!this.done) this.progressItem(event);
-  }
-
-  waiting(kind: string): void {
-    if (this.done) return;
-    this.setState('waiting', kind);
-  }
-
-  answered(kind: string): void {
-    if (this.done) return;
-    this.setState('answered', kind);
-  }
-
-  /** The call ended: from its `tool_result` frame or its stored tool message. */
-  finish(
-    status: 'success' | 'error',
-    envelope: ToolEnvelope | null,
-    content: string | null,
-    attachments?: AttachmentRef[] | null,
-  ) {
-    this.done = true;
-    this.setState(status);
-    const metadata = envelope?.metadata;
-    const took = metadata?.duration_ms ?? (this.startedAt === null ? null : Date.now() - this.startedAt);
-    if (took !== null) this.timing.textContent = `took ${duration(took)}`;
-
-    if (metadata?.progress?.length && this.progress.childElementCount === 0) {
-      for (const event of metadata.progress) this.progressItem(event);
-    }
-    const shown =
-      envelope?.type === 'output'
-        ? json(envelope.data)
-        : envelope?.type === 'error'
-          ? envelope.error_text
-          : (content ?? '');
-    const notes: HTMLElement[] = [];
-    if (metadata?.truncated) {
-      notes.push(
-        h(
-          'p',
-          { class: 'note' },
-          h('strong', {}, 'Output truncated.'),
-          metadata.output_path
-            ? [' The full output is in ', downloadLink(this.actions, metadata.output_path), '.']
-            : ' The model saw only the part shown.',
-        ),
-      );
-    }
-    const files = attachments?.length
-      ? h(
-          'ul',
-          { class: 'attachments', 'aria-label': 'Attachments' },
-          attachments.map((file) =>
-            h('li', {}, downloadLink(this.actions, file.path, file.name), ` ${file.mimeType}, ${bytes(file.size)}`),
-          ),
-        )
-      : null;
-    replace(
-      this.result,
-      h('h4', {}, status === 'error' ? 'Error' : 'Result'),
-      h('pre', { class: status === 'error' ? 'json error-text' : 'json' }, shown),
-      notes,
-      files,
-    );
-    this.result.hidden = false;
-  }
-
-  private progressItem(event: unknown): void {
-    this.progress.hidden = false;
-    this.progress.append(h('li', {}, h('pre', { class: 'json' }, json(event))));
-  }
-}
 
 interface MessageEntry {
   item: HTMLLIElement;
@@ -184,6 +32,8 @@ export class LogView {
   private readonly messages = new Map<string, MessageEntry>();
   private readonly calls = new Map<string, ToolCallView>();
   private readonly empty = h('li', { class: 'muted empty' }, 'No messages yet.');
+  /** Where the next failed turn read from the history goes: after the last message it replayed. */
+  private anchor: HTMLLIElement | null = null;
 
   constructor(private readonly actions: LogActions) {
     this.element.append(this.empty);
@@ -204,12 +54,28 @@ export class LogView {
     entry.time.textContent = time(message.created_at);
     entry.text.textContent = message.content ?? '';
     entry.text.hidden = !message.content;
+    if (message.metadata?.aborted === true) this.markStopped(entry);
     for (const call of message.tool_calls ?? []) {
       if (this.calls.has(call.id)) continue;
       const view = new ToolCallView(call.id, call.function.name, this.actions, message.created_at);
       view.setArguments(parseArguments(call.function.arguments));
       this.calls.set(call.id, view);
       entry.calls.append(view.element);
+    }
+  }
+
+  /**
+   * A frame from before the page opened. Its messages are already shown (read from the stored log),
+   * but a failed turn is recorded only as a frame: it goes right after the message before it.
+   */
+  history(frame: Frame): void {
+    if (frame.type === 'message') {
+      this.anchor = this.itemOf(frame.message) ?? this.anchor;
+    } else if (frame.type === 'error') {
+      const item = this.wrap(failedTurnEntry(frame.code, frame.message));
+      if (this.anchor) this.anchor.after(item);
+      else this.element.prepend(item);
+      this.anchor = item;
     }
   }
 
@@ -255,16 +121,9 @@ export class LogView {
     this.calls.get(id)?.answered(kind);
   }
 
-  /** A turn failed or hit a limit. */
+  /** A turn failed or hit a limit, now: it goes at the end. */
   error(code: string, message: string): void {
-    this.item(
-      h(
-        'article',
-        { class: 'entry entry-error', role: 'alert', 'aria-label': `Error ${code}` },
-        h('header', {}, h('strong', {}, 'Error'), ' ', h('code', {}, code)),
-        h('p', {}, message),
-      ),
-    );
+    this.item(failedTurnEntry(code, message));
   }
 
   /** A custom event a tool emitted. */
@@ -323,9 +182,32 @@ export class LogView {
     return entry;
   }
 
-  private item(content: HTMLElement): HTMLLIElement {
+  /** A reply cut short by Stop: the API marks it `metadata.aborted`. */
+  private markStopped(entry: MessageEntry): void {
+    if (entry.item.querySelector('.stopped')) return;
+    entry.item.dataset.stopped = 'true';
+    entry.text.after(
+      h('p', { class: 'stopped', role: 'note' }, h('strong', {}, 'Stopped'), ' before the reply was complete.'),
+    );
+  }
+
+  /** The log item showing a stored message, if it is shown. */
+  private itemOf(message: Message): HTMLLIElement | null {
+    if (message.silent) return null;
+    const shown =
+      message.role === 'tool'
+        ? this.calls.get(message.tool_call_id ?? message.id)?.element
+        : this.messages.get(message.id)?.item;
+    return shown?.closest('.log > li') ?? null;
+  }
+
+  private wrap(content: HTMLElement): HTMLLIElement {
     this.empty.remove();
-    const item = h('li', {}, content);
+    return h('li', {}, content);
+  }
+
+  private item(content: HTMLElement): HTMLLIElement {
+    const item = this.wrap(content);
     this.element.append(item);
     return item;
   }

@@ -1,8 +1,10 @@
 /**
- * One thread: its header, what it waits for, the live log and a message box; beside them its
- * subagents, files, usage and details. The stored log and the thread's state are read once, then
- * every frame after them streams in and is handed to the part it concerns (frame-router.ts). The
- * parts beside the log are refreshed from the thread's state when a frame says it changed.
+ * One thread, laid out as a chat: its header, the live log, and docked at the bottom of the window
+ * what it waits for and a message box; beside them its todo list, subagents, files, usage, details
+ * and the raw frames. The stored log and the thread's state are read once; then the stream replays
+ * the frames from the first (the raw frames view shows them, the log places the failed turns they
+ * record) and every newer frame is handed to the part it concerns (frame-router.ts). The parts
+ * beside the log are refreshed from the thread's state when a frame says it changed.
  */
 import type { ThreadStream } from '../../client/index.js';
 import { AlertList } from './alerts.js';
@@ -11,11 +13,14 @@ import { Composer } from './composer.js';
 import { DetailsPanel } from './details-panel.js';
 import { h } from './dom.js';
 import { FilesPanel } from './files.js';
+import { Follow } from './follow.js';
 import { shortId } from './format.js';
 import { routeFrame, type ThreadParts } from './frame-router.js';
 import { LogView } from './log.js';
+import { RawFrames } from './raw-frames.js';
 import { SubagentTree } from './subagents.js';
 import { ThreadHeader } from './thread-header.js';
+import { TodoPanel } from './todo-panel.js';
 import type { ThreadDetails } from './types.js';
 import { UsagePanel } from './usage.js';
 import { WaitsPanel } from './waits.js';
@@ -31,6 +36,11 @@ interface ScreenParts extends ThreadParts {
   composer: Composer;
   files: FilesPanel;
   subagents: SubagentTree;
+  todo: TodoPanel;
+  raw: RawFrames;
+  /** The bottom of the window: the jump control, what the thread waits for, the message box. */
+  dock: HTMLElement;
+  follow: Follow;
 }
 
 function buildParts(api: Api, id: string): ScreenParts {
@@ -39,16 +49,27 @@ function buildParts(api: Api, id: string): ScreenParts {
   const download = (path: string) => {
     api.download(id, path).catch((error) => showError(`Could not download ${path}: ${describeError(error)}`));
   };
+  const todo = new TodoPanel();
+  const log = new LogView({ download, callEnded: (name, args, status) => todo.callEnded(name, args, status) });
+  const waits = new WaitsPanel(api, id);
+  const composer = new Composer(api, id, showError);
+  const dock = h('div', { class: 'dock' }, waits.element, h('section', { class: 'card' }, composer.element));
+  const follow = new Follow(log.element, dock);
+  dock.prepend(follow.jump);
   return {
     alerts,
     header: new ThreadHeader(api, id, showError),
-    log: new LogView({ download }),
-    waits: new WaitsPanel(api, id),
+    log,
+    waits,
     files: new FilesPanel(api, id, { download }),
     usage: new UsagePanel(),
     subagents: new SubagentTree(api),
     details: new DetailsPanel(),
-    composer: new Composer(api, id, showError),
+    composer,
+    todo,
+    raw: new RawFrames(),
+    dock,
+    follow,
   };
 }
 
@@ -71,22 +92,23 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
       h(
         'div',
         { class: 'thread-main' },
-        parts.waits.element,
         h(
           'section',
           { class: 'card log-card', 'aria-labelledby': 'log-title' },
           h('h2', { id: 'log-title' }, 'Log'),
           parts.log.element,
         ),
-        h('section', { class: 'card' }, parts.composer.element),
+        parts.dock,
       ),
       h(
         'aside',
         { class: 'thread-side', 'aria-label': 'Thread panels' },
+        parts.todo.element,
         parts.subagents.element,
         parts.files.element,
         parts.usage.element,
         parts.details.element,
+        parts.raw.element,
       ),
     ),
   );
@@ -140,14 +162,21 @@ export function threadScreen(api: Api, id: string): Screen {
       for (const wait of details.waiting_for) parts.log.waiting(wait.tool_call_id, wait.name, wait.kind, wait.payload);
       void parts.files.refresh();
       if (disposed) return;
-      const live = api.client.stream(id, { after: details.last_frame_seq });
+      // From the first frame: those the page has read already only feed the raw view and place
+      // failed turns in the log (nothing else records where they happened).
+      const read = details.last_frame_seq;
+      const live = api.client.stream(id, { after: 0 });
       stream = live;
       live.onState((state) => {
         parts.header.setConnection(state);
         if (state === 'closed' && live.error && !disposed)
           showError(`The live log stopped: ${describeError(live.error)}`);
       });
-      live.on('*', (frame) => routeFrame(frame, parts, refreshSoon));
+      live.on('*', (frame) => {
+        parts.raw.add(frame);
+        if (frame.seq <= read) parts.log.history(frame);
+        else routeFrame(frame, parts, refreshSoon);
+      });
     } catch (error) {
       showError(`Could not open the thread: ${describeError(error)}`);
     }
@@ -160,6 +189,7 @@ export function threadScreen(api: Api, id: string): Screen {
       disposed = true;
       clearTimeout(refreshTimer);
       stream?.close();
+      parts.follow.dispose();
     },
   };
 }

@@ -1373,3 +1373,19 @@ export const INBOX_FLOODS: readonly { label: string; count: number; concurrent: 
   { label: 'one after another', count: 8, concurrent: false },
   { label: 'all at once', count: 30, concurrent: true },
 ];
+
+// ---- what the inspector's thread screen shows ------------------------------------------------------
+
+/**
+ * Text a model or a failing service puts on the thread screen (a todo item, a reply, a turn's
+ * error): shown as text, never run as markup, and never wider than a 390 px phone screen. The
+ * markup would set `window.__screenPwned` if it ran.
+ */
+export const THREAD_SCREEN_TEXTS: readonly { label: string; text: string }[] = [
+  { label: 'an image tag with an onerror handler', text: '<img src=x onerror="window.__screenPwned=1">' },
+  { label: 'a script element', text: '<script>window.__screenPwned=1</script>' },
+  { label: 'a javascript: link', text: '<a href="javascript:window.__screenPwned=1">open</a>' },
+  { label: 'an unbroken 600-character word', text: 'W'.repeat(600) },
+  { label: 'a long URL without spaces', text: `https://example.com/${'segment/'.repeat(60)}end` },
+  { label: 'a right-to-left override', text: '\u202Eevil.exe\u202C and text' },
+];
