@@ -3,11 +3,11 @@
  * store, queue and stream frames in SQLite, its files in R2, and its row in the D1 index. The agent
  * loop runs inside the alarm handler (THR-3): whatever started a turn, an eviction or restart is
  * followed by the alarm, which resumes from the last persisted step.
+ *
+ * This is the object's surface: its RPC methods, its WebSocket and its alarm, and what follows when
+ * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts).
  */
-import { DurableObject } from 'cloudflare:workers';
 import type { TurnOutcome } from '../../engine/conversation/index.js';
-import type { Frame } from '../../engine/ports/index.js';
-import type { Registry } from '../../engine/registry/index.js';
 import type { AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import {
   type ChildDelivery,
@@ -24,156 +24,29 @@ import {
   ok,
   type PostMessageAnswer,
   type PostMessageInput,
-  R2FileStore,
   type RpcResult,
-  type RuntimeEnv,
   type SpawnChildInput,
   type ThreadDetails,
-  ThreadIndex,
   type ThreadRpc,
   type UploadedFile,
 } from '../bindings/index.js';
-import {
-  bootDeferredChild,
-  ParentReporter,
-  receiveChildFiles,
-  startChild,
-  viewDeferredChild,
-} from '../children/index.js';
-import { CountedFileStore, type StorageUsage, storeUpload } from '../files/index.js';
-import {
-  type AnswerDesk,
-  acceptMessage,
-  answerFromChild,
-  answerWait,
-  messageFromChild,
-  storeSecretAnswer,
-} from '../inbox/index.js';
-import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink, ThreadMcp } from '../mcp/index.js';
-import { ThreadPrograms } from '../sandbox/index.js';
-import { ThreadVariables } from '../secrets/index.js';
-import { FrameLog, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
-import { outcomeEffect, TurnDriver } from '../turn/index.js';
-import { IndexWrites } from './index-writes.js';
+import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
+import { storeUpload } from '../files/index.js';
+import { acceptMessage, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/index.js';
+import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
+import { outcomeEffect } from '../turn/index.js';
 import { writeNewThread } from './thread-creation.js';
-import { threadDetails, withChildStatuses } from './thread-details.js';
-import { deleteThread, type EndingHost, stopThread } from './thread-ending.js';
-import { DurableThreadHost } from './thread-host.js';
+import { withChildStatuses } from './thread-details.js';
+import { deleteThread, stopThread } from './thread-ending.js';
+import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 export const USER_HEADER = 'x-thread-user';
 
-export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc {
-  private frames: FrameLog;
-  private storeCache: SqliteThreadStore | null = null;
-  private filesCache: CountedFileStore | null = null;
-  private readonly driver: TurnDriver;
+export class ThreadObject extends ThreadWiring implements ThreadRpc {
+  // ---- what follows when a turn starts or ends ----------------------------------------------
 
-  constructor(
-    ctx: DurableObjectState,
-    env: RuntimeEnv,
-    protected readonly registry: Registry,
-  ) {
-    super(ctx, env);
-    this.frames = new FrameLog(ctx);
-    this.metaTable = new ThreadMeta(ctx.storage);
-    this.index = new ThreadIndex(env.DB);
-    this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
-    this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
-    this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
-    this.programs = new ThreadPrograms(ctx, env);
-    this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
-    this.driver = new TurnDriver({
-      ctx,
-      env,
-      registry,
-      store: () => this.store(),
-      files: () => this.files(),
-      emit: this.emit,
-      variables: this.variables,
-      turnStarted: () => this.setStatus('running'),
-      sessionEnded: (outcome) => this.reportOutcome(outcome),
-      turnEnded: (outcome) => this.recordOutcome(outcome),
-      thread: new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk()),
-    });
-    ctx.blockConcurrencyWhile(async () => {
-      this.metaTable.wake();
-      // EXE-8: the secrets are known before any request or alarm can append anything.
-      await this.variables.openAtWake();
-      // THR-3: the status says a turn was running when the previous instance died.
-      if (this.metaTable.get('status') === 'running') await this.driver.resumeInterrupted();
-    });
-    // Heartbeats answered without waking a hibernating object (THR-2).
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
-  }
-
-  // ---- state --------------------------------------------------------------------------------
-
-  private readonly metaTable: ThreadMeta;
-  /** The D1 thread index (THR-1): one per object. */
-  private readonly index: ThreadIndex;
-  private readonly indexWrites: IndexWrites;
-  private readonly reporter: ParentReporter;
-  /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
-  private readonly variables: ThreadVariables;
-  /** The sandboxed programs of this thread's calls (CODE-1). */
-  private readonly programs: ThreadPrograms;
-  /** The thread's MCP client (LOCK-4). */
-  private readonly mcp: ThreadMcp;
-
-  private record(): ThreadRecord | null {
-    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
-  }
-
-  /** The thread's record if it exists and belongs to `userId` (THR-6). */
-  private owned(userId: string): ThreadRecord | null {
-    const record = this.record();
-    return record && record.userId === userId ? record : null;
-  }
-
-  /**
-   * THR-6: runs `act` for the thread's owner; anyone else, or a thread that does not exist, gets the
-   * same 404, so a key never learns which threads other keys own.
-   */
-  private async asOwner<T>(
-    userId: string,
-    id: string,
-    act: (record: ThreadRecord) => RpcResult<T> | Promise<RpcResult<T>>,
-  ): Promise<RpcResult<T>> {
-    const record = this.owned(userId);
-    return record ? act(record) : fail(notFound(id));
-  }
-
-  private store(): SqliteThreadStore {
-    if (!this.storeCache) {
-      const record = this.metaTable.record();
-      if (!record) throw new Error('thread has not been created');
-      this.storeCache = new SqliteThreadStore(this.ctx.storage, this.metaTable, record, () => this.variables.scrubber);
-    }
-    return this.storeCache;
-  }
-
-  /** The thread's files, under its storage quota (ATT-6): every write of the object passes here. */
-  private files(): CountedFileStore {
-    if (!this.filesCache) {
-      const record = this.metaTable.record();
-      if (!record) throw new Error('thread has not been created');
-      const r2 = new R2FileStore(this.env.FILES, record.id);
-      this.filesCache = new CountedFileStore(
-        r2,
-        this.ctx.storage,
-        this.metaTable,
-        this.registry.limits.threadStorageBytes,
-      );
-    }
-    return this.filesCache;
-  }
-
-  private emit = (frame: Frame): void => {
-    this.frames.append(frame, this.variables.scrubber.text);
-  };
-
-  private setStatus(status: ThreadStatus, reason?: string): void {
+  protected override setStatus(status: ThreadStatus, reason?: string): void {
     this.metaTable.set('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const { id, agentId } = this.store().info;
@@ -181,21 +54,16 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
   }
 
   /** A child tells its parent how a session ended (SUB-7). */
-  private reportOutcome(outcome: TurnOutcome): void {
+  protected override reportOutcome(outcome: TurnOutcome): void {
     const record = this.record();
     if (record) this.reporter.report(record, outcome, this.store().messages());
   }
 
-  private recordOutcome(outcome: TurnOutcome): void {
+  protected override recordOutcome(outcome: TurnOutcome): void {
     const effect = outcomeEffect(outcome, this.store().openInteractions());
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
-  }
-
-  private details(record: ThreadRecord, storage: StorageUsage = this.files().usage()): ThreadDetails {
-    const agentBudget = this.registry.agent(record.agentId)?.budget;
-    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq(), agentBudget, storage);
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -353,18 +221,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
     });
   }
 
-  private answerDesk(): AnswerDesk {
-    return {
-      ctx: this.ctx,
-      env: this.env,
-      registry: this.registry,
-      store: this.store(),
-      emit: this.emit,
-      driver: this.driver,
-      variables: this.variables,
-    };
-  }
-
   async listMessages(
     userId: string,
     id: string,
@@ -385,26 +241,6 @@ export class ThreadObject extends DurableObject<RuntimeEnv> implements ThreadRpc
       await deleteThread(this.ending(), userId, record);
       return ok(null);
     });
-  }
-
-  private ending(): EndingHost {
-    return {
-      desk: this.answerDesk(),
-      index: this.index,
-      indexWrites: this.indexWrites,
-      setStatus: (status, reason) => this.setStatus(status, reason),
-      erase: () => this.erase(),
-    };
-  }
-
-  /** Drops all storage and leaves an empty object that answers "not found". */
-  private async erase(): Promise<void> {
-    await this.ctx.storage.deleteAll();
-    this.metaTable.forget();
-    this.storeCache = null;
-    this.filesCache = null;
-    this.variables.reset();
-    this.frames = new FrameLog(this.ctx);
   }
 
   // ---- WebSocket (THR-2) --------------------------------------------------------------------

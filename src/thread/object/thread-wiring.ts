@@ -1,0 +1,193 @@
+/**
+ * What a Thread Durable Object is made of, and how its parts are wired together (THR-1): its SQLite
+ * tables and stream frames, the D1 index and the ordered writes to it, the variables with their
+ * scrubber, the reports to a parent, the sandboxed programs, the MCP client and the turn driver,
+ * made once per instance; the message store and the files, opened on first use and dropped when the
+ * thread is erased; the owner check every RPC passes; and the views of the object the other rooms
+ * borrow (the answer desk, the ending host). ThreadObject (thread-object.ts) is the surface built on
+ * this: its RPC methods, WebSocket and alarm, and what it does when a turn starts or ends, which the
+ * driver wired here calls.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type { TurnOutcome } from '../../engine/conversation/index.js';
+import type { Frame } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import type { ThreadStatus } from '../../spec/index.js';
+import {
+  fail,
+  notFound,
+  R2FileStore,
+  type RpcResult,
+  type RuntimeEnv,
+  type ThreadDetails,
+  ThreadIndex,
+} from '../bindings/index.js';
+import { ParentReporter } from '../children/index.js';
+import { CountedFileStore, type StorageUsage } from '../files/index.js';
+import type { AnswerDesk } from '../inbox/index.js';
+import { ThreadMcp } from '../mcp/index.js';
+import { ThreadPrograms } from '../sandbox/index.js';
+import { ThreadVariables } from '../secrets/index.js';
+import { FrameLog, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { TurnDriver } from '../turn/index.js';
+import { IndexWrites } from './index-writes.js';
+import { threadDetails } from './thread-details.js';
+import type { EndingHost } from './thread-ending.js';
+import { DurableThreadHost } from './thread-host.js';
+
+export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
+  protected frames: FrameLog;
+  private storeCache: SqliteThreadStore | null = null;
+  private filesCache: CountedFileStore | null = null;
+  protected readonly metaTable: ThreadMeta;
+  /** The D1 thread index (THR-1): one per object. */
+  protected readonly index: ThreadIndex;
+  protected readonly indexWrites: IndexWrites;
+  protected readonly reporter: ParentReporter;
+  /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
+  protected readonly variables: ThreadVariables;
+  /** The sandboxed programs of this thread's calls (CODE-1). */
+  protected readonly programs: ThreadPrograms;
+  /** The thread's MCP client (LOCK-4). */
+  protected readonly mcp: ThreadMcp;
+  protected readonly driver: TurnDriver;
+
+  constructor(
+    ctx: DurableObjectState,
+    env: RuntimeEnv,
+    protected readonly registry: Registry,
+  ) {
+    super(ctx, env);
+    this.frames = new FrameLog(ctx);
+    this.metaTable = new ThreadMeta(ctx.storage);
+    this.index = new ThreadIndex(env.DB);
+    this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
+    this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
+    this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
+    this.programs = new ThreadPrograms(ctx, env);
+    this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
+    this.driver = new TurnDriver({
+      ctx,
+      env,
+      registry,
+      store: () => this.store(),
+      files: () => this.files(),
+      emit: this.emit,
+      variables: this.variables,
+      turnStarted: () => this.setStatus('running'),
+      sessionEnded: (outcome) => this.reportOutcome(outcome),
+      turnEnded: (outcome) => this.recordOutcome(outcome),
+      thread: new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk()),
+    });
+    ctx.blockConcurrencyWhile(async () => {
+      this.metaTable.wake();
+      // EXE-8: the secrets are known before any request or alarm can append anything.
+      await this.variables.openAtWake();
+      // THR-3: the status says a turn was running when the previous instance died.
+      if (this.metaTable.get('status') === 'running') await this.driver.resumeInterrupted();
+    });
+    // Heartbeats answered without waking a hibernating object (THR-2).
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
+  }
+
+  // ---- what the driver tells the object: the surface decides what follows -------------------
+
+  protected abstract setStatus(status: ThreadStatus, reason?: string): void;
+  /** A session ended: a child tells its parent (SUB-7). */
+  protected abstract reportOutcome(outcome: TurnOutcome): void;
+  /** A turn ended: its outcome becomes the thread's status. */
+  protected abstract recordOutcome(outcome: TurnOutcome): void;
+
+  // ---- state --------------------------------------------------------------------------------
+
+  protected record(): ThreadRecord | null {
+    return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
+  }
+
+  /** The thread's record if it exists and belongs to `userId` (THR-6). */
+  protected owned(userId: string): ThreadRecord | null {
+    const record = this.record();
+    return record && record.userId === userId ? record : null;
+  }
+
+  /**
+   * THR-6: runs `act` for the thread's owner; anyone else, or a thread that does not exist, gets the
+   * same 404, so a key never learns which threads other keys own.
+   */
+  protected async asOwner<T>(
+    userId: string,
+    id: string,
+    act: (record: ThreadRecord) => RpcResult<T> | Promise<RpcResult<T>>,
+  ): Promise<RpcResult<T>> {
+    const record = this.owned(userId);
+    return record ? act(record) : fail(notFound(id));
+  }
+
+  protected store(): SqliteThreadStore {
+    if (!this.storeCache) {
+      const record = this.metaTable.record();
+      if (!record) throw new Error('thread has not been created');
+      this.storeCache = new SqliteThreadStore(this.ctx.storage, this.metaTable, record, () => this.variables.scrubber);
+    }
+    return this.storeCache;
+  }
+
+  /** The thread's files, under its storage quota (ATT-6): every write of the object passes here. */
+  protected files(): CountedFileStore {
+    if (!this.filesCache) {
+      const record = this.metaTable.record();
+      if (!record) throw new Error('thread has not been created');
+      const r2 = new R2FileStore(this.env.FILES, record.id);
+      this.filesCache = new CountedFileStore(
+        r2,
+        this.ctx.storage,
+        this.metaTable,
+        this.registry.limits.threadStorageBytes,
+      );
+    }
+    return this.filesCache;
+  }
+
+  protected emit = (frame: Frame): void => {
+    this.frames.append(frame, this.variables.scrubber.text);
+  };
+
+  protected details(record: ThreadRecord, storage: StorageUsage = this.files().usage()): ThreadDetails {
+    const agentBudget = this.registry.agent(record.agentId)?.budget;
+    return threadDetails(record, this.metaTable, this.store(), this.frames.lastSeq(), agentBudget, storage);
+  }
+
+  // ---- what other rooms borrow --------------------------------------------------------------
+
+  protected answerDesk(): AnswerDesk {
+    return {
+      ctx: this.ctx,
+      env: this.env,
+      registry: this.registry,
+      store: this.store(),
+      emit: this.emit,
+      driver: this.driver,
+      variables: this.variables,
+    };
+  }
+
+  protected ending(): EndingHost {
+    return {
+      desk: this.answerDesk(),
+      index: this.index,
+      indexWrites: this.indexWrites,
+      setStatus: (status, reason) => this.setStatus(status, reason),
+      erase: () => this.erase(),
+    };
+  }
+
+  /** Drops all storage and leaves an empty object that answers "not found". */
+  protected async erase(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.metaTable.forget();
+    this.storeCache = null;
+    this.filesCache = null;
+    this.variables.reset();
+    this.frames = new FrameLog(this.ctx);
+  }
+}
