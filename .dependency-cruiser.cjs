@@ -22,6 +22,14 @@ module.exports = {
       to: { path: ['^src/', '^cloudflare:'] },
     },
     {
+      name: 'init-stands-alone',
+      comment:
+        'init/ (npx standard-agents-cloudflare init) runs in Node and only writes files: it imports no runtime, client or page.',
+      severity: 'error',
+      from: { path: '^init/' },
+      to: { path: ['^src/', '^client/', '^inspector/', '^cloudflare:'] },
+    },
+    {
       name: 'no-cycles',
       comment: 'Import cycles, type-only ones included: a newcomer cannot tell which file comes first.',
       severity: 'error',

@@ -1326,6 +1326,58 @@ export const OAUTH_CALLBACK_BROWSERS: readonly {
   { label: 'the cookie name in other letter case', cookie: (own, other) => `${own.name.toLowerCase()}=${other.value}` },
 ];
 
+// ---- new projects and unkeyed Workers -----------------------------------------------------------
+
+/**
+ * Folder names given to `standard-agents-cloudflare init`: the project's name is made of them and
+ * lands in package.json, wrangler.toml and the README. `name` is the name it must get (only a-z,
+ * 0-9 and single dashes, so nothing can add a line or a key to a generated file), null when the
+ * command must refuse and write nothing.
+ */
+export const PROJECT_FOLDER_NAMES: readonly { label: string; folder: string; name: string | null }[] = [
+  {
+    label: 'a quote and a new line adding a [vars] table',
+    folder: 'a"\n[vars]\nDEMO_MODE="false',
+    name: 'a-vars-demo-mode-false',
+  },
+  { label: 'a TOML comment and a key', folder: 'x" # \nmain = "evil.js', name: 'x-main-evil-js' },
+  {
+    label: 'JSON breaking out of "name"',
+    folder: 'n","scripts":{"postinstall":"curl x|sh"},"x":"',
+    name: 'n-scripts-postinstall-curl-x-sh-x',
+  },
+  { label: 'a shell command in $()', folder: '$(touch pwned)', name: 'touch-pwned' },
+  { label: 'capitals, spaces and punctuation', folder: 'My Agents!', name: 'my-agents' },
+  { label: 'accented letters', folder: 'Agénts', name: 'agents' },
+  { label: 'a name longer than a bucket name allows', folder: 'a'.repeat(200), name: 'a'.repeat(57) },
+  { label: 'a name longer than the file system allows', folder: 'a'.repeat(300), name: null },
+  { label: 'only punctuation', folder: '...---', name: null },
+  { label: 'only letters of another script', folder: 'エージェント', name: null },
+  { label: 'a right-to-left override', folder: '\u202E', name: null },
+];
+
+/**
+ * What may already be in the folder `init` is given: each makes it refuse, write nothing and leave
+ * the entry as it was. `kind` is what is planted at `entry` in the folder.
+ */
+export const FOLDERS_NOT_EMPTY: readonly { label: string; entry: string; kind: 'file' | 'folder' | 'link' }[] = [
+  { label: 'a file init would write (wrangler.toml)', entry: 'wrangler.toml', kind: 'file' },
+  { label: 'a hidden file (.dev.vars)', entry: '.dev.vars', kind: 'file' },
+  { label: 'a file init does not write', entry: 'notes.txt', kind: 'file' },
+  { label: 'a folder init writes into (src)', entry: 'src', kind: 'folder' },
+  { label: 'a dangling link where package.json would go', entry: 'package.json', kind: 'link' },
+];
+
+/** Keys sent to a Worker with no API_KEYS: every one is refused with 503 (null: no key at all). */
+export const KEYS_AGAINST_AN_UNKEYED_WORKER: readonly (string | null)[] = [
+  null,
+  '',
+  'dev-key',
+  'test-key-alice',
+  'undefined',
+  ',',
+];
+
 // ---- quotas ------------------------------------------------------------------------------------
 
 /**

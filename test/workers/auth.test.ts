@@ -2,6 +2,7 @@ import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { ALICE, api, BOB, createThread } from '../support/api.js';
+import { KEYS_AGAINST_AN_UNKEYED_WORKER } from '../support/hostile-corpus.js';
 import worker from './worker.js';
 
 describe('authentication and ownership', () => {
@@ -84,7 +85,7 @@ describe('a Worker with no API_KEYS', () => {
 
   it('THR-6: refuses every request with 503 and says where the key goes, locally and deployed', async () => {
     const before = (await (await api('/api/threads')).json()) as { threads: unknown[] };
-    for (const key of [ALICE, BOB, 'anything', null]) {
+    for (const key of [ALICE, BOB, ...KEYS_AGAINST_AN_UNKEYED_WORKER]) {
       const headers = new Headers({ 'content-type': 'application/json' });
       if (key) headers.set('authorization', `Bearer ${key}`);
       const body = JSON.stringify({ agent: 'general', messages: [{ content: 'hi' }] });
