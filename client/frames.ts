@@ -47,6 +47,8 @@ export type Frame = Numbered<
   | { type: 'usage'; message_id: string; model: string; step: UsageTotals; turn: UsageTotals; thread: UsageTotals }
   /** A custom event a tool sent with `state.emit`. */
   | { type: 'event'; event: string; data: JsonValue }
+  /** A tool's context was set: the whole stored value; `tool` is null for the shared context. */
+  | { type: 'context_updated'; tool: string | null; scope: 'local' | 'shared'; context: Record<string, JsonValue> }
 >;
 
 export type FrameType = Frame['type'];

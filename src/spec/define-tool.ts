@@ -53,6 +53,14 @@ export type Tool<
 
 export interface DefineToolOptions<
   Args extends ToolArgs | null = null,
+/** A tool's one-time context seed (CTX-1): the patch to merge into its local context, or nothing. */
+export type ContextResolver<
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+> = (
+  state: ToolState<Ctx, Shared>,
+) => Promise<Partial<ContextOf<Ctx>> | undefined | void> | Partial<ContextOf<Ctx>> | undefined | void;
+
   Tenvs extends ToolTenvs | null = null,
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
@@ -88,6 +96,13 @@ export interface DefineToolOptions<
   /** How clients render a call (LOCK-7). Default `'other'`. */
   acpKind?: AcpToolKind;
   /** Has no side effects (seed 002). */
+  /**
+   * Seeds the tool's context once, before the thread's first model step (CTX-1): `state.context.local`
+   * already holds what the thread's creator passed for this tool; the returned patch is merged over
+   * it and checked against `contextSchema` like any `setContext`. It may fetch what it needs through
+   * `state.fetch`. A failure fails the turn, and the next turn tries again.
+   */
+  resolveContext?: ContextResolver<Ctx, Shared>;
   readOnly?: boolean;
   /** May run in parallel with adjacent concurrent calls of the same step (EXE-2). */
   concurrent?: boolean;
@@ -157,6 +172,7 @@ export type ApprovalPredicate<A> = (args: A, context: ApprovalContext) => boolea
 
 /** Any tool definition, whatever its argument schema. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry stores tools of every argument type
+  resolveContext: ContextResolver<Ctx, Shared> | undefined;
 export type AnyToolDefinition = ToolDefinition<any, any, any, any>;
 
 function isZodObject(schema: unknown): boolean {
@@ -244,3 +260,15 @@ function checkedTool<
     deferred: options.deferred ?? false,
   };
 }
+  for (const field of ['outputSchema', 'eventSchema'] as const) {
+    if (options[field] != null && !isZodSchema(options[field])) {
+      throw new DefinitionError(`${where}: ${field} must be a Zod schema`);
+    }
+  }
+  if (options.resolveContext !== undefined && typeof options.resolveContext !== 'function') {
+    throw new DefinitionError(`${where}: resolveContext must be a function`);
+  }
+  if (options.resolveContext !== undefined && options.contextSchema == null) {
+    throw new DefinitionError(`${where}: resolveContext seeds the tool's context; declare contextSchema too`);
+  }
+    resolveContext: options.resolveContext,

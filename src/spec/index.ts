@@ -47,6 +47,7 @@ export type {
   AnyToolDefinition,
   ApprovalContext,
   ApprovalPredicate,
+  ContextResolver,
   DefineToolOptions,
   Tool,
   ToolArgs,

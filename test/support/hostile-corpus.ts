@@ -1441,3 +1441,52 @@ export const THREAD_SCREEN_TEXTS: readonly { label: string; text: string }[] = [
   { label: 'a long URL without spaces', text: `https://example.com/${'segment/'.repeat(60)}end` },
   { label: 'a right-to-left override', text: '\u202Eevil.exe\u202C and text' },
 ];
+
+/**
+ * Tool context a thread's creator may send (CTX-1) that must be refused with 400 `invalid_context`,
+ * naming the tool and field, before anything is created. The agent is `ctx_seeded`, whose one tool
+ * with a context is `ctx_profile`.
+ */
+export const SEEDED_CONTEXT_FORGERIES: readonly {
+  label: string;
+  context: Record<string, unknown>;
+  named: string;
+  details: Record<string, unknown>;
+}[] = [
+  {
+    label: 'a value outside the schema',
+    context: { ctx_profile: { plan: 'enterprise' } },
+    named: 'plan',
+    details: { tool: 'ctx_profile', fields: ['plan'] },
+  },
+  {
+    label: 'a value of the wrong type',
+    context: { ctx_profile: { seeds: 'many' } },
+    named: 'seeds',
+    details: { tool: 'ctx_profile', fields: ['seeds'] },
+  },
+  {
+    label: "another agent's tool",
+    context: { ctx_counter: { count: 1 } },
+    named: 'no tool "ctx_counter"',
+    details: { tool: 'ctx_counter' },
+  },
+  {
+    label: 'a tool of another agent that seeds its own context',
+    context: { ctx_seed_metadata: {} },
+    named: 'no tool "ctx_seed_metadata"',
+    details: { tool: 'ctx_seed_metadata' },
+  },
+  {
+    label: 'a prototype name',
+    context: { constructor: {} },
+    named: 'no tool "constructor"',
+    details: { tool: 'constructor' },
+  },
+  {
+    label: 'a context bigger than a thread keeps',
+    context: { ctx_profile: { user: 'x'.repeat(70_000) } },
+    named: 'bytes as JSON',
+    details: { bytes: 70_027 },
+  },
+];

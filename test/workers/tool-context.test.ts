@@ -8,6 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
+import { SEEDED_CONTEXT_FORGERIES } from '../support/hostile-corpus.js';
+import { allFrames } from '../support/socket.js';
 
 const toolMessages = (log: Message[]) => log.filter((m) => m.role === 'tool');
 
@@ -74,5 +76,104 @@ describe('KIND-7: maxToolRounds over HTTP', () => {
       }),
     ]);
     expect(log.at(-1)).toMatchObject({ role: 'assistant', content: 'answered in text' });
+  });
+});
+
+const PROFILE_CALL = directive([{ toolCalls: [{ name: 'ctx_profile' }] }, { text: 'shown' }]);
+
+async function threadCount(): Promise<number> {
+  const response = await api('/api/threads?limit=100');
+  return ((await response.json()) as { threads: unknown[] }).threads.length;
+}
+
+describe('CTX-1: the caller seeds tool context', () => {
+  it('CTX-1: context given at creation is what the tool reads; resolveContext completes it once, across turns and an eviction; every change streams context_updated', async () => {
+    const id = await createThread({
+      agent: 'ctx_seeded',
+      context: { ctx_profile: { user: 'ada', plan: 'pro' } },
+      messages: [{ content: PROFILE_CALL }],
+    });
+    const first = toolMessages(await settled(id))[0];
+    // The seed ran before the first step: it saw the creator's plan and counted itself once.
+    expect(JSON.parse(first?.content ?? '')).toEqual({ user: 'ada!', plan: 'pro', seeds: 1 });
+
+    await evictDurableObject(env.THREADS.get(env.THREADS.idFromName(id)));
+    await post(id, PROFILE_CALL);
+    const log = await until(
+      () => messages(id),
+      (current) => toolMessages(current).length === 2 && current.at(-1)?.content === 'shown',
+    );
+    expect(JSON.parse(toolMessages(log)[1]?.content ?? '')).toEqual({ user: 'ada!!', plan: 'pro', seeds: 1 });
+
+    const updates = (await allFrames(id)).filter((frame) => frame.type === 'context_updated');
+    expect(updates.map((frame) => (frame.type === 'context_updated' ? frame.context : null))).toEqual([
+      { user: 'ada', plan: 'pro', seeds: 1 },
+      { user: 'ada!', plan: 'pro', seeds: 1 },
+      { user: 'ada!!', plan: 'pro', seeds: 1 },
+    ]);
+    expect(updates.every((frame) => frame.type === 'context_updated' && frame.tool === 'ctx_profile')).toBe(true);
+  });
+
+  it('CTX-1: a thread started without context gets the seed alone; shared setContext streams with tool null', async () => {
+    const id = await createThread({ agent: 'ctx_seeded', messages: [{ content: PROFILE_CALL }] });
+    expect(JSON.parse(toolMessages(await settled(id))[0]?.content ?? '')).toEqual({
+      user: 'nobody!',
+      plan: 'free',
+      seeds: 1,
+    });
+    const counter = await createThread({
+      agent: 'ctx_general',
+      messages: [{ content: directive([{ toolCalls: [{ name: 'ctx_counter' }] }, { text: 'one' }]) }],
+    });
+    await settled(counter);
+    const updates = (await allFrames(counter)).filter((frame) => frame.type === 'context_updated');
+    expect(updates).toEqual([
+      expect.objectContaining({ tool: 'ctx_counter', scope: 'local', context: { count: 1 } }),
+      expect.objectContaining({ tool: null, scope: 'shared', context: { visits: 1 } }),
+    ]);
+  });
+
+  it('CTX-1: context that fails a schema, names a tool without one, or is too big is refused with 400 naming the tool and field; nothing is created', async () => {
+    const before = await threadCount();
+    for (const { context, named, details } of SEEDED_CONTEXT_FORGERIES) {
+      const response = await api('/api/threads', {
+        method: 'POST',
+        json: { agent: 'ctx_seeded', context, messages: [{ content: PROFILE_CALL }] },
+      });
+      expect(response.status).toBe(400);
+      const body = (await response.json()) as { error: { code: string; message: string; details: unknown } };
+      expect(body.error.code).toBe('invalid_context');
+      expect(body.error.message).toContain(named);
+      expect(body.error.details).toEqual(details);
+    }
+    expect(await threadCount()).toBe(before);
+  });
+
+  it('CTX-1: prototype keys in a context change no prototype and store nothing the schema does not name', async () => {
+    const response = await api('/api/threads', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: `{"agent":"ctx_seeded","messages":[{"content":${JSON.stringify(PROFILE_CALL)}}],"context":{"ctx_profile":{"user":"eve","__proto__":{"plan":"pro","polluted":true},"constructor":{"prototype":{"polluted":true}}}}}`,
+    });
+    expect(response.status).toBe(201);
+    const { id } = (await response.json()) as { id: string };
+    expect(JSON.parse(toolMessages(await settled(id))[0]?.content ?? '')).toEqual({
+      user: 'eve!',
+      plan: 'free',
+      seeds: 1,
+    });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('CTX-1: a resolveContext that reaches for a metadata address is refused; the turn fails naming the tool and its tool never runs', async () => {
+    const id = await createThread({
+      agent: 'ctx_seed_metadata',
+      messages: [{ content: directive([{ toolCalls: [{ name: 'ctx_seed_metadata' }] }, { text: 'done' }]) }],
+    });
+    const log = await settled(id);
+    const view = await thread(id);
+    expect(view.last_error).toContain('resolveContext of tool "ctx_seed_metadata" failed');
+    expect(view.last_error).toContain('169.254.169.254');
+    expect(toolMessages(log)).toEqual([]);
   });
 });

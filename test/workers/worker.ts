@@ -27,6 +27,8 @@ import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
 import * as workersAi from './workers-ai-app.js';
+import * as toolContext from './tool-context-app.js';
+import * as toolRules from './tool-rules-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
 const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
@@ -395,6 +397,8 @@ const runtime = createRuntime({
   },
   models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
+    ...toolRules.tools,
+    ...toolContext.tools,
     general,
     withSecrets,
     limited,
@@ -427,6 +431,8 @@ const runtime = createRuntime({
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
   skills: [
+    ...toolRules.prompts,
+    ...toolContext.prompts,
     defineSkill({
       name: 'release-checklist',
       description: 'Steps to cut a release',
@@ -450,6 +456,8 @@ const runtime = createRuntime({
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
     defineAgent({
       name: 'shell_guarded',
+    ...toolRules.agents,
+    ...toolContext.agents,
       sideA: { prompt: 'shell' },
       permissions: [
         { permission: 'bash', pattern: 'rm *', action: 'deny' },

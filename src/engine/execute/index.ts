@@ -2,6 +2,8 @@
  * Running tool calls (EXE-1 to EXE-6, KIND-2 to KIND-6): validation, the executor's pipeline, the
  * timeout and abort around a tool's code, the ThreadState a tool receives, and result shaping.
  */
+
+export { seedToolContexts } from './context-seed.js';
 export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
 export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
@@ -10,4 +12,4 @@ export { isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js'
 export { STOPPED_MESSAGE } from './tool-call-error.js';
 export type { ValidatedCall } from './tool-call-validation.js';
 export { parsedArguments } from './tool-call-validation.js';
-export { contextualStates } from './tool-context.js';
+export { contextualStates, localContextKey } from './tool-context.js';

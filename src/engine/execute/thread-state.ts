@@ -83,11 +83,11 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
   const { store, files, variables, emit, gate } = deps;
   const visible = (path: string) => !gate || gate.visible(path);
   const info = store.info;
-  const contextual = contextApi(store, {
-    toolName: deps.execution?.toolName ?? null,
-    contextSchema: null,
-    sharedContextSchema: null,
-  });
+  const contextual = contextApi(
+    store,
+    { toolName: deps.execution?.toolName ?? null, contextSchema: null, sharedContextSchema: null },
+    emit,
+  );
   return {
     threadId: info.id,
     agentId: info.agentId,

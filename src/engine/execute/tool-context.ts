@@ -15,7 +15,7 @@ import {
   type ToolContext,
 } from '../../spec/index.js';
 import { describeIssues, issueLines } from '../../spec/internal.js';
-import type { ThreadStore } from '../ports/index.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 
 const LOCAL_PREFIX = 'context:local:';
@@ -110,12 +110,16 @@ function validate(value: Record<string, unknown>, { schema, label, schemaName }:
   );
 }
 
-/** Merges, validates and stores; synchronous between read and write, so concurrent updates never interleave. */
+/**
+ * Merges, validates and stores; synchronous between read and write, so concurrent updates never
+ * interleave. Watchers see the value as stored (scrubbed of secrets), never the patch (CTX-1).
+ */
 export function updateContext(
   store: ThreadStore,
   binding: ContextBinding,
   patch: Record<string, unknown>,
   options: SetContextOptions = {},
+  emit?: FrameSink,
 ): void {
   const scope = options.scope ?? 'local';
   if (scope !== 'local' && scope !== 'shared') {
@@ -126,10 +130,20 @@ export function updateContext(
   const next = asStored({ ...read(store, where.key), ...patch }, where.label);
   validate(next, where);
   store.setValue(where.key, next);
+  emit?.({
+    type: 'context_updated',
+    tool: scope === 'shared' ? null : binding.toolName,
+    scope,
+    context: read(store, where.key),
+  });
 }
 
 /** `state.context` and `state.setContext` over the store; both parts of `context` are live. */
-export function contextApi(store: ThreadStore, binding: ContextBinding): Pick<ThreadState, 'context' | 'setContext'> {
+export function contextApi(
+  store: ThreadStore,
+  binding: ContextBinding,
+  emit?: FrameSink,
+): Pick<ThreadState, 'context' | 'setContext'> {
   const context: ToolContext = {
     get local() {
       return binding.toolName ? localContext(store, binding.toolName) : {};
@@ -141,14 +155,19 @@ export function contextApi(store: ThreadStore, binding: ContextBinding): Pick<Th
   return {
     context,
     async setContext(patch: Record<string, unknown>, options?: SetContextOptions) {
-      updateContext(store, binding, patch, options);
+      updateContext(store, binding, patch, options, emit);
     },
   };
 }
 
 /** `state` with its context bound to the running tool's schemas; everything else passes through. */
-export function withToolContext(state: ThreadState, store: ThreadStore, binding: ContextBinding): ThreadState {
-  const api = contextApi(store, binding);
+export function withToolContext(
+  state: ThreadState,
+  store: ThreadStore,
+  binding: ContextBinding,
+  emit: FrameSink,
+): ThreadState {
+  const api = contextApi(store, binding, emit);
   return new Proxy(state, {
     get(base, property) {
       if (property === 'context') return api.context;
@@ -163,7 +182,13 @@ export function contextualStates(
   createState: (execution: ExecutionState) => ThreadState,
   store: ThreadStore,
   tools: ReadonlyMap<string, ResolvedTool>,
+  emit: FrameSink,
 ): (execution: ExecutionState) => ThreadState {
   return (execution) =>
-    withToolContext(createState(execution), store, contextBinding(execution.toolName, tools.get(execution.toolName)));
+    withToolContext(
+      createState(execution),
+      store,
+      contextBinding(execution.toolName, tools.get(execution.toolName)),
+      emit,
+    );
 }

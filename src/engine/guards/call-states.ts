@@ -5,8 +5,8 @@
  */
 import type { ApprovalAnswer, ExecutionState, ThreadState } from '../../spec/index.js';
 import { contextualStates } from '../execute/index.js';
-import { type AccessGate, accessGate } from '../permissions/index.js';
-import type { ThreadStore } from '../ports/index.js';
+import { type AccessGate, accessGate, readsOnly } from '../permissions/index.js';
+import type { FrameSink, ThreadStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { type GuardSetup, rulesFor } from './tool-guards.js';
 
@@ -17,6 +17,8 @@ export interface CallStateOptions {
   setup: GuardSetup;
   /** Where the calls' interactions and context live. */
   store: ThreadStore;
+  /** Where context changes are announced (CTX-1). */
+  emit: FrameSink;
   tools: ReadonlyMap<string, ResolvedTool>;
   /** The agents the prompt's tools may start (Registry.childAgentsOf). */
   childAgents: ReadonlySet<string>;
@@ -42,7 +44,8 @@ export function callStates(options: CallStateOptions): (execution: ExecutionStat
         tool: execution.toolName,
         approved: () => approved(store, execution.toolCallId),
         childAgents,
+        readsOnly: readsOnly(options.tools.get(execution.toolName)?.definition),
       }),
     );
-  return contextualStates(gated, store, options.tools);
+  return contextualStates(gated, store, options.tools, options.emit);
 }

@@ -36,7 +36,9 @@ export type Frame =
   /** A model step's usage, with the turn's and the thread's totals after it (THR-4). */
   | { type: 'usage'; message_id: string; model: string; step: UsageTotals; turn: UsageTotals; thread: UsageTotals }
   /** A custom event a tool sent with `state.emit`. */
-  | { type: 'event'; event: string; data: unknown };
+  | { type: 'event'; event: string; data: unknown }
+  /** A tool's context was set (CTX-1): the whole stored value; `tool` is null for the shared context. */
+  | { type: 'context_updated'; tool: string | null; scope: 'local' | 'shared'; context: Record<string, unknown> };
 
 export type NumberedFrame = Frame & { seq: number };
 

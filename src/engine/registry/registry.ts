@@ -320,6 +320,12 @@ export class Registry {
     return agentMcpServers(agent, this.promptsOf(agent));
   }
 
+  /** The tools of an agent's threads that keep a context of their own (KIND-6, CTX-1), by name. */
+  contextTools(agent: AgentDefinition): Map<string, ResolvedTool> {
+    const tools = this.reachableTools(agent).filter((tool) => tool.definition.contextSchema);
+    return new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
   /** Every tool an agent's threads can run, nested prompt tools' included. */
   private reachableTools(agent: AgentDefinition): ResolvedTool[] {
     return this.promptsOf(agent).flatMap((prompt) => [...this.toolsFor(prompt.name)]);

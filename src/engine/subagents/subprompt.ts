@@ -162,6 +162,7 @@ function nestedRun(
       createState: nested.states,
       setup: nested.setup,
       store: deps.store,
+      emit: deps.emit,
       tools: toolMap,
       childAgents: registry.childAgentsOf(prompt.name, deps.agent.name),
     }),

@@ -17,7 +17,7 @@ import {
   type TurnEnd,
   unmarkedAnswer,
 } from '../conversation/index.js';
-import { threadStates } from '../execute/index.js';
+import { seedToolContexts, threadStates } from '../execute/index.js';
 import { runSideTurn } from './loop.js';
 import { deliverQueued } from './queue.js';
 
@@ -26,6 +26,9 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const mark = (end: TurnEnd) => emit({ type: 'message', message: recordTurnEnd(store, end) });
   // Every call's state sees the whole thread, whichever side's view of the log the loop runs in.
   const states = threadStates(deps);
+  // CTX-1: tools seed their context once, before the thread's first model step.
+  const tools = deps.registry.contextTools(agent);
+  if (tools.size > 0) await seedToolContexts({ store, emit, tools, state: () => states(null) });
   if (agent.type !== 'dual_ai') {
     const outcome = await runSideTurn(deps, states, 'a');
     // A stop tool ends the turn although the log ends in a tool result: the marker says so.

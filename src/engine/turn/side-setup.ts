@@ -40,7 +40,7 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
     projectWatchdog: registry.projectWatchdog,
     store,
   };
-  const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store.info.id)];
+  const guards = [...toolGuards(guardSetup), ...(deps.guards ?? []), approvalGuard(store)];
   // SUB-3 `optional`: a tool behind a flag exists for this thread only when the flag is on.
   // SUB-1: prompt tools run nested in this thread, under the same guards.
   // LOCK-4: the tools of the prompt's MCP servers join the prompt's own, as the thread knows them.
@@ -62,6 +62,7 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
       createState: states,
       setup: guardSetup,
       store,
+      emit: deps.emit,
       tools: tools.map,
       childAgents: registry.childAgentsOf(prompt.name, agent.name),
     }),

@@ -49,6 +49,12 @@ export const CreateThreadBody = z
       .strict()
       .optional()
       .describe("The thread's model budget; the agent's own budget applies too, the tighter limit wins (THR-4)"),
+    context: z
+      .record(z.string(), z.record(z.string(), z.unknown()))
+      .optional()
+      .describe(
+        "Each tool's starting context, keyed by tool name: checked against the tool's contextSchema, and what the tool reads as state.context.local (CTX-1)",
+      ),
   })
   .strict()
   .openapi('CreateThreadBody');

@@ -8,11 +8,15 @@ import type { Registry } from '../../engine/registry/index.js';
 import { missingVariables } from '../../spec/internal.js';
 import { type RuntimeEnv, type ThreadDetails, threadStub } from '../../thread/bindings/index.js';
 import { type CreateThreadBody, HttpError, unwrap } from '../contract/index.js';
+import { seededContext } from './seeded-context.js';
 
 /** A validated `POST /api/threads` body. */
 export type StartThreadInput = z.output<typeof CreateThreadBody>;
 
-/** Creates the thread; throws an HttpError (400 `unknown_agent` or `missing_variables`) without storing anything. */
+/**
+ * Creates the thread; throws an HttpError (400 `unknown_agent`, `missing_variables` or
+ * `invalid_context`) without storing anything.
+ */
 export async function startThread(
   env: RuntimeEnv,
   registry: Registry,
@@ -36,6 +40,7 @@ export async function startThread(
       details: { missing },
     });
   }
+  const context = body.context ? seededContext(registry, agent, body.context) : undefined;
   const id = crypto.randomUUID();
   return unwrap(
     await threadStub(env, id).create({
@@ -48,6 +53,7 @@ export async function startThread(
       headless: body.headless,
       permissions: body.permissions,
       ...(body.budget ? { budget: body.budget } : {}),
+      ...(context ? { context } : {}),
     }),
   );
 }

@@ -50,7 +50,7 @@ const createThread = createRoute({
   responses: {
     201: json(ThreadDetailsSchema, 'The new thread'),
     400: failure(
-      '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names) or `secret_too_short` (a secret value under 8 characters); nothing is created',
+      '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema) or `secret_too_short` (a secret value under 8 characters); nothing is created',
     ),
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
     ...AUTH_FAILURES,

@@ -51,6 +51,8 @@ export interface CreateThreadInput {
   inheritedPermissions?: PermissionRule[];
   /** The thread's own model budget (THR-4). */
   budget?: { maxTokens?: number; maxCost?: number };
+  /** Each tool's starting context, already checked against its schema (CTX-1). */
+  context?: Record<string, Record<string, unknown>>;
   /** Set when a parent thread spawns this one (SUB-7). */
   parentId?: string;
   /** The parent's tool call this child answers when its turn ends. */
@@ -59,6 +61,8 @@ export interface CreateThreadInput {
   notifyParent?: boolean;
   /** Inherited values the parent held as secrets: they stay sealed in the child (VAR-3). */
   secretNames?: string[];
+  /** Inherited values the parent held as scoped: they stay scoped in the child's subtree (SCOPE-1). */
+  scopedNames?: string[];
   /** A resumable instance (SUB-4): with notifyParent, every session's answer is reported, not only the first. */
   resumable?: boolean;
   /** Files its parent copied in before creating it: counted against its storage quota (ATT-4, ATT-6). */

@@ -8,10 +8,13 @@
  */
 
 import { BUDGET_KEY } from '../../engine/conversation/index.js';
+import { localContextKey } from '../../engine/execute/index.js';
 import { INHERITED_RULES_KEY, SESSION_RULES_KEY } from '../../engine/permissions/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import { scopedValueNames } from '../../spec/internal.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/index.js';
+import { SCOPED_NAMES_KEY } from '../children/index.js';
 import { FileLedger } from '../files/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
@@ -71,6 +74,10 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       if (input.budget) store.setValue(BUDGET_KEY, input.budget);
+      const scoped = scopedValueNames(input.variables, host.registry.variablesFor(agent), input.scopedNames);
+      if (scoped.length > 0) store.setValue(SCOPED_NAMES_KEY, scoped);
+      // CTX-1: each tool starts from the context its creator gave it.
+      for (const [tool, context] of Object.entries(input.context ?? {})) store.setValue(localContextKey(tool), context);
       // ATT-6: the files a parent copied in count against this thread's quota from the start.
       if (input.files?.length) new FileLedger(host.ctx.storage).record(input.files);
       for (const message of input.messages) {
