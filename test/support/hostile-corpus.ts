@@ -1442,6 +1442,61 @@ export const THREAD_SCREEN_TEXTS: readonly { label: string; text: string }[] = [
   { label: 'a right-to-left override', text: '\u202Eevil.exe\u202C and text' },
 ];
 
+
+// ---- the tool contract: results as data, byte ranges, sidecars -----------------------------------
+
+/**
+ * Result texts that look like JSON but must stay text in the envelope's `data` (ENV-1): nesting
+ * deeper than the envelope's readers walk, and JSON that does not parse. Each is stored and read by
+ * the model exactly as the tool returned it.
+ */
+export const HOSTILE_TOOL_RESULTS: readonly string[] = [
+  `${'['.repeat(90_000)}${']'.repeat(90_000)}`,
+  `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`,
+  '{"a": 1',
+  '{"a": 1} and then prose',
+  '[1, 2,]',
+  '{"__proto__": {"polluted": true}',
+];
+
+/**
+ * Byte ranges of `read` (BYTES-1) a model may send, against the 15-byte file READ_RANGE_FILE.
+ * `refused` ones fail argument validation and read nothing; `past_end` ones are an error naming the
+ * file's size; the others show whole lines from `firstLine`, never half a character.
+ */
+export const READ_RANGE_FILE = 'a😀b\n€x\nend';
+export const HOSTILE_READ_RANGES: readonly {
+  label: string;
+  offset: unknown;
+  limit?: unknown;
+  outcome: 'refused' | 'past_end' | 'whole_lines';
+  firstLine?: number;
+}[] = [
+  { label: 'a negative offset', offset: -1, outcome: 'refused' },
+  { label: 'a fractional offset', offset: 1.5, outcome: 'refused' },
+  { label: 'an offset as text', offset: '10', outcome: 'refused' },
+  { label: 'a zero limit', offset: 0, limit: 0, outcome: 'refused' },
+  { label: 'a negative limit', offset: 0, limit: -5, outcome: 'refused' },
+  { label: 'a huge offset', offset: Number.MAX_SAFE_INTEGER, outcome: 'past_end' },
+  { label: 'an offset one past the end', offset: 16, outcome: 'past_end' },
+  { label: 'an offset inside a 4-byte character', offset: 2, outcome: 'whole_lines', firstLine: 1 },
+  { label: 'an offset on the last byte of a 3-byte character', offset: 9, outcome: 'whole_lines', firstLine: 2 },
+  { label: 'an offset on a newline', offset: 11, outcome: 'whole_lines', firstLine: 2 },
+  { label: 'a limit of one byte', offset: 12, limit: 1, outcome: 'whole_lines', firstLine: 3 },
+];
+
+/**
+ * The same truncation sidecar spelled other ways (SIDE-1): each names the one file, so once it has
+ * expired every spelling reads as expired; none reaches another file.
+ */
+export const SIDECAR_SPELLINGS: readonly ((path: string) => string)[] = [
+  (path) => path,
+  (path) => `/${path}`,
+  (path) => path.slice(1),
+  (path) => path.replace('/.tool-output/', '/.tool-output/./'),
+  (path) => path.replace('/.tool-output/', '/notes/../.tool-output/'),
+  (path) => path.replace('/.tool-output/', '/.tool-output//'),
+];
 /**
  * Tool context a thread's creator may send (CTX-1) that must be refused with 400 `invalid_context`,
  * naming the tool and field, before anything is created. The agent is `ctx_seeded`, whose one tool

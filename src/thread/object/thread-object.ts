@@ -32,7 +32,15 @@ import {
 } from '../bindings/index.js';
 import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
 import { storeUpload } from '../files/index.js';
-import { acceptMessage, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/index.js';
+import {
+  acceptMessage,
+  answerFromChild,
+  answerWait,
+  armChildWaitAlarm,
+  expireChildWaits,
+  messageFromChild,
+  storeSecretAnswer,
+} from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { writeNewThread } from './thread-creation.js';
@@ -64,6 +72,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
+    // WAIT-1: a turn that ends waiting for a child leaves the alarm at the wait's cap.
+    this.ctx.waitUntil(armChildWaitAlarm(this.answerDesk()));
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -266,7 +276,10 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     const record = this.record();
     if (!record) return;
     await this.reporter.retry(record, this.store().messages());
+    // WAIT-1: waits for children past their cap are answered before the loop looks for work.
+    await expireChildWaits(this.answerDesk());
     await this.driver.onAlarm();
+    await armChildWaitAlarm(this.answerDesk());
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
