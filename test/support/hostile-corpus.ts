@@ -1484,7 +1484,6 @@ export const HOSTILE_READ_RANGES: readonly {
   { label: 'an offset on a newline', offset: 11, outcome: 'whole_lines', firstLine: 2 },
   { label: 'a limit of one byte', offset: 12, limit: 1, outcome: 'whole_lines', firstLine: 3 },
 ];
-
 /**
  * The same truncation sidecar spelled other ways (SIDE-1): each names the one file, so once it has
  * expired every spelling reads as expired; none reaches another file.
@@ -1545,3 +1544,4 @@ export const SEEDED_CONTEXT_FORGERIES: readonly {
     details: { bytes: 70_027 },
   },
 ];
+
