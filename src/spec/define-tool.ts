@@ -120,9 +120,12 @@ export interface DefineToolOptions<
   requires?: RequirementSet;
   /** How clients render a call (LOCK-7). Default `'other'`. */
   acpKind?: AcpToolKind;
-  /** Has no side effects (seed 002). */
+  /**
+   * Has no side effects (seed 002): with `requires` asking only for reads, its reads of the thread
+   * and its own subject run where no rule covers them (RO-1).
+   */
   readOnly?: boolean;
-  /** May run in parallel with adjacent concurrent calls of the same step (EXE-2). */
+  /** May run in parallel with adjacent concurrent calls of the same step (EXE-2); needs `readOnly`. */
   concurrent?: boolean;
   /**
    * Output beyond this many bytes is cut to a head, with the whole output in a sidecar file the
@@ -306,6 +309,10 @@ function checkedTool<
     throw new DefinitionError(
       `${where}: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
     );
+  }
+  // Seed 002 (RO-1): running calls side by side is safe only for calls with no side effects.
+  if (options.concurrent === true && options.readOnly !== true) {
+    throw new DefinitionError(`${where}: concurrent: true needs readOnly: true (only tools without side effects run in parallel)`);
   }
   return {
     kind: 'function',

@@ -1426,6 +1426,91 @@ export const INBOX_FLOODS: readonly { label: string; count: number; concurrent: 
   { label: 'all at once', count: 30, concurrent: true },
 ];
 
+// ---- tool rules: read-only tools, argument patterns, question answers ------------------------------
+
+/**
+ * A shell requirement written with argument patterns (PAT-1): `git log <one positional>`,
+ * `git show --format=<any>`, `cat <a path under /docs/>`, `curl <a URL of https://example.com>`.
+ */
+export const ARG_PATTERN_REQUIREMENTS: { cmd: string; args: (string | { wildcard: true } | { prefix: string })[] }[] = [
+  { cmd: 'git', args: ['log', { wildcard: true }] },
+  { cmd: 'git', args: ['show', { prefix: '--format=' }] },
+  { cmd: 'cat', args: [{ prefix: '/docs/' }] },
+  { cmd: 'curl', args: [{ prefix: 'https://example.com' }] },
+];
+
+/**
+ * Command lines a tool declares against ARG_PATTERN_REQUIREMENTS, and whether the capability check
+ * lets each through: an option where a wildcard stands, a path that leaves the prefix's folder once
+ * read as a path, a URL of another site that starts with the same characters.
+ */
+export const ARG_PATTERN_LINES: readonly { line: string; runs: boolean }[] = [
+  { line: 'git log main', runs: true },
+  { line: 'git log --all', runs: false },
+  { line: 'git log -p', runs: false },
+  { line: 'git log main extra', runs: false },
+  { line: 'git log', runs: false },
+  { line: 'git show --format=%H', runs: true },
+  { line: 'git show --stat', runs: false },
+  { line: 'cat /docs/a.md', runs: true },
+  { line: 'cat docs/guide/b.md', runs: true },
+  { line: 'cat //docs/./a.md', runs: true },
+  { line: 'cat /docs/../secret/key.txt', runs: false },
+  { line: 'cat /docs/%2e%2e/secret/key.txt', runs: false },
+  { line: 'cat /docsecret/key.txt', runs: false },
+  { line: 'cat /secret/key.txt', runs: false },
+  { line: 'curl https://example.com/api/v1', runs: true },
+  { line: 'curl https://EXAMPLE.com./api', runs: false },
+  { line: 'curl https://example.com.evil.net/', runs: false },
+  { line: 'curl https://example.com@evil.net/', runs: false },
+  { line: "curl 'https://example.com\\@evil.net/'", runs: false },
+  { line: 'curl https://example.com:8443/', runs: false },
+  { line: 'curl http://example.com/', runs: false },
+];
+
+/**
+ * A question tool call's questions (Q-1): a single-select question whose options include an
+ * accented label, a multi-select one, and one taking free text.
+ */
+export const ASKED_QUESTIONS = [
+  { question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }, { label: 'café' }] },
+  { question: 'Which drinks?', options: [{ label: 'tea' }, { label: 'coffee' }], multi_select: true },
+  { question: 'Why?' },
+];
+
+/**
+ * Answers to ASKED_QUESTIONS that are not what was asked: refused with 400 naming the question
+ * (`names`), the call still waiting. An option is taken only as offered: not in another letter
+ * case, Unicode form or with an invisible character; a single-select question takes one answer.
+ */
+export const QUESTION_ANSWER_FORGERIES: readonly { label: string; answers: string[][]; names: string }[] = [
+  { label: 'an option in another letter case', answers: [['Red'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option in decomposed Unicode', answers: [['cafe\u0301'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option with a zero-width space', answers: [['red\u200b'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option with a Cyrillic look-alike', answers: [['r\u0435d'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'free text beside the options', answers: [['green'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'two answers to a single-select question', answers: [['red', 'blue'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'no answer to a single-select question', answers: [[], ['tea'], ['x']], names: 'question 1' },
+  { label: 'the same option twice', answers: [['red'], ['tea', 'tea'], ['x']], names: 'question 2' },
+  { label: 'an unknown option among valid ones', answers: [['red'], ['tea', 'milk'], ['x']], names: 'question 2' },
+  {
+    label: 'two free-text answers to a single-select question',
+    answers: [['red'], ['tea'], ['x', 'y']],
+    names: 'question 3',
+  },
+];
+
+/**
+ * What a tool declared read-only may try beyond reading (RO-1): the exemption covers reading the
+ * thread, so each still asks (refused on a headless thread) and nothing is written or requested.
+ * `url` is the tagged URL of a local test service.
+ */
+export const READ_ONLY_REACHES: readonly { label: string; tool: string; args: (url: string) => unknown }[] = [
+  { label: 'web_fetch of a host no rule covers', tool: 'web_fetch', args: (url) => ({ url }) },
+  { label: 'web_search, whose provider is a host', tool: 'web_search', args: (url) => ({ query: url }) },
+  { label: 'a read-only user tool declaring a host', tool: 'ro_ping', args: (url) => ({ url }) },
+];
+
 // ---- what the inspector's thread screen shows ------------------------------------------------------
 
 /**

@@ -73,6 +73,7 @@ const tools = {
   }),
   meet: defineTool({
     description: 'Wait until three concurrent calls have started',
+    readOnly: true,
     concurrent: true,
     timeout: 5000,
     args: z.object({ label: z.string() }),
