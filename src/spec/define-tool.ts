@@ -312,7 +312,9 @@ function checkedTool<
   }
   // Seed 002 (RO-1): running calls side by side is safe only for calls with no side effects.
   if (options.concurrent === true && options.readOnly !== true) {
-    throw new DefinitionError(`${where}: concurrent: true needs readOnly: true (only tools without side effects run in parallel)`);
+    throw new DefinitionError(
+      `${where}: concurrent: true needs readOnly: true (only tools without side effects run in parallel)`,
+    );
   }
   return {
     kind: 'function',
