@@ -49,7 +49,7 @@ export type {
 export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';
 export type { StreamState, ThreadStream } from './thread-stream.js';
-export type { AgentCalls, ThreadCalls } from './threads.js';
+export type { AgentCalls, TaggedThreadPage, ThreadCalls } from './threads.js';
 export type { VariableCalls } from './variables.js';
 export type {
   AcpToolKind,

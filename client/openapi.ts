@@ -284,7 +284,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List your threads, newest first */
+    /**
+     * List your threads, newest first
+     * @description Each page comes with an `ETag`. A client that keeps a list up to date asks again with `If-None-Match`: while the page is unchanged the answer is `304` without a body.
+     */
     get: operations['listThreads'];
     put?: never;
     /** Create a thread; a trailing user message starts a turn */
@@ -1835,11 +1838,15 @@ export interface operations {
         agent?: string;
         tag?: string;
         parent?: string;
-        status?: 'idle' | 'running' | 'error';
+        /** @description `waiting`: threads that wait on a person: an approval, a question, a human-in-the-loop, client or secret answer, an MCP authorization (their status is `waiting` or `awaiting_hitl`); a thread that only waits for its subagents is not one. Any other value: threads with that status */
+        status?: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';
         cursor?: string;
         limit?: number;
       };
-      header?: never;
+      header?: {
+        /** @description The `ETag` of a page seen before: `304 Not Modified`, without a body, while the page is the same */
+        'if-none-match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1854,9 +1861,20 @@ export interface operations {
           'application/json': components['schemas']['ThreadList'];
         };
       };
-      /** @description `invalid_request`: a query parameter is not valid */
+      /** @description The page is the one `If-None-Match` names: nothing changed */
+      304: {
+        headers: {
+          /** @description Names this exact page, for `If-None-Match` */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: a query parameter or If-None-Match is not valid */
       400: {
         headers: {
+          /** @description Names this exact page, for `If-None-Match` */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {

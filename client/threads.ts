@@ -15,12 +15,23 @@ export interface ThreadCalls {
   create(body: CreateThreadBody): Promise<ThreadDetails>;
   /** `GET /api/threads`: your threads, newest first; `next_cursor` is the `cursor` of the next page. */
   list(query?: ListThreadsQuery): Promise<ThreadPage>;
+  /**
+   * `GET /api/threads` again, for a list kept up to date: with the `etag` of the page last seen, null
+   * while that page is unchanged (the server answers 304 and sends nothing), else the new page and tag.
+   */
+  listIfChanged(query: ListThreadsQuery | undefined, etag: string | null): Promise<TaggedThreadPage | null>;
   /** `GET /api/threads/:id`: status, `waiting_for`, `last_frame_seq`, usage. */
   get(id: string): Promise<ThreadDetails>;
   /** `DELETE /api/threads/:id` (204): stops the thread and deletes its storage and files. */
   delete(id: string): Promise<void>;
   /** `POST /api/threads/:id/stop`: aborts the running step (and the children's). */
   stop(id: string): Promise<ThreadDetails>;
+}
+
+/** A page of threads with the `ETag` that names it. */
+export interface TaggedThreadPage {
+  page: ThreadPage;
+  etag: string | null;
 }
 
 export function agentCalls(api: TypedApi): AgentCalls {
@@ -34,6 +45,12 @@ export function threadCalls(api: TypedApi): ThreadCalls {
   return {
     create: (body) => expectOk(api.POST('/api/threads', { body })),
     list: (query) => expectOk(api.GET('/api/threads', { params: { query } })),
+    listIfChanged: async (query, etag) => {
+      const header = etag === null ? {} : { 'if-none-match': etag };
+      const answer = await api.GET('/api/threads', { params: { query, header } });
+      if (answer.response.status === 304) return null;
+      return { page: await expectOk(Promise.resolve(answer)), etag: answer.response.headers.get('etag') };
+    },
     get: (id) => expectOk(api.GET('/api/threads/{id}', { params: path(id) })),
     delete: async (id) => {
       await expectOk(api.DELETE('/api/threads/{id}', { params: path(id) }));

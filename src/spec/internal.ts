@@ -23,7 +23,6 @@ export {
   missingVariables,
   positiveIntVariable,
   resolveVariableValues,
-  scopedValueNames,
   secretDefaultProblem,
   secretValueProblem,
 } from './variables.js';

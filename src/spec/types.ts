@@ -40,13 +40,10 @@ export interface AttachmentRef {
   description?: string;
 }
 
-/**
- * What every tool returns (EXE-4). `stack` is stored for debugging, never shown to the model.
- * `result` is text; a tool declaring an output schema may return the value itself (OUT-1).
- */
-export interface ToolResult<Result = string> {
+/** What every tool returns (EXE-4). `stack` is stored for debugging, never shown to the model. */
+export interface ToolResult {
   status: 'success' | 'error';
-  result?: Result;
+  result?: string;
   error?: string;
   stack?: string;
   attachments?: Array<ToolAttachment | AttachmentRef>;

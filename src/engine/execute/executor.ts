@@ -21,7 +21,6 @@ import {
 import { truncationLimits } from '../files/index.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
-import { checkOutput } from './output-check.js';
 import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
@@ -119,9 +118,7 @@ async function execute(validated: ValidatedCall, waitsOf: readonly Interaction[]
   started(validated, deps);
   if (!hooks) {
     const body = definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
-    const ran = await run(validated, deps, (state) => (args === undefined ? body(state) : body(state, args)));
-    // OUT-1: a result its tool's output schema refuses is an error result naming the fields.
-    return outcome(waits(ran) ? ran : (checkOutput(definition.outputSchema, ran) as ToolResult));
+    return outcome(await run(validated, deps, (state) => (args === undefined ? body(state) : body(state, args))));
   }
   const begun = await run(validated, deps, (state) => hooks.begin(state, args), isRequest);
   if (waits(begun)) return { type: 'wait' } as const;
@@ -151,6 +148,17 @@ async function prepare(call: ToolCall, deps: ExecutorDeps): Promise<Prepared> {
   if (denied) return denied;
   if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
   return { type: 'run', validated: validation.value, waits };
+}
+
+/**
+ * When a call began. A call that waited for its own answer (a subagent, a person, a client) began
+ * when that wait was opened, in an earlier step: its duration is the whole wait, not the last step's
+ * millisecond of completing it. An approval is not counted: the tool had not begun while it waited.
+ */
+function callStart(step: Prepared | undefined, stepStartedAt: number): number {
+  if (step?.type !== 'run') return stepStartedAt;
+  const opened = step.waits.filter((wait) => wait.kind !== 'approval').map((wait) => wait.createdAt);
+  return Math.min(stepStartedAt, ...opened);
 }
 
 /** Adjacent calls that may run together (EXE-2): the next call alone, or a run of concurrent tools. */
@@ -239,7 +247,8 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
     for (const [offset, outcome] of outcomes.entries()) {
       if (outcome.type === 'wait') return { messages, waiting: true };
       const call = group[offset] as ToolCall;
-      messages.push(await persist(call, outcome.result, startedAt, progress.get(call.id) ?? [], running));
+      const began = callStart(prepared[offset], startedAt);
+      messages.push(await persist(call, outcome.result, began, progress.get(call.id) ?? [], running));
     }
     index += group.length;
   }

@@ -6,6 +6,7 @@
 export { AgentListSchema } from './agent-schemas.js';
 export { bearerAuth } from './auth.js';
 export { serveDocumented } from './documented-route.js';
+export { entityTag, noneMatchHits } from './entity-tag.js';
 export { errorResponse, HttpError, unwrap } from './errors.js';
 export type { AuthVariables, HttpEnv } from './http-env.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js';
@@ -37,6 +38,7 @@ export {
   EventsQuery,
   FileParams,
   ListMessagesQuery,
+  ListThreadsHeaders,
   ListThreadsQuery,
   McpAuthorizationBody,
   PostMessageBody,

@@ -85,11 +85,25 @@ export const ListThreadsQuery = z
     agent: z.string().min(1).optional(),
     tag: tag.optional(),
     parent: z.string().min(1).optional(),
-    status: z.enum(['idle', 'running', 'error']).optional(),
+    status: z
+      .enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error'])
+      .optional()
+      .describe(
+        '`waiting`: threads that wait on a person: an approval, a question, a human-in-the-loop, client or secret answer, an MCP authorization (their status is `waiting` or `awaiting_hitl`); a thread that only waits for its subagents is not one. Any other value: threads with that status',
+      ),
     cursor: z.string().min(1).optional(),
     limit: integerOr(1, 200, 50),
   })
   .strict();
+
+/** `GET /api/threads` asked again: the page's `ETag` from the last answer, for a `304` when nothing changed. */
+export const ListThreadsHeaders = z.object({
+  'if-none-match': z
+    .string()
+    .max(4096, 'If-None-Match must be at most 4096 characters')
+    .optional()
+    .describe('The `ETag` of a page seen before: `304 Not Modified`, without a body, while the page is the same'),
+});
 
 export const ListMessagesQuery = z
   .object({

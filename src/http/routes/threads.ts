@@ -8,15 +8,18 @@ import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/i
 import {
   AUTH_FAILURES,
   CreateThreadBody,
+  entityTag,
   failure,
   HttpError,
   json,
   jsonBody,
   jsonRequest,
   ListMessagesQuery,
+  ListThreadsHeaders,
   ListThreadsQuery,
   type MessagePageBody,
   MessagePageSchema,
+  noneMatchHits,
   PostMessageAnswerSchema,
   PostMessageBody,
   PostMessageHeaders,
@@ -57,16 +60,21 @@ const createThread = createRoute({
   },
 });
 
+const PAGE_TAG = z.object({ ETag: z.string().describe('Names this exact page, for `If-None-Match`') });
+
 const listThreads = createRoute({
   method: 'get',
   path: '/',
   operationId: 'listThreads',
   tags: ['threads'],
   summary: 'List your threads, newest first',
-  request: { query: ListThreadsQuery },
+  description:
+    'Each page comes with an `ETag`. A client that keeps a list up to date asks again with `If-None-Match`: while the page is unchanged the answer is `304` without a body.',
+  request: { query: ListThreadsQuery, headers: ListThreadsHeaders },
   responses: {
-    200: json(ThreadListSchema, 'A page of threads'),
-    400: failure('`invalid_request`: a query parameter is not valid'),
+    200: { ...json(ThreadListSchema, 'A page of threads'), headers: PAGE_TAG },
+    304: { description: 'The page is the one `If-None-Match` names: nothing changed', headers: PAGE_TAG },
+    400: failure('`invalid_request`: a query parameter or If-None-Match is not valid'),
     ...AUTH_FAILURES,
   },
 });
@@ -150,7 +158,12 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(listThreads, async (c) => {
     const query = c.req.valid('query');
-    return c.json(await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') }), 200);
+    const page = await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') });
+    // A live list asks every few seconds: an unchanged page answers 304 and sends nothing.
+    const body = JSON.stringify(page);
+    const tag = await entityTag(body);
+    if (noneMatchHits(c.req.valid('header')['if-none-match'], tag)) return c.body(null, 304, { ETag: tag });
+    return c.json(page, 200, { ETag: tag });
   });
 
   app.openapi(getThread, async (c) => {

@@ -14,7 +14,8 @@ const SCHEMA = [
     status TEXT NOT NULL,
     tags TEXT NOT NULL DEFAULT '[]',
     created_at INTEGER NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    person_waits INTEGER NOT NULL DEFAULT 0
   )`,
   'CREATE INDEX IF NOT EXISTS threads_by_user ON threads (user_id, created_at DESC, id DESC)',
   `CREATE TABLE IF NOT EXISTS thread_tags (
@@ -33,15 +34,35 @@ const SCHEMA = [
   )`,
 ];
 
+/**
+ * Columns added since the table was first created: a database made by an older version gets them
+ * here (SQLite has no ADD COLUMN IF NOT EXISTS, so "duplicate column" means it is already there).
+ */
+const ADDED_COLUMNS = ['ALTER TABLE threads ADD COLUMN person_waits INTEGER NOT NULL DEFAULT 0'];
+
+async function addColumns(db: D1Database): Promise<void> {
+  for (const statement of ADDED_COLUMNS) {
+    await db
+      .prepare(statement)
+      .run()
+      .catch((error: Error) => {
+        if (!/duplicate column/i.test(error.message)) throw error;
+      });
+  }
+}
+
 const ready = new WeakMap<D1Database, Promise<unknown>>();
 
 function ensureSchema(db: D1Database): Promise<unknown> {
   let promise = ready.get(db);
   if (!promise) {
-    promise = db.batch(SCHEMA.map((statement) => db.prepare(statement))).catch((error) => {
-      ready.delete(db);
-      throw error;
-    });
+    promise = db
+      .batch(SCHEMA.map((statement) => db.prepare(statement)))
+      .then(() => addColumns(db))
+      .catch((error) => {
+        ready.delete(db);
+        throw error;
+      });
     ready.set(db, promise);
   }
   return promise;
@@ -69,6 +90,12 @@ export interface IndexedThread {
   created_at: number;
   updated_at: number;
 }
+
+/**
+ * What `?status=waiting` lists: threads that wait on a person (or the client acting for one). A
+ * thread that only waits for its subagents is at work and is not among them.
+ */
+export const WAITING_ON_A_PERSON = 'waiting';
 
 export interface ThreadListQuery {
   userId: string;
@@ -102,13 +129,13 @@ export function decodeCursor(value: string): Cursor | null {
 export class ThreadIndex {
   constructor(private readonly db: D1Database) {}
 
-  async insert(thread: IndexedThread): Promise<void> {
+  async insert(thread: IndexedThread, personWaits = false): Promise<void> {
     await ensureSchema(this.db);
     await this.db.batch([
       this.db
         .prepare(
-          `INSERT INTO threads (id, agent, user_id, parent_id, status, tags, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO threads (id, agent, user_id, parent_id, status, tags, created_at, updated_at, person_waits)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           thread.id,
@@ -119,6 +146,7 @@ export class ThreadIndex {
           JSON.stringify(thread.tags),
           thread.created_at,
           thread.updated_at,
+          personWaits ? 1 : 0,
         ),
       ...thread.tags.map((tag) =>
         this.db.prepare('INSERT OR IGNORE INTO thread_tags (thread_id, tag) VALUES (?, ?)').bind(thread.id, tag),
@@ -126,12 +154,15 @@ export class ThreadIndex {
     ]);
   }
 
-  /** Records the thread's status and its owning agent, which a handoff changes (SUB-2). */
-  async setStatus(id: string, status: ThreadStatus, agent: string): Promise<void> {
+  /**
+   * Records the thread's status, its owning agent (which a handoff changes, SUB-2) and whether what
+   * it waits for is a person's answer (an approval, a question...), which `?status=waiting` lists.
+   */
+  async setStatus(id: string, status: ThreadStatus, agent: string, personWaits = false): Promise<void> {
     await ensureSchema(this.db);
     await this.db
-      .prepare('UPDATE threads SET status = ?, agent = ?, updated_at = ? WHERE id = ?')
-      .bind(status, agent, Date.now(), id)
+      .prepare('UPDATE threads SET status = ?, agent = ?, person_waits = ?, updated_at = ? WHERE id = ?')
+      .bind(status, agent, personWaits ? 1 : 0, Date.now(), id)
       .run();
   }
 
@@ -192,13 +223,14 @@ export class ThreadIndex {
     for (const [column, value] of [
       ['t.agent', query.agent],
       ['t.parent_id', query.parent],
-      ['t.status', query.status],
+      ['t.status', query.status === WAITING_ON_A_PERSON ? undefined : query.status],
     ] as const) {
       if (value !== undefined) {
         where.push(`${column} = ?`);
         params.push(value);
       }
     }
+    if (query.status === WAITING_ON_A_PERSON) where.push('t.person_waits = 1');
     if (query.tag !== undefined) {
       where.push('EXISTS (SELECT 1 FROM thread_tags g WHERE g.thread_id = t.id AND g.tag = ?)');
       params.push(query.tag);
@@ -211,8 +243,11 @@ export class ThreadIndex {
     const { results } = await this.db
       .prepare(`SELECT * FROM threads t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ?`)
       .bind(...params, query.limit + 1)
-      .all<Omit<IndexedThread, 'tags'> & { tags: string }>();
-    const rows = results.slice(0, query.limit).map((row) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
+      .all<Omit<IndexedThread, 'tags'> & { tags: string; person_waits: number }>();
+    // The row as the API lists it: person_waits is how the index answers ?status=waiting, not a field.
+    const rows = results
+      .slice(0, query.limit)
+      .map(({ person_waits: _, ...row }) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
     const last = rows[rows.length - 1];
     return {
       threads: rows,

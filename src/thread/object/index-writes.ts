@@ -2,14 +2,23 @@
  * The thread's writes to the D1 index (THR-1): its row, then its status as it changes, applied in
  * that order and off the turn's path. A status waits while an earlier write is under way, and only
  * the newest waiting status is written: a turn that ends before its `running` reached the index
- * costs one write, not two, and the index never moves backwards.
+ * costs one write, not two, and the index never moves backwards. A waiting status records whether
+ * a person's answer is among what the thread waits for (`?status=waiting` lists those threads).
  */
-import type { ThreadStatus } from '../../spec/index.js';
+import type { Interaction, ThreadStatus } from '../../spec/index.js';
+import { HUMAN_INTERACTIONS } from '../../spec/internal.js';
 import type { IndexedThread, ThreadIndex } from '../bindings/index.js';
 
 interface StatusChange {
   status: ThreadStatus;
   agent: string;
+  personWaits: boolean;
+}
+
+/** Whether a thread in `status` with these open waits waits on a person (or a client acting for one). */
+export function waitsOnPerson(status: ThreadStatus, waits: () => readonly Interaction[]): boolean {
+  if (status !== 'waiting' && status !== 'awaiting_hitl') return false;
+  return waits().some((wait) => HUMAN_INTERACTIONS.includes(wait.kind));
 }
 
 export class IndexWrites {
@@ -26,20 +35,22 @@ export class IndexWrites {
   insert(row: IndexedThread): Promise<void> {
     const written = this.chain.then(() => {
       const latest = this.take();
-      return this.index.insert(latest ? { ...row, status: latest.status, agent: latest.agent } : row);
+      if (!latest) return this.index.insert(row);
+      return this.index.insert({ ...row, status: latest.status, agent: latest.agent }, latest.personWaits);
     });
     this.chain = written.catch(() => {});
     return written;
   }
 
-  status(id: string, status: ThreadStatus, agent: string): void {
+  /** `waits` gives the thread's open waits; it is read only for a waiting status. */
+  status(id: string, status: ThreadStatus, agent: string, waits: () => readonly Interaction[] = () => []): void {
     const queued = this.waiting !== null;
-    this.waiting = { status, agent };
+    this.waiting = { status, agent, personWaits: waitsOnPerson(status, waits) };
     if (queued) return;
     this.chain = this.chain
       .then(() => {
         const latest = this.take();
-        return latest ? this.index.setStatus(id, latest.status, latest.agent) : undefined;
+        return latest ? this.index.setStatus(id, latest.status, latest.agent, latest.personWaits) : undefined;
       })
       .catch((error) => this.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.chain);

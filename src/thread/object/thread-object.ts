@@ -32,15 +32,7 @@ import {
 } from '../bindings/index.js';
 import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
 import { storeUpload } from '../files/index.js';
-import {
-  acceptMessage,
-  answerFromChild,
-  answerWait,
-  armChildWaitAlarm,
-  expireChildWaits,
-  messageFromChild,
-  storeSecretAnswer,
-} from '../inbox/index.js';
+import { acceptMessage, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { writeNewThread } from './thread-creation.js';
@@ -58,7 +50,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.metaTable.set('status', status);
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const { id, agentId } = this.store().info;
-    this.indexWrites.status(id, status, agentId);
+    this.indexWrites.status(id, status, agentId, () => this.store().openInteractions());
   }
 
   /** A child tells its parent how a session ended (SUB-7). */
@@ -72,8 +64,6 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
-    // WAIT-1: a turn that ends waiting for a child leaves the alarm at the wait's cap.
-    this.ctx.waitUntil(armChildWaitAlarm(this.answerDesk()));
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -276,10 +266,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     const record = this.record();
     if (!record) return;
     await this.reporter.retry(record, this.store().messages());
-    // WAIT-1: waits for children past their cap are answered before the loop looks for work.
-    await expireChildWaits(this.answerDesk());
     await this.driver.onAlarm();
-    await armChildWaitAlarm(this.answerDesk());
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {
