@@ -14,7 +14,7 @@ import { describeIssues } from './zod-issues.js';
 
 export type DefineInteractiveToolOptions<Args extends ToolArgs | null> = Omit<
   DefineToolOptions<Args>,
-  'execute' | 'interaction'
+  'execute' | 'interaction' | 'outputSchema'
 > & {
   interaction: ToolInteraction<Args extends ToolArgs ? z.infer<Args> : undefined>;
 };
@@ -33,7 +33,7 @@ export function defineInteractiveTool<Args extends ToolArgs | null = null>(
 }
 
 type ArgsOf<Args extends ToolArgs | null> = Args extends ToolArgs ? z.infer<Args> : undefined;
-type Common<Args extends ToolArgs | null> = Omit<DefineToolOptions<Args>, 'execute' | 'interaction'>;
+type Common<Args extends ToolArgs | null> = Omit<DefineToolOptions<Args>, 'execute' | 'interaction' | 'outputSchema'>;
 
 function validated(name: string, schema: z.ZodType | undefined, value: unknown): ToolResult {
   if (schema) {
@@ -54,7 +54,7 @@ export type DefineClientToolOptions<Args extends ToolArgs | null> = Common<Args>
   outputSchema?: z.ZodType;
 };
 
-export type ClientToolDefinition<Args extends ToolArgs | null> = ToolDefinition<Args> & {
+export type ClientToolDefinition<Args extends ToolArgs | null> = Omit<ToolDefinition<Args>, 'outputSchema'> & {
   outputSchema: z.ZodType | undefined;
 };
 

@@ -8,7 +8,7 @@ import type { ToolInteraction } from './interaction.js';
 import type { ToolAccess } from './permissions.js';
 import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
 import { assertAllowedSchema } from './schema.js';
-import type { ThreadState } from './thread-state.js';
+import type { ThreadState, ToolContext } from './thread-state.js';
 import type { ToolResult, VariableDefinition } from './types.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
@@ -28,7 +28,17 @@ export type ToolTenvs = z.ZodObject;
  * What `execute` returns: a result, or (a generator tool, KIND-2) an async generator whose yields
  * are progress events streamed as they happen and whose return value is the result.
  */
-export type ToolReturn = Promise<ToolResult> | AsyncGenerator<unknown, ToolResult, undefined>;
+export type ToolReturn<Result = string> =
+  | Promise<ToolResult<Result>>
+  | AsyncGenerator<unknown, ToolResult<Result>, undefined>;
+
+/** A tool's output schema (OUT-1): a Zod schema its successful results are checked against. */
+export type ToolOutputSchema = z.ZodType;
+
+/** What `result` may be: text, or for a tool with an output schema the value itself (or its JSON). */
+type ResultOf<Output extends ToolOutputSchema | null> = Output extends ToolOutputSchema
+  ? z.input<Output> | string
+  : string;
 
 /** A tool context schema (KIND-6): a Zod object, validated on every `setContext`. */
 export type ToolContextSchema = z.ZodObject;
@@ -43,16 +53,6 @@ export type ToolState<
   Shared extends ToolContextSchema | null = null,
 > = ThreadState<ContextOf<Ctx>, ContextOf<Shared>>;
 
-export type Tool<
-  Args extends ToolArgs | null = null,
-  Ctx extends ToolContextSchema | null = null,
-  Shared extends ToolContextSchema | null = null,
-> = Args extends ToolArgs
-  ? (state: ToolState<Ctx, Shared>, args: z.infer<Args>) => ToolReturn
-  : (state: ToolState<Ctx, Shared>) => ToolReturn;
-
-export interface DefineToolOptions<
-  Args extends ToolArgs | null = null,
 /** A tool's one-time context seed (CTX-1): the patch to merge into its local context, or nothing. */
 export type ContextResolver<
   Ctx extends ToolContextSchema | null = null,
@@ -61,23 +61,48 @@ export type ContextResolver<
   state: ToolState<Ctx, Shared>,
 ) => Promise<Partial<ContextOf<Ctx>> | undefined | void> | Partial<ContextOf<Ctx>> | undefined | void;
 
+export type Tool<
+  Args extends ToolArgs | null = null,
+  Ctx extends ToolContextSchema | null = null,
+  Shared extends ToolContextSchema | null = null,
+  Output extends ToolOutputSchema | null = null,
+> = Args extends ToolArgs
+  ? (state: ToolState<Ctx, Shared>, args: z.infer<Args>) => ToolReturn<ResultOf<Output>>
+  : (state: ToolState<Ctx, Shared>) => ToolReturn<ResultOf<Output>>;
+
+export interface DefineToolOptions<
+  Args extends ToolArgs | null = null,
   Tenvs extends ToolTenvs | null = null,
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
+  Output extends ToolOutputSchema | null = null,
+  Event extends z.ZodType | null = null,
 > {
   description: string;
   args?: Args;
-  execute: Tool<Args, Ctx, Shared>;
+  execute: Tool<Args, Ctx, Shared, Output>;
   /** Seed 001's form of variable requirements; mapped onto `variables` (VAR-1). */
   tenvs?: Tenvs;
   variables?: VariableDefinition[];
   /** For a generator tool: every progress event it yields must match (KIND-2). */
-  eventSchema?: z.ZodType;
+  eventSchema?: Event;
+  /**
+   * What a successful result must match (OUT-1): `result` may then be the value itself or its JSON
+   * text. A result that does not match becomes an error result naming the failing fields.
+   */
+  outputSchema?: Output;
   /**
    * The tool's own persistent context (KIND-6): `state.context.local`, kept in the thread under the
    * tool's name, typed by this schema and validated against it on every `state.setContext(patch)`.
    */
   contextSchema?: Ctx;
+  /**
+   * Seeds the tool's context once, before the thread's first model step (CTX-1): `state.context.local`
+   * already holds what the thread's creator passed for this tool; the returned patch is merged over
+   * it and checked against `contextSchema` like any `setContext`. It may fetch what it needs through
+   * `state.fetch`. A failure fails the turn, and the next turn tries again.
+   */
+  resolveContext?: ContextResolver<Ctx, Shared>;
   /**
    * The part of the thread's shared context this tool reads and writes (KIND-6): types
    * `state.context.shared`, and every `setContext(patch, { scope: 'shared' })` of this tool must
@@ -95,16 +120,12 @@ export type ContextResolver<
   requires?: RequirementSet;
   /** How clients render a call (LOCK-7). Default `'other'`. */
   acpKind?: AcpToolKind;
-  /** Has no side effects (seed 002). */
   /**
-   * Seeds the tool's context once, before the thread's first model step (CTX-1): `state.context.local`
-   * already holds what the thread's creator passed for this tool; the returned patch is merged over
-   * it and checked against `contextSchema` like any `setContext`. It may fetch what it needs through
-   * `state.fetch`. A failure fails the turn, and the next turn tries again.
+   * Has no side effects (seed 002): with `requires` asking only for reads, its reads of the thread
+   * and its own subject run where no rule covers them (RO-1).
    */
-  resolveContext?: ContextResolver<Ctx, Shared>;
   readOnly?: boolean;
-  /** May run in parallel with adjacent concurrent calls of the same step (EXE-2). */
+  /** May run in parallel with adjacent concurrent calls of the same step (EXE-2); needs `readOnly`. */
   concurrent?: boolean;
   /**
    * Output beyond this many bytes is cut to a head, with the whole output in a sidecar file the
@@ -139,15 +160,19 @@ export interface ToolDefinition<
   Tenvs extends ToolTenvs | null = null,
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
+  Output extends ToolOutputSchema | null = null,
+  Event extends z.ZodType | null = null,
 > {
   readonly kind: 'function';
   description: string;
   args: Args;
-  execute: Tool<Args, Ctx, Shared>;
+  execute: Tool<Args, Ctx, Shared, Output>;
   tenvs: Tenvs;
   variables: VariableDefinition[];
-  eventSchema: z.ZodType | undefined;
+  eventSchema: Event extends z.ZodType ? Event : undefined;
+  outputSchema: Output extends ToolOutputSchema ? Output : undefined;
   contextSchema: Ctx;
+  resolveContext: ContextResolver<Ctx, Shared> | undefined;
   sharedContextSchema: Shared;
   timeout: number | undefined;
   idempotent: boolean;
@@ -172,8 +197,37 @@ export type ApprovalPredicate<A> = (args: A, context: ApprovalContext) => boolea
 
 /** Any tool definition, whatever its argument schema. */
 // biome-ignore lint/suspicious/noExplicitAny: the registry stores tools of every argument type
-  resolveContext: ContextResolver<Ctx, Shared> | undefined;
-export type AnyToolDefinition = ToolDefinition<any, any, any, any>;
+export type AnyToolDefinition = ToolDefinition<any, any, any, any, any, any>;
+
+/**
+ * Type helpers (TYPES-1): what a tool definition takes and gives, read from its schemas. They work
+ * on anything `defineTool` (or a client or human-in-the-loop tool) returned.
+ */
+/** The arguments `execute` receives: the parsed `args` schema, `undefined` for a tool without one. */
+export type InferToolArgs<T> = T extends { args: infer A } ? (A extends ToolArgs ? z.output<A> : undefined) : never;
+
+/** The value of a successful result: the `outputSchema`'s parsed type, else the result text. */
+export type InferToolResult<T> = T extends { outputSchema: infer O }
+  ? O extends ToolOutputSchema
+    ? z.output<O>
+    : string
+  : never;
+
+/** A generator tool's progress event: the `eventSchema`'s parsed type; `never` for a tool with none. */
+export type InferToolEvent<T> = T extends { eventSchema: infer E }
+  ? E extends z.ZodType
+    ? z.output<E>
+    : never
+  : never;
+
+/** The `state.context` a tool's code sees: its local and shared context, typed by its context schemas. */
+export type InferToolContext<T> = T extends { contextSchema: infer C; sharedContextSchema: infer S }
+  ? ToolContext<ContextOf<C extends ToolContextSchema ? C : null>, ContextOf<S extends ToolContextSchema ? S : null>>
+  : never;
+
+function isZodSchema(schema: unknown): boolean {
+  return typeof (schema as { safeParse?: unknown }).safeParse === 'function';
+}
 
 function isZodObject(schema: unknown): boolean {
   return (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type === 'object';
@@ -184,7 +238,11 @@ export function defineTool<
   Tenvs extends ToolTenvs | null = null,
   Ctx extends ToolContextSchema | null = null,
   Shared extends ToolContextSchema | null = null,
->(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
+  Output extends ToolOutputSchema | null = null,
+  Event extends z.ZodType | null = null,
+>(
+  options: DefineToolOptions<Args, Tenvs, Ctx, Shared, Output, Event>,
+): ToolDefinition<Args, Tenvs, Ctx, Shared, Output, Event> {
   try {
     return checkedTool(options);
   } catch (error) {
@@ -198,7 +256,11 @@ function checkedTool<
   Tenvs extends ToolTenvs | null,
   Ctx extends ToolContextSchema | null,
   Shared extends ToolContextSchema | null,
->(options: DefineToolOptions<Args, Tenvs, Ctx, Shared>): ToolDefinition<Args, Tenvs, Ctx, Shared> {
+  Output extends ToolOutputSchema | null,
+  Event extends z.ZodType | null,
+>(
+  options: DefineToolOptions<Args, Tenvs, Ctx, Shared, Output, Event>,
+): ToolDefinition<Args, Tenvs, Ctx, Shared, Output, Event> {
   const where = toolDefinitionLabel('defineTool', options.description);
   if (typeof options.description !== 'string' || options.description.trim() === '') {
     throw new DefinitionError(`${where}: description must be a non-empty string`);
@@ -215,6 +277,17 @@ function checkedTool<
     } catch (error) {
       throw new DefinitionError(`${where}: ${(error as Error).message}`);
     }
+  }
+  for (const field of ['outputSchema', 'eventSchema'] as const) {
+    if (options[field] != null && !isZodSchema(options[field])) {
+      throw new DefinitionError(`${where}: ${field} must be a Zod schema`);
+    }
+  }
+  if (options.resolveContext !== undefined && typeof options.resolveContext !== 'function') {
+    throw new DefinitionError(`${where}: resolveContext must be a function`);
+  }
+  if (options.resolveContext !== undefined && options.contextSchema == null) {
+    throw new DefinitionError(`${where}: resolveContext seeds the tool's context; declare contextSchema too`);
   }
   for (const field of ['contextSchema', 'sharedContextSchema'] as const) {
     if (options[field] != null && !isZodObject(options[field])) {
@@ -237,6 +310,12 @@ function checkedTool<
       `${where}: timeout must be a positive number of milliseconds, at most ${MAX_TOOL_TIMEOUT_MS}`,
     );
   }
+  // Seed 002 (RO-1): running calls side by side is safe only for calls with no side effects.
+  if (options.concurrent === true && options.readOnly !== true) {
+    throw new DefinitionError(
+      `${where}: concurrent: true needs readOnly: true (only tools without side effects run in parallel)`,
+    );
+  }
   return {
     kind: 'function',
     description: options.description,
@@ -244,8 +323,24 @@ function checkedTool<
     execute: options.execute,
     tenvs: (options.tenvs ?? null) as Tenvs,
     variables: [...(options.variables ?? []), ...variablesFromTenvs(options.tenvs ?? undefined)],
-    eventSchema: options.eventSchema,
+    eventSchema: (options.eventSchema ?? undefined) as ToolDefinition<
+      Args,
+      Tenvs,
+      Ctx,
+      Shared,
+      Output,
+      Event
+    >['eventSchema'],
+    outputSchema: (options.outputSchema ?? undefined) as ToolDefinition<
+      Args,
+      Tenvs,
+      Ctx,
+      Shared,
+      Output,
+      Event
+    >['outputSchema'],
     contextSchema: (options.contextSchema ?? null) as Ctx,
+    resolveContext: options.resolveContext,
     sharedContextSchema: (options.sharedContextSchema ?? null) as Shared,
     timeout: options.timeout,
     idempotent: options.idempotent ?? false,
@@ -260,15 +355,3 @@ function checkedTool<
     deferred: options.deferred ?? false,
   };
 }
-  for (const field of ['outputSchema', 'eventSchema'] as const) {
-    if (options[field] != null && !isZodSchema(options[field])) {
-      throw new DefinitionError(`${where}: ${field} must be a Zod schema`);
-    }
-  }
-  if (options.resolveContext !== undefined && typeof options.resolveContext !== 'function') {
-    throw new DefinitionError(`${where}: resolveContext must be a function`);
-  }
-  if (options.resolveContext !== undefined && options.contextSchema == null) {
-    throw new DefinitionError(`${where}: resolveContext seeds the tool's context; declare contextSchema too`);
-  }
-    resolveContext: options.resolveContext,

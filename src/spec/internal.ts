@@ -23,6 +23,7 @@ export {
   missingVariables,
   positiveIntVariable,
   resolveVariableValues,
+  scopedValueNames,
   secretDefaultProblem,
   secretValueProblem,
 } from './variables.js';

@@ -10,6 +10,7 @@
  * `SubpromptConfig` (SUB-1): a prompt runs inside the calling thread, its messages kept apart one
  * level deeper; the config shapes what the call returns and which arguments start it.
  */
+import { MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
 import { DefinitionError } from './definition-error.js';
 
 export interface SubagentToolConfig {
@@ -17,6 +18,12 @@ export interface SubagentToolConfig {
   name: string;
   /** Whether the call waits for the child's answer (default) or returns at once, the answer arriving later as a message. */
   blocking?: boolean;
+  /**
+   * How long a blocking call waits for the child's answer, in milliseconds (WAIT-1). Past it the call
+   * fails naming the child, which keeps running; its answer then arrives as a message. Default and
+   * maximum: ten minutes, the ceiling of any tool call.
+   */
+  waitTimeout?: number;
   /** The argument carrying the child's first user message. Default `message`. */
   initUserMessageProperty?: string;
   /** An argument carrying paths of files copied into the child (ATT-4). */
@@ -46,7 +53,14 @@ const PROPERTY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 
 /** Keys only a SubagentToolConfig has: a config with one of them names an agent. */
-export const SUBAGENT_ONLY_KEYS = ['blocking', 'initAgentNameProperty', 'immediate', 'optional', 'resumable'] as const;
+export const SUBAGENT_ONLY_KEYS = [
+  'blocking',
+  'waitTimeout',
+  'initAgentNameProperty',
+  'immediate',
+  'optional',
+  'resumable',
+] as const;
 
 /** Checks the argument names a tool config declares: valid identifiers, all different. */
 export function checkInitProperties(where: string, properties: ReadonlyArray<string | undefined>): void {
@@ -93,6 +107,12 @@ export function checkSubagentToolConfig(prompt: string, config: SubagentToolConf
     throw new DefinitionError(`definePrompt "${prompt}": a subagent tool needs the agent's name`);
   checkImmediate(where, config.immediate);
   checkResumable(where, config.resumable);
+  const wait = config.waitTimeout;
+  if (wait !== undefined && !(Number.isInteger(wait) && wait > 0 && wait <= MAX_TOOL_TIMEOUT_MS)) {
+    throw new DefinitionError(
+      `${where}: waitTimeout must be a whole number of milliseconds from 1 to ${MAX_TOOL_TIMEOUT_MS}`,
+    );
+  }
   // SUB-4: a resumable subagent is reached through subagent_create / subagent_message, never directly.
   if (config.resumable && config.immediate) {
     throw new DefinitionError(`${where}: a subagent is either immediate or resumable`);

@@ -40,10 +40,13 @@ export interface AttachmentRef {
   description?: string;
 }
 
-/** What every tool returns (EXE-4). `stack` is stored for debugging, never shown to the model. */
-export interface ToolResult {
+/**
+ * What every tool returns (EXE-4). `stack` is stored for debugging, never shown to the model.
+ * `result` is text; a tool declaring an output schema may return the value itself (OUT-1).
+ */
+export interface ToolResult<Result = string> {
   status: 'success' | 'error';
-  result?: string;
+  result?: Result;
   error?: string;
   stack?: string;
   attachments?: Array<ToolAttachment | AttachmentRef>;

@@ -93,16 +93,33 @@ export function resolveVariableValues(
 }
 
 /**
- * What a child thread inherits from its parent's values (VAR-4): everything except the names the
- * child's own definitions declare scoped. A scoped value given to the child is its own, and flows on
- * to the child's descendants like any other.
+ * What a child thread inherits from its parent's values (VAR-4, SCOPE-1): everything except the names
+ * the child's own definitions declare scoped, unless the parent holds that value as scoped itself: a
+ * scoped value flows down the whole subtree of the thread it was given to, through every level that
+ * declares it again, and never comes down from above that thread.
  */
 export function inheritVariableValues(
   parentValues: Readonly<Record<string, string>>,
   childDeclared: readonly VariableDefinition[],
+  parentScoped: ReadonlySet<string> = new Set(),
 ): Record<string, string> {
-  const scoped = new Set(childDeclared.filter((v) => v.scoped).map((v) => v.name));
-  return Object.fromEntries(Object.entries(parentValues).filter(([name]) => !scoped.has(name)));
+  // SCOPE-1: a value the parent holds as scoped belongs to its subtree and passes whatever the child declares.
+  const blocked = new Set(childDeclared.filter((v) => v.scoped && !parentScoped.has(v.name)).map((v) => v.name));
+  return Object.fromEntries(Object.entries(parentValues).filter(([name]) => !blocked.has(name)));
+}
+
+/**
+ * SCOPE-1: the names whose values a thread holds as scoped: those it received as scoped from its
+ * parent, and those given to it at creation for a variable its own definitions declare scoped.
+ */
+export function scopedValueNames(
+  values: Readonly<Record<string, string>>,
+  declared: readonly VariableDefinition[],
+  fromParent: readonly string[] = [],
+): string[] {
+  const names = new Set(fromParent.filter((name) => name in values));
+  for (const variable of declared) if (variable.scoped && variable.name in values) names.add(variable.name);
+  return [...names].sort();
 }
 
 /**

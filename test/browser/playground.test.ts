@@ -299,7 +299,8 @@ describe('the thread screen', () => {
     try {
       await open(id);
       await post(hostile);
-      await assistant('evil.exe').waitFor();
+      // The todo call's message and the answer both hold the text.
+      await until(() => assistant('evil.exe').count(), (n) => n === 2, 'the answer');
       await settled(id);
       await post('Once more');
       await page.getByRole('alert', { name: 'Failed turn' }).waitFor();

@@ -1,147 +1,101 @@
 /**
- * The packed package in a Worker project of its own, as another project would use it: `npm pack`
- * (which builds dist/), the tarball unpacked into a fresh project's node_modules, a Worker written
- * against its entry points (`standard-agents-cloudflare`, the spec API under `@standardagents/spec`),
- * type-checked against the packed declarations, served by `wrangler dev`, and driven with the packed
- * client (`standard-agents-cloudflare/client`). The package's own dependencies are linked from this
- * repository's node_modules instead of downloaded: the test must not reach a registry.
+ * The packed package as a new project gets it: `npm pack` (which builds dist/), the packed command
+ * run as npx runs it (`standard-agents-cloudflare init my-agents`, the `bin` of the tarball's
+ * manifest), the tarball unpacked into the new project's node_modules, the project type-checked
+ * against the packed declarations, served by `wrangler dev` with the `.dev.vars` init wrote (its
+ * development key, demo mode), and one turn driven with the packed client: the offline demo model
+ * calls the project's one tool. Everything the project depends on besides the tarball is linked
+ * from this repository's node_modules at the versions its package.json names: the test must not
+ * reach a registry.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
+import { projectFiles } from '../../init/project-files.js';
+import { projectVersions } from '../../init/versions.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const KEY = 'package-key';
+const PACKAGE = 'standard-agents-cloudflare';
+/** The key and the agent the new project's .dev.vars and agents/index.ts give it. */
+const KEY = 'dev-key';
 
-const WORKER = `import { createRuntime } from 'standard-agents-cloudflare';
-import { defineAgent, defineModel, definePrompt, defineTool } from '@standardagents/spec';
-import { z } from 'zod';
+interface Manifest {
+  version: string;
+  bin?: Record<string, string>;
+  exports: Record<string, { types: string; import: string }>;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
 
-const shout = defineTool({
-  description: 'Say a text loudly',
-  args: z.object({ text: z.string() }),
-  execute: async (_state, args) => ({ status: 'success', result: args.text.toUpperCase() }),
-});
-
-// The model calls shout once, then answers with what it returned.
-const model = defineModel({
-  name: 'scripted',
-  provider: 'scripted',
-  script: ({ messages }) => {
-    const last = messages[messages.length - 1];
-    if (last?.role === 'tool') return { text: \`It said: \${String(last.content)}\` };
-    return { toolCalls: [{ name: 'shout', arguments: { text: 'hello from a packed package' } }] };
-  },
-});
-
-const runtime = createRuntime({
-  tools: { shout },
-  models: [model],
-  prompts: [definePrompt({ name: 'greeter', prompt: 'Greet.', model: 'scripted', tools: ['shout'] })],
-  agents: [defineAgent({ name: 'greeter', sideA: { prompt: 'greeter' }, permissions: [{ permission: 'shout', action: 'allow' }] })],
-});
-
-export const Thread = runtime.Thread;
-export const SandboxNetwork = runtime.SandboxNetwork;
-export default runtime.worker;
-`;
-
-const WRANGLER_TOML = `name = "packed-app"
-main = "src/index.ts"
-compatibility_date = "2026-04-01"
-compatibility_flags = ["nodejs_compat"]
-
-[alias]
-"@standardagents/spec" = "./node_modules/standard-agents-cloudflare/dist/src/spec/index.js"
-"ajv" = "./node_modules/standard-agents-cloudflare/dist/src/ajv-unavailable.js"
-"ajv-formats" = "./node_modules/standard-agents-cloudflare/dist/src/ajv-unavailable.js"
-
-[[durable_objects.bindings]]
-name = "THREADS"
-class_name = "Thread"
-
-[[migrations]]
-tag = "v1"
-new_sqlite_classes = ["Thread"]
-
-[[r2_buckets]]
-binding = "FILES"
-bucket_name = "packed-app-files"
-
-[[d1_databases]]
-binding = "DB"
-database_name = "packed-app-index"
-database_id = "00000000-0000-0000-0000-000000000000"
-
-[[worker_loaders]]
-binding = "LOADER"
-`;
-
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'ES2022',
-    moduleResolution: 'Bundler',
-    lib: ['ES2023'],
-    types: ['@cloudflare/workers-types'],
-    strict: true,
-    skipLibCheck: true,
-    noEmit: true,
-    paths: { '@standardagents/spec': ['./node_modules/standard-agents-cloudflare/dist/src/spec/index.d.ts'] },
-  },
-  include: ['src'],
-};
-
+let work: string;
 let project: string;
+let initOutput: string;
 let dev: WranglerDev;
 
-/** Unpacks the tarball as node_modules/standard-agents-cloudflare and links what it depends on. */
-async function install(tarball: string, into: string): Promise<void> {
-  const modules = join(into, 'node_modules');
-  const target = join(modules, 'standard-agents-cloudflare');
+async function manifestAt(dir: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Manifest;
+}
+
+async function unpack(tarball: string, into: string): Promise<string> {
+  const target = join(into, 'node_modules', PACKAGE);
   await mkdir(target, { recursive: true });
   await run('tar', ['xzf', tarball, '-C', target, '--strip-components=1']);
-  const manifest = JSON.parse(await readFile(join(target, 'package.json'), 'utf8')) as {
-    dependencies: Record<string, string>;
-  };
-  for (const name of [...Object.keys(manifest.dependencies), '@cloudflare/workers-types']) {
-    const link = join(modules, name);
+  return target;
+}
+
+/**
+ * What `npm install` would put beside the package: the project's own dependencies and the
+ * package's, linked from this repository, each checked to be the version the project asks for.
+ */
+async function linkDependencies(packageDir: string): Promise<void> {
+  const wanted = await manifestAt(project);
+  const packaged = await manifestAt(packageDir);
+  const names = new Set([
+    ...Object.keys(wanted.dependencies ?? {}),
+    ...Object.keys(wanted.devDependencies ?? {}),
+    ...Object.keys(packaged.dependencies ?? {}),
+  ]);
+  names.delete(PACKAGE);
+  for (const name of names) {
+    const source = join(ROOT, 'node_modules', name);
+    const asked = wanted.dependencies?.[name] ?? wanted.devDependencies?.[name];
+    if (asked !== undefined) expect((await manifestAt(source)).version, name).toBe(asked);
+    const link = join(project, 'node_modules', name);
     await mkdir(join(link, '..'), { recursive: true });
-    await symlink(join(ROOT, 'node_modules', name), link, 'dir');
+    await symlink(source, link, 'dir');
   }
 }
 
 beforeAll(async () => {
-  project = await mkdtemp(join(tmpdir(), 'packed-app-'));
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: ROOT });
+  work = await mkdtemp(join(tmpdir(), 'packed-init-'));
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT });
   const [tarball] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string }[];
   if (!tarball) throw new Error(`npm pack printed no file: ${packed.stdout}`);
-  await install(join(project, tarball.filename), project);
-  await mkdir(join(project, 'src'));
-  await writeFile(join(project, 'src', 'index.ts'), WORKER);
-  await writeFile(join(project, 'wrangler.toml'), WRANGLER_TOML);
-  await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-  dev = await startWranglerDev({ cwd: project, vars: { API_KEYS: KEY, SECRETS_KEY: 'packed-app-secrets-key' } });
-}, 240_000);
+  // npx: the package alone in a cache folder, its command run from the folder the user is in.
+  const npxPackage = await unpack(join(work, tarball.filename), join(work, 'npx'));
+  const command = (await manifestAt(npxPackage)).bin?.[PACKAGE];
+  if (!command) throw new Error(`the packed manifest declares no ${PACKAGE} command`);
+  initOutput = (await run(process.execPath, [join(npxPackage, command), 'init', 'my-agents'], { cwd: work })).stdout;
+  project = join(work, 'my-agents');
+  await linkDependencies(await unpack(join(work, tarball.filename), project));
+  dev = await startWranglerDev({ cwd: project });
+}, 300_000);
 
 afterAll(async () => {
   await dev?.stop();
-  if (project) await rm(project, { recursive: true, force: true });
+  if (work) await rm(work, { recursive: true, force: true });
 });
 
 describe('the packed package', () => {
   it('ships built JavaScript and declarations for the runtime, the spec API and the client', async () => {
-    const target = join(project, 'node_modules', 'standard-agents-cloudflare');
-    const manifest = JSON.parse(await readFile(join(target, 'package.json'), 'utf8')) as {
-      private?: boolean;
-      exports: Record<string, { types: string; import: string }>;
-    };
+    const target = join(project, 'node_modules', PACKAGE);
+    const manifest = (await manifestAt(target)) as Manifest & { private?: boolean };
     expect(manifest.private).toBeUndefined();
     for (const entry of ['.', './spec', './client', './client/react']) {
       const paths = manifest.exports[entry];
@@ -151,27 +105,41 @@ describe('the packed package', () => {
     }
   });
 
-  it('type-checks a Worker written against it', async () => {
-    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  it('init writes the project docs/deploy.md shows, and says what to run next', async () => {
+    const versions = projectVersions(new URL('../../package.json', import.meta.url));
+    for (const file of projectFiles('my-agents', versions)) {
+      expect(await readFile(join(project, file.path), 'utf8'), file.path).toBe(file.text);
+    }
+    expect(initOutput).toContain('cd my-agents\n  npm install\n  npm run dev');
+  });
+
+  it('type-checks the new project against the packed declarations', async () => {
+    const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
     await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toBeDefined();
   });
 
-  it('serves that Worker under wrangler dev, driven through the packed client with types', async () => {
-    const entry = join(project, 'node_modules', 'standard-agents-cloudflare', 'dist', 'client', 'index.js');
+  it('serves the new project under wrangler dev: the demo model calls its tool, driven by the packed client', async () => {
+    const entry = join(project, 'node_modules', PACKAGE, 'dist', 'client', 'index.js');
     const { createClient } = (await import(entry)) as typeof import('../../client/index.js');
     const client = createClient({ baseUrl: dev.url, apiKey: KEY });
     const created = await client.threads.create({
-      agent: 'greeter',
-      messages: [{ role: 'user', content: 'Greet me.' }],
+      agent: 'assistant',
+      messages: [{ role: 'user', content: 'count_words {"text": "one two three"}' }],
     });
     const deadline = Date.now() + 30_000;
-    let answer: string | null | undefined;
-    while (Date.now() < deadline && !answer) {
-      const { messages } = await client.messages.list(created.id);
-      const last = messages.at(-1);
-      if (last?.role === 'assistant' && !last.tool_calls) answer = last.content;
-      else await new Promise((resolve) => setTimeout(resolve, 50));
+    let log = (await client.messages.list(created.id)).messages;
+    while (Date.now() < deadline && !(log.at(-1)?.role === 'assistant' && !log.at(-1)?.tool_calls)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = (await client.messages.list(created.id)).messages;
     }
-    expect(answer).toBe('It said: HELLO FROM A PACKED PACKAGE');
+    const tool = log.find((message) => message.role === 'tool');
+    expect(tool).toMatchObject({ name: 'count_words', content: '3 words', tool_status: 'success' });
+    expect(log.at(-1)?.content).toBe('Here is what the tools returned:\n3 words');
+  });
+
+  it('serves the inspector page from the package', async () => {
+    const page = await fetch(`${dev.url}/`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/^<!doctype html>/i);
   });
 });

@@ -1467,6 +1467,91 @@ export const INBOX_FLOODS: readonly { label: string; count: number; concurrent: 
   { label: 'all at once', count: 30, concurrent: true },
 ];
 
+// ---- tool rules: read-only tools, argument patterns, question answers ------------------------------
+
+/**
+ * A shell requirement written with argument patterns (PAT-1): `git log <one positional>`,
+ * `git show --format=<any>`, `cat <a path under /docs/>`, `curl <a URL of https://example.com>`.
+ */
+export const ARG_PATTERN_REQUIREMENTS: { cmd: string; args: (string | { wildcard: true } | { prefix: string })[] }[] = [
+  { cmd: 'git', args: ['log', { wildcard: true }] },
+  { cmd: 'git', args: ['show', { prefix: '--format=' }] },
+  { cmd: 'cat', args: [{ prefix: '/docs/' }] },
+  { cmd: 'curl', args: [{ prefix: 'https://example.com' }] },
+];
+
+/**
+ * Command lines a tool declares against ARG_PATTERN_REQUIREMENTS, and whether the capability check
+ * lets each through: an option where a wildcard stands, a path that leaves the prefix's folder once
+ * read as a path, a URL of another site that starts with the same characters.
+ */
+export const ARG_PATTERN_LINES: readonly { line: string; runs: boolean }[] = [
+  { line: 'git log main', runs: true },
+  { line: 'git log --all', runs: false },
+  { line: 'git log -p', runs: false },
+  { line: 'git log main extra', runs: false },
+  { line: 'git log', runs: false },
+  { line: 'git show --format=%H', runs: true },
+  { line: 'git show --stat', runs: false },
+  { line: 'cat /docs/a.md', runs: true },
+  { line: 'cat docs/guide/b.md', runs: true },
+  { line: 'cat //docs/./a.md', runs: true },
+  { line: 'cat /docs/../secret/key.txt', runs: false },
+  { line: 'cat /docs/%2e%2e/secret/key.txt', runs: false },
+  { line: 'cat /docsecret/key.txt', runs: false },
+  { line: 'cat /secret/key.txt', runs: false },
+  { line: 'curl https://example.com/api/v1', runs: true },
+  { line: 'curl https://EXAMPLE.com./api', runs: false },
+  { line: 'curl https://example.com.evil.net/', runs: false },
+  { line: 'curl https://example.com@evil.net/', runs: false },
+  { line: "curl 'https://example.com\\@evil.net/'", runs: false },
+  { line: 'curl https://example.com:8443/', runs: false },
+  { line: 'curl http://example.com/', runs: false },
+];
+
+/**
+ * A question tool call's questions (Q-1): a single-select question whose options include an
+ * accented label, a multi-select one, and one taking free text.
+ */
+export const ASKED_QUESTIONS = [
+  { question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }, { label: 'café' }] },
+  { question: 'Which drinks?', options: [{ label: 'tea' }, { label: 'coffee' }], multi_select: true },
+  { question: 'Why?' },
+];
+
+/**
+ * Answers to ASKED_QUESTIONS that are not what was asked: refused with 400 naming the question
+ * (`names`), the call still waiting. An option is taken only as offered: not in another letter
+ * case, Unicode form or with an invisible character; a single-select question takes one answer.
+ */
+export const QUESTION_ANSWER_FORGERIES: readonly { label: string; answers: string[][]; names: string }[] = [
+  { label: 'an option in another letter case', answers: [['Red'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option in decomposed Unicode', answers: [['cafe\u0301'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option with a zero-width space', answers: [['red\u200b'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'an option with a Cyrillic look-alike', answers: [['r\u0435d'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'free text beside the options', answers: [['green'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'two answers to a single-select question', answers: [['red', 'blue'], ['tea'], ['x']], names: 'question 1' },
+  { label: 'no answer to a single-select question', answers: [[], ['tea'], ['x']], names: 'question 1' },
+  { label: 'the same option twice', answers: [['red'], ['tea', 'tea'], ['x']], names: 'question 2' },
+  { label: 'an unknown option among valid ones', answers: [['red'], ['tea', 'milk'], ['x']], names: 'question 2' },
+  {
+    label: 'two free-text answers to a single-select question',
+    answers: [['red'], ['tea'], ['x', 'y']],
+    names: 'question 3',
+  },
+];
+
+/**
+ * What a tool declared read-only may try beyond reading (RO-1): the exemption covers reading the
+ * thread, so each still asks (refused on a headless thread) and nothing is written or requested.
+ * `url` is the tagged URL of a local test service.
+ */
+export const READ_ONLY_REACHES: readonly { label: string; tool: string; args: (url: string) => unknown }[] = [
+  { label: 'web_fetch of a host no rule covers', tool: 'web_fetch', args: (url) => ({ url }) },
+  { label: 'web_search, whose provider is a host', tool: 'web_search', args: (url) => ({ query: url }) },
+  { label: 'a read-only user tool declaring a host', tool: 'ro_ping', args: (url) => ({ url }) },
+];
+
 // ---- what the inspector's thread screen shows ------------------------------------------------------
 
 /**
@@ -1483,6 +1568,60 @@ export const THREAD_SCREEN_TEXTS: readonly { label: string; text: string }[] = [
   { label: 'a right-to-left override', text: '\u202Eevil.exe\u202C and text' },
 ];
 
+
+// ---- the tool contract: results as data, byte ranges, sidecars -----------------------------------
+
+/**
+ * Result texts that look like JSON but must stay text in the envelope's `data` (ENV-1): nesting
+ * deeper than the envelope's readers walk, and JSON that does not parse. Each is stored and read by
+ * the model exactly as the tool returned it.
+ */
+export const HOSTILE_TOOL_RESULTS: readonly string[] = [
+  `${'['.repeat(90_000)}${']'.repeat(90_000)}`,
+  `${'{"a":'.repeat(65)}1${'}'.repeat(65)}`,
+  '{"a": 1',
+  '{"a": 1} and then prose',
+  '[1, 2,]',
+  '{"__proto__": {"polluted": true}',
+];
+
+/**
+ * Byte ranges of `read` (BYTES-1) a model may send, against the 15-byte file READ_RANGE_FILE.
+ * `refused` ones fail argument validation and read nothing; `past_end` ones are an error naming the
+ * file's size; the others show whole lines from `firstLine`, never half a character.
+ */
+export const READ_RANGE_FILE = 'a😀b\n€x\nend';
+export const HOSTILE_READ_RANGES: readonly {
+  label: string;
+  offset: unknown;
+  limit?: unknown;
+  outcome: 'refused' | 'past_end' | 'whole_lines';
+  firstLine?: number;
+}[] = [
+  { label: 'a negative offset', offset: -1, outcome: 'refused' },
+  { label: 'a fractional offset', offset: 1.5, outcome: 'refused' },
+  { label: 'an offset as text', offset: '10', outcome: 'refused' },
+  { label: 'a zero limit', offset: 0, limit: 0, outcome: 'refused' },
+  { label: 'a negative limit', offset: 0, limit: -5, outcome: 'refused' },
+  { label: 'a huge offset', offset: Number.MAX_SAFE_INTEGER, outcome: 'past_end' },
+  { label: 'an offset one past the end', offset: 16, outcome: 'past_end' },
+  { label: 'an offset inside a 4-byte character', offset: 2, outcome: 'whole_lines', firstLine: 1 },
+  { label: 'an offset on the last byte of a 3-byte character', offset: 9, outcome: 'whole_lines', firstLine: 2 },
+  { label: 'an offset on a newline', offset: 11, outcome: 'whole_lines', firstLine: 2 },
+  { label: 'a limit of one byte', offset: 12, limit: 1, outcome: 'whole_lines', firstLine: 3 },
+];
+/**
+ * The same truncation sidecar spelled other ways (SIDE-1): each names the one file, so once it has
+ * expired every spelling reads as expired; none reaches another file.
+ */
+export const SIDECAR_SPELLINGS: readonly ((path: string) => string)[] = [
+  (path) => path,
+  (path) => `/${path}`,
+  (path) => path.slice(1),
+  (path) => path.replace('/.tool-output/', '/.tool-output/./'),
+  (path) => path.replace('/.tool-output/', '/notes/../.tool-output/'),
+  (path) => path.replace('/.tool-output/', '/.tool-output//'),
+];
 /**
  * Tool context a thread's creator may send (CTX-1) that must be refused with 400 `invalid_context`,
  * naming the tool and field, before anything is created. The agent is `ctx_seeded`, whose one tool
@@ -1531,3 +1670,4 @@ export const SEEDED_CONTEXT_FORGERIES: readonly {
     details: { bytes: 70_027 },
   },
 ];
+

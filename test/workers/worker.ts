@@ -26,9 +26,9 @@ import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagents from './subagents-app.js';
-import * as workersAi from './workers-ai-app.js';
 import * as toolContext from './tool-context-app.js';
 import * as toolRules from './tool-rules-app.js';
+import * as workersAi from './workers-ai-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
 const barriers = new Map<string, { arrived: number; release: () => void; released: Promise<void> }>();
@@ -73,6 +73,7 @@ const tools = {
   }),
   meet: defineTool({
     description: 'Wait until three concurrent calls have started',
+    readOnly: true,
     concurrent: true,
     timeout: 5000,
     args: z.object({ label: z.string() }),
@@ -394,11 +395,11 @@ const runtime = createRuntime({
     ...workersAi.tools,
     ...sandboxApp.tools,
     ...quotaApp.tools,
+    ...toolRules.tools,
+    ...toolContext.tools,
   },
   models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
-    ...toolRules.tools,
-    ...toolContext.tools,
     general,
     withSecrets,
     limited,
@@ -427,12 +428,12 @@ const runtime = createRuntime({
     ...sandboxApp.prompts,
     ...mcpApp.prompts,
     ...quotaApp.prompts,
+    ...toolRules.prompts,
+    ...toolContext.prompts,
   ],
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
   skills: [
-    ...toolRules.prompts,
-    ...toolContext.prompts,
     defineSkill({
       name: 'release-checklist',
       description: 'Steps to cut a release',
@@ -451,13 +452,13 @@ const runtime = createRuntime({
     ...sandboxApp.agents,
     ...mcpApp.agents,
     ...quotaApp.agents,
+    ...toolRules.agents,
+    ...toolContext.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
     defineAgent({
       name: 'shell_guarded',
-    ...toolRules.agents,
-    ...toolContext.agents,
       sideA: { prompt: 'shell' },
       permissions: [
         { permission: 'bash', pattern: 'rm *', action: 'deny' },

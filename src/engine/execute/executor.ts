@@ -21,6 +21,7 @@ import {
 import { truncationLimits } from '../files/index.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
+import { checkOutput } from './output-check.js';
 import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
@@ -118,7 +119,9 @@ async function execute(validated: ValidatedCall, waitsOf: readonly Interaction[]
   started(validated, deps);
   if (!hooks) {
     const body = definition.execute as (state: ThreadState, args?: unknown) => Promise<unknown>;
-    return outcome(await run(validated, deps, (state) => (args === undefined ? body(state) : body(state, args))));
+    const ran = await run(validated, deps, (state) => (args === undefined ? body(state) : body(state, args)));
+    // OUT-1: a result its tool's output schema refuses is an error result naming the fields.
+    return outcome(waits(ran) ? ran : (checkOutput(definition.outputSchema, ran) as ToolResult));
   }
   const begun = await run(validated, deps, (state) => hooks.begin(state, args), isRequest);
   if (waits(begun)) return { type: 'wait' } as const;

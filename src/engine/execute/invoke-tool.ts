@@ -30,6 +30,14 @@ export function callingStep(log: readonly Message[], callId: string): Message | 
   return undefined;
 }
 
+/** The text an envelope's data stands for (ENV-1): the text, a truncated result's head, or the JSON. */
+function dataText(data: unknown, truncated: boolean): string {
+  if (typeof data === 'string') return data;
+  const head = (data as { head?: unknown } | null)?.head;
+  if (truncated && typeof head === 'string') return head;
+  return JSON.stringify(data);
+}
+
 /** The whole text of a stored result: the sidecar when the stored text was cut (LOCK-6). */
 async function resultText(message: Message, deps: ExecutorDeps): Promise<string> {
   const envelope = message.envelope;
@@ -38,8 +46,7 @@ async function resultText(message: Message, deps: ExecutorDeps): Promise<string>
     const bytes = await deps.files.read(path);
     if (bytes) return new TextDecoder().decode(bytes);
   }
-  if (envelope?.type === 'output')
-    return typeof envelope.data === 'string' ? envelope.data : JSON.stringify(envelope.data);
+  if (envelope?.type === 'output') return dataText(envelope.data, envelope.metadata.truncated === true);
   if (envelope?.type === 'error') return envelope.error_text;
   return message.content ?? '';
 }

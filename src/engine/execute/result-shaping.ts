@@ -12,6 +12,7 @@ import {
   type TruncationTarget,
   truncateOutput,
 } from '../files/index.js';
+import { envelopeData } from './envelope-data.js';
 import { errorTextOf } from './tool-call-error.js';
 
 const FAILED_WITHOUT_MESSAGE = 'Tool failed without a message.';
@@ -137,8 +138,8 @@ export async function shapeResult(result: ToolResult, options: ShapeOptions): Pr
   return {
     status: 'success',
     content: [cut.shown, ...notes].filter((part) => part !== '').join('\n'),
-    // Seed 003: the envelope's data is the head; the closing line about the sidecar is for the model.
-    envelope: { type: 'output', data: cut.head, metadata: metadataOf(options.durationMs, cut) },
+    // ENV-1: the value as JSON, or the text; the closing line about a sidecar is for the model only.
+    envelope: { type: 'output', data: envelopeData(cut), metadata: metadataOf(options.durationMs, cut) },
     attachments,
     stack,
   };

@@ -8,6 +8,8 @@
 import type { AgentDefinition, PermissionRule, Watchdog } from '../../spec/index.js';
 import type { GuardDecision, ToolGuard, ValidatedCall } from '../execute/index.js';
 import {
+  approvalSubjects,
+  approvedAlways,
   callChecks,
   decide,
   describeRule,
@@ -15,6 +17,8 @@ import {
   fallbackFor,
   type LabelledCheck,
   outOfScope,
+  readsOnly,
+  rememberApproval,
   type ScopedRule,
   SESSION_RULES_KEY,
   sessionRules,
@@ -41,6 +45,11 @@ async function checksFor(validated: ValidatedCall): Promise<LabelledCheck[]> {
   return callChecks(validated.tool.name, await callAccess(validated));
 }
 
+/** Whether a human answered "allow always" to this tool with these subjects (ALWAYS-1). */
+export async function alwaysApproved(store: ThreadStore, validated: ValidatedCall): Promise<boolean> {
+  return approvedAlways(store, validated.tool.name, approvalSubjects(await checksFor(validated)));
+}
+
 function capabilityGuard(setup: GuardSetup): ToolGuard {
   return async (validated) => {
     const access = await callAccess(validated);
@@ -59,10 +68,10 @@ function uncoveredMessage(check: LabelledCheck): string {
 function permissionGuard(setup: GuardSetup): ToolGuard {
   return async (validated) => {
     const rules = rulesFor(setup);
-    const fallback = fallbackFor(validated.tool.name);
+    const exempt = readsOnly(validated.tool.definition);
     const asks: string[] = [];
     for (const check of await checksFor(validated)) {
-      const { action, rule } = decide(rules, check, fallback);
+      const { action, rule } = decide(rules, check, fallbackFor(validated.tool.name, check, exempt));
       if (action === 'deny') {
         return { action: 'deny', reason: `Denied by ${rule ? describeRule(rule) : 'a rule'} for ${check.label}.` };
       }
@@ -84,7 +93,10 @@ function watchdogGuard(setup: GuardSetup, watchdog: Watchdog): ToolGuard {
       threadId: setup.store.info.id,
     });
     if (decision === 'allow') return { action: 'allow' };
-    if (decision === 'ask') return { action: 'ask', reason: 'The watchdog asks for approval.' };
+    if (decision === 'ask') {
+      if (await alwaysApproved(setup.store, validated)) return { action: 'allow' };
+      return { action: 'ask', reason: 'The watchdog asks for approval.' };
+    }
     return { action: 'deny', reason: `Denied by the watchdog: ${decision.deny}` };
   };
 }
@@ -95,14 +107,17 @@ export function toolGuards(setup: GuardSetup): ToolGuard[] {
 }
 
 /**
- * "Allow always" (PERM-2): every check of the call that would ask becomes a session allow rule for
- * exactly its subject, named by the tool. A manifest or inherited deny still wins over these.
+ * "Allow always" (PERM-2, ALWAYS-1): every check of the call that would ask becomes a session allow
+ * rule for exactly its subject, named by the tool, and the call's tool and subjects are remembered
+ * for the watchdog's and `requireApproval`'s asks. A manifest or inherited deny still wins.
  */
 export async function rememberAllowed(setup: GuardSetup, validated: ValidatedCall): Promise<void> {
   const rules = rulesFor(setup);
-  const fallback = fallbackFor(validated.tool.name);
-  const added: PermissionRule[] = (await checksFor(validated))
-    .filter((check) => decide(rules, check, fallback).action === 'ask')
+  const exempt = readsOnly(validated.tool.definition);
+  const checks = await checksFor(validated);
+  rememberApproval(setup.store, validated.tool.name, approvalSubjects(checks));
+  const added: PermissionRule[] = checks
+    .filter((check) => decide(rules, check, fallbackFor(validated.tool.name, check, exempt)).action === 'ask')
     .map((check) => ({
       permission: validated.tool.name,
       pattern: check.subject.replace(/[*?]/g, '?'),

@@ -7,6 +7,7 @@
 import { canonicalText } from '../files/index.js';
 import { type CanonicalCommand, canonicalCommand, commandText } from '../shell/index.js';
 import type { PermissionCheck } from './permission-rules.js';
+import { insideThread } from './read-only.js';
 
 export interface LabelledCheck extends PermissionCheck {
   /** The subject as the call spelled it (a command as written, not in canonical form). */
@@ -28,8 +29,13 @@ const SESSION_INTERNAL_TOOLS: ReadonlySet<string> = new Set([
   'store_secret',
 ]);
 
-export function fallbackFor(tool: string): 'allow' | 'ask' {
-  return SESSION_INTERNAL_TOOLS.has(tool) ? 'allow' : 'ask';
+/**
+ * What decides a check no rule covers, before the call runs: the session-internal tools run, a
+ * read-only tool's checks inside the thread run (read-only.ts, RO-1), anything else asks.
+ */
+export function fallbackFor(tool: string, check: PermissionCheck, readOnly: boolean): 'allow' | 'ask' {
+  if (SESSION_INTERNAL_TOOLS.has(tool)) return 'allow';
+  return readOnly && insideThread(check) ? 'allow' : 'ask';
 }
 
 export function pathCheck(tool: string, capability: 'fs.read' | 'fs.write', path: string): LabelledCheck {

@@ -9,13 +9,14 @@
  * Before the call ran, the guards decided what its declared access showed (tool-guards.ts): a
  * subject no rule covers was asked about then. Here, a rule that denies refuses, and a rule that asks
  * refuses unless a human approved this call; what no rule covers goes ahead, since the call was
- * allowed as a whole.
+ * allowed as a whole, except a read-only tool's acts beyond reading (read-only.ts).
  */
 
 import { canonicalHostName } from '../egress/index.js';
 import { normalizeThreadPath } from '../files/index.js';
 import { commandCheck, hostCheck, type LabelledCheck, pathCheck } from './access-checks.js';
 import { decide, describeRule, type ScopedRule } from './permission-rules.js';
+import { insideThread } from './read-only.js';
 
 /** A refusal at run time; the shell reports it as EACCES ("Permission denied"). */
 export class AccessDenied extends Error {
@@ -51,6 +52,11 @@ export interface GateSetup {
   approved(): boolean;
   /** Agents the calling prompt may start as child threads. */
   childAgents: ReadonlySet<string>;
+  /**
+   * The tool runs under the read-only exemption (read-only.ts): nobody allowed the call as a whole,
+   * so what it does beyond reading needs a rule or the human's approval.
+   */
+  readsOnly?: boolean;
 }
 
 export function accessGate(setup: GateSetup): AccessGate {
@@ -61,11 +67,14 @@ export function accessGate(setup: GateSetup): AccessGate {
     const key = `${check.permissions.join(',')}\u0000${check.subject}`;
     const known = decided.get(key);
     if (known !== undefined) return known;
-    const { action, rule } = decide(setup.rules, check, 'allow');
+    const fallback = setup.readsOnly && !insideThread(check) ? 'ask' : 'allow';
+    const { action, rule } = decide(setup.rules, check, fallback);
     let reason: string | null = null;
     if (action === 'deny' && rule) reason = `Denied by ${describeRule(rule)} for ${check.label}`;
-    if (action === 'ask' && rule && !setup.approved()) {
-      reason = `${describeRule(rule)} asks for approval of ${check.label}, which this call does not have; name it in the call's arguments so it can be approved`;
+    if (action === 'ask' && !setup.approved()) {
+      reason = rule
+        ? `${describeRule(rule)} asks for approval of ${check.label}, which this call does not have; name it in the call's arguments so it can be approved`
+        : `No permission rule covers ${check.label}, and "${setup.tool}" runs unasked only because it is read-only: what it does beyond reading the thread needs a rule that allows it`;
     }
     decided.set(key, reason);
     return reason;

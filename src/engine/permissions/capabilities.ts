@@ -11,6 +11,7 @@ import { canonicalHostName, canonicalHostPattern } from '../egress/index.js';
 import { canonicalText, normalizeThreadPath } from '../files/index.js';
 import { compileGlob, PatternRefused } from '../patterns/index.js';
 import { commandName } from '../shell/index.js';
+import { argMatches } from './arg-patterns.js';
 
 /** What each pattern variable expands to on this host. */
 const PATTERN_VARIABLES: Readonly<Record<string, readonly string[]>> = {
@@ -83,13 +84,6 @@ export interface EffectiveCapabilities {
   canWrite: Matcher;
   canReach: Matcher;
   canRun(argv: readonly string[]): boolean;
-}
-
-function argMatches(pattern: NonNullable<ShellRunRequirement['args']>[number], arg: string | undefined): boolean {
-  if (arg === undefined) return false;
-  if (typeof pattern === 'string') return canonicalText(pattern) === arg;
-  if ('wildcard' in pattern) return true;
-  return arg.startsWith(canonicalText(pattern.prefix));
 }
 
 function runs(requirement: ShellRunRequirement, argv: readonly string[]): boolean {

@@ -19,7 +19,7 @@ import {
 } from '../bindings/index.js';
 import { SecretBox, SecretsKeyMissing, type ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore, ThreadRecord } from '../storage/index.js';
-import { createChildThread } from './child-threads.js';
+import { createChildThread, SCOPED_NAMES_KEY } from './child-threads.js';
 import {
   type DeferredChild,
   type DeferredSecrecy,
@@ -74,6 +74,7 @@ export async function startChild(
     userId: record.userId ?? '',
     variables: await host.variables.open(),
     rules: rulesForChild(host.store, host.registry.agent(record.agentId)),
+    scopedNames: new Set((host.store.getValue(SCOPED_NAMES_KEY) as string[] | undefined) ?? []),
   };
   const created = await createChildThread(host.env, host.registry, parent, input);
   if (!created.ok) return created;

@@ -1,7 +1,8 @@
 /**
  * Child threads (SUB-2, SUB-7): each is a Thread Durable Object of its own, created by its parent
- * through a stub, inheriting the parent's variables except those it declares scoped (VAR-4). How a
- * child reports back is in parent-reports.ts.
+ * through a stub, inheriting the parent's variables except those it declares scoped (VAR-4) unless
+ * the parent holds them as scoped values of its own subtree (SCOPE-1). How a child reports back is in
+ * parent-reports.ts.
  */
 import type { Registry } from '../../engine/registry/index.js';
 import type { AttachmentRef, PermissionRule } from '../../spec/index.js';
@@ -27,7 +28,12 @@ export interface ChildParent {
   variables: LoadedVariables;
   /** The rules the child inherits: never freer than its parent (thread-rules.ts). */
   rules: PermissionRule[];
+  /** The names whose values the parent holds as scoped: they pass to every descendant (SCOPE-1). */
+  scopedNames: ReadonlySet<string>;
 }
+
+/** Where a thread keeps the names of the values it holds as scoped (SCOPE-1), in its key-value store. */
+export const SCOPED_NAMES_KEY = 'scoped_variable_names';
 
 /** Creates the child thread; the caller records it among its children when this succeeds. */
 export async function createChildThread(
@@ -39,7 +45,8 @@ export async function createChildThread(
   const agent = registry.agent(input.agent);
   if (!agent) return fail({ status: 400, code: 'unknown_agent', message: `no agent named "${input.agent}"` });
   const declared = registry.variablesFor(agent);
-  const variables = { ...inheritVariableValues(parent.variables.resolved.values, declared), ...input.variables };
+  const inherited = inheritVariableValues(parent.variables.resolved.values, declared, parent.scopedNames);
+  const variables = { ...inherited, ...input.variables };
   const missing = missingVariables(declared, variables);
   if (missing.length > 0) {
     return fail({
@@ -90,6 +97,8 @@ export async function createChildThread(
       )
       .map(([name]) => name),
     inheritedPermissions: parent.rules,
+    // SCOPE-1: what the parent held as scoped stays scoped below, whatever the child declares.
+    scopedNames: [...parent.scopedNames].filter((name) => inherited[name] !== undefined),
   });
 }
 

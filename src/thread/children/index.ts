@@ -10,6 +10,6 @@ export {
   startChild,
   viewDeferredChild,
 } from './child-spawning.js';
-export { notifyParentThread } from './child-threads.js';
+export { notifyParentThread, SCOPED_NAMES_KEY } from './child-threads.js';
 export { receiveChildFiles } from './cross-thread-files.js';
 export { ParentReporter } from './parent-reports.js';

@@ -19,6 +19,7 @@ import { storeRefusal, storeSecretVariable } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 import type { TurnDriver } from '../turn/index.js';
 import { checkAnswer } from './answer-check.js';
+import { timedOutChildWait } from './wait-deadlines.js';
 
 export interface AnswerDesk {
   ctx: DurableObjectState;
@@ -111,7 +112,18 @@ export async function answerFromChild(
   if (desk.store.recordAnswer(toolCallId, 'subagent', outcome)) {
     desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: 'subagent' });
     await desk.driver.wake();
+    return;
   }
+  // WAIT-1: the call stopped waiting at its cap; the answer still reaches the thread, as a message.
+  if (timedOutChildWait(desk, toolCallId, childId)) await messageFromChild(desk, childId, lateAnswer(childId, outcome));
+}
+
+/** How a child's answer reads when the call that waited for it had ended at its cap. */
+function lateAnswer(childId: string, outcome: ChildOutcome): string {
+  const files = (outcome.attachments ?? []).map((file) => `\n- ${file.path}`).join('');
+  return outcome.status === 'success'
+    ? `Subagent thread ${childId}, which was still running when the call waiting for it ended, finished:\n${outcome.result ?? ''}${files ? `\nFiles:${files}` : ''}`
+    : `Subagent thread ${childId}, which was still running when the call waiting for it ended, failed: ${outcome.error ?? 'no message'}`;
 }
 
 /** A non-blocking child finished: its answer is queued as a message, delivered between steps (SUB-3). */

@@ -32,7 +32,15 @@ import {
 } from '../bindings/index.js';
 import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
 import { storeUpload } from '../files/index.js';
-import { acceptMessage, answerFromChild, answerWait, messageFromChild, storeSecretAnswer } from '../inbox/index.js';
+import {
+  acceptMessage,
+  answerFromChild,
+  answerWait,
+  armChildWaitAlarm,
+  expireChildWaits,
+  messageFromChild,
+  storeSecretAnswer,
+} from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { writeNewThread } from './thread-creation.js';
@@ -266,7 +274,12 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     const record = this.record();
     if (!record) return;
     await this.reporter.retry(record, this.store().messages());
+    // WAIT-1: waits for children past their cap are answered before the loop looks for work.
+    await expireChildWaits(this.answerDesk());
     await this.driver.onAlarm();
+    // Turns run only here, so a turn that ended waiting for a child is followed by this, in order:
+    // the alarm is left at the wait's cap unless something earlier (a woken loop) holds it.
+    await armChildWaitAlarm(this.answerDesk());
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {

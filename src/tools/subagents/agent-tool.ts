@@ -1,13 +1,14 @@
 /**
  * An agent offered as a tool (SUB-2, SUB-3). With a SubagentToolConfig the call starts the agent in a
- * child thread, its own Durable Object. Blocking (the default), the call waits for the child's answer; non-blocking, it
+ * child thread, its own Durable Object. Blocking (the default), the call waits for the child's answer
+ * up to the config's `waitTimeout` (WAIT-1); non-blocking, it
  * returns at once and the child's answer arrives later as a message to this thread. The config names
  * the arguments that carry the first message, the files handed over and the child's display name.
  */
 import { z } from 'zod';
 import type { AgentDefinition, AnyToolDefinition, SubagentToolConfig } from '../../spec/index.js';
 import { defineInteractiveTool } from '../../spec/index.js';
-import { childAnswerResult } from './child-answer.js';
+import { childAnswerResult, waitCap } from './child-answer.js';
 import { handoffTool } from './handoff-tool.js';
 
 type AgentToolArgs = Record<string, unknown>;
@@ -71,7 +72,12 @@ function subagentTool(agent: AgentDefinition, config: SubagentToolConfig): AnyTo
             result: `Started ${agent.name}${name ? ` "${name}"` : ''} in thread ${child.id}; its answer will arrive as a message.`,
           };
         }
-        return { kind: 'subagent', payload: { child_id: child.id, agent: agent.name, ...(name ? { name } : {}) } };
+        // WAIT-1: the wait ends at the config's cap (ten minutes by default) with the child left running.
+        const cap = waitCap(config.waitTimeout);
+        return {
+          kind: 'subagent',
+          payload: { child_id: child.id, agent: agent.name, ...(name ? { name } : {}), ...cap },
+        };
       },
       complete: async (_state, _args, raw) => childAnswerResult(raw, `${agent.name} call`),
     },

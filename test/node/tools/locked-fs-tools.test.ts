@@ -9,6 +9,7 @@ import type { Frame } from '../../../src/engine/ports/frames.js';
 import { READ_MAX_FILE_BYTES, READ_MAX_OUTPUT_BYTES, READ_MAX_ROW_BYTES } from '../../../src/tools/files/read.js';
 import { builtinTools } from '../../../src/tools/index.js';
 import { TODO_KEY } from '../../../src/tools/session/todo.js';
+import { HOSTILE_READ_RANGES, READ_RANGE_FILE } from '../../support/hostile-corpus.js';
 import { createHarness, type Harness, MemoryFileStore } from '../../support/memory-store.js';
 
 /** A tool message, whose content is always text. */
@@ -122,7 +123,7 @@ describe('locked tools: declarations', () => {
 });
 
 describe('read', () => {
-  it('LOCK-1: read numbers lines cat -n style; offset is the 1-based first line and limit a line count', async () => {
+  it('BYTES-1: read numbers lines cat -n style; offset is a byte and limit a byte count, lines kept whole', async () => {
     const t = fsHarness();
     const lines = Array.from({ length: 10 }, (_, index) => `line ${index + 1}`);
     await t.put('/docs/ten.txt', `${lines.join('\n')}\n`);
@@ -130,28 +131,36 @@ describe('read', () => {
     expect(whole.tool_status).toBe('success');
     // The final newline leaves an empty last line, so the lines joined by \n are the file exactly.
     expect(whole.content).toBe(numbered([...lines, '']));
-    const page = await t.call('read', { path: '/docs/ten.txt', offset: 3, limit: 2 });
+    // Byte 16 is inside line 3 (bytes 14-20): the page starts at that line, and 14 bytes hold lines 3 and 4.
+    const page = await t.call('read', { path: '/docs/ten.txt', offset: 16, limit: 14 });
     expect(page.content).toBe(
-      `${numbered(['line 3', 'line 4'], 3)}\n[Lines 3-4 of 11 (limit 2); read on with offset 5.]`,
+      `${numbered(['line 3', 'line 4'], 3)}\n[Lines 3-4 of 11, bytes 14-27 of 71 (limit 14 bytes); read on with offset 28.]`,
     );
-    const zero = await t.call('read', { path: '/docs/ten.txt', offset: 0, limit: 1 });
-    expect(zero.content.split('\n')[0]).toBe('     1\tline 1');
-    const past = await t.call('read', { path: '/docs/ten.txt', offset: 50 });
+    const next = await t.call('read', { path: '/docs/ten.txt', offset: 28, limit: 1 });
+    expect(next.content.split('\n')[0]).toBe('     5\tline 5');
+    const past = await t.call('read', { path: '/docs/ten.txt', offset: 500 });
     expect(past).toMatchObject({ tool_status: 'error' });
-    expect(past.content).toContain('offset 50 is past the end of the file, which has 11 lines');
+    expect(past.content).toContain('offset 500 is past the end of the file, which has 71 bytes');
   });
 
-  it('LOCK-1: read shows 2000 lines by default and names the offset to go on with', async () => {
+  it('BYTES-1: the offsets the closing lines name page through a file, every line shown once', async () => {
     const t = fsHarness();
     await t.put('/long.txt', Array.from({ length: 2500 }, (_, index) => `row ${index + 1}`).join('\n'));
-    const message = await t.call('read', { path: '/long.txt' });
-    const lines = message.content.split('\n');
-    expect(lines).toHaveLength(2001);
-    expect(lines[1999]).toBe('  2000\trow 2000');
-    expect(lines[2000]).toBe('[Lines 1-2000 of 2500 (limit 2000); read on with offset 2001.]');
-    const rest = await t.call('read', { path: '/long.txt', offset: 2001 });
-    expect(rest.content.split('\n')).toHaveLength(500);
-    expect(rest.content.endsWith('  2500\trow 2500')).toBe(true);
+    const seen: number[] = [];
+    for (let offset: number | null = 0, pages = 0; offset !== null; pages++) {
+      expect(pages).toBeLessThan(20);
+      const page = await t.call('read', { path: '/long.txt', offset, limit: 2000 });
+      for (const line of page.content.split('\n')) {
+        const row = /^ *(\d+)\trow (\d+)$/.exec(line);
+        if (row) {
+          expect(row[1]).toBe(row[2]);
+          seen.push(Number(row[1]));
+        }
+      }
+      const next = /read on with offset (\d+)\.\]$/.exec(page.content);
+      offset = next ? Number(next[1]) : null;
+    }
+    expect(seen).toEqual(Array.from({ length: 2500 }, (_, index) => index + 1));
   });
 
   it('LOCK-1: read refuses a binary file (NUL byte or invalid UTF-8 in the first 8 KB) with its size and mime type', async () => {
@@ -198,7 +207,7 @@ describe('read', () => {
     expect(first.envelope?.metadata.truncated).toBeUndefined();
     const next = /read on with offset (\d+)/.exec(first.content)?.[1];
     expect(first.content).toContain('the 200 KB output limit was reached');
-    expect(Number(next)).toBeGreaterThan(190);
+    expect(Number(next)).toBeGreaterThan(190_000);
     expect(t.fileStore.paths().filter((path) => path.startsWith('/.tool-output/'))).toEqual([]);
   });
 
@@ -344,7 +353,11 @@ describe('glob', () => {
     expect(lines).toHaveLength(1001);
     expect(message.envelope).toMatchObject({
       type: 'output',
-      data: paths.slice(0, 1000).join('\n'),
+      data: {
+        head: paths.slice(0, 1000).join('\n'),
+        truncated: true,
+        output_path: '/.tool-output/glob-call_glob_1.txt',
+      },
       metadata: { truncated: true, output_path: '/.tool-output/glob-call_glob_1.txt' },
     });
     expect(await t.text('/.tool-output/glob-call_glob_1.txt')).toBe(paths.join('\n'));
@@ -438,10 +451,41 @@ describe('read rows', () => {
     const lines = message.content.split('\n');
     expect(lines[0]).toBe('     1\tshort');
     expect(lines[1]?.startsWith('     2\t€')).toBe(true);
-    expect(lines[2]?.startsWith('     3+\t€')).toBe(true);
-    expect(lines[3]).toBe('     4\tend');
+    expect(lines[2]?.startsWith('     2+\t€')).toBe(true);
+    expect(lines[3]).toBe('     3\tend');
     const rowBytes = (line: string) => encoder.encode(line.slice(line.indexOf('\t') + 1)).byteLength;
     expect(rowBytes(lines[1] as string)).toBeLessThanOrEqual(READ_MAX_ROW_BYTES);
     expect(rowBytes(lines[1] as string) + rowBytes(lines[2] as string)).toBe(90_000);
+  });
+});
+
+describe('read by byte ranges', () => {
+  it('BYTES-1: hostile byte ranges are refused, past the end, or whole lines; the file is unchanged', async () => {
+    const t = fsHarness();
+    await t.put('/ranges.txt', READ_RANGE_FILE);
+    const lines = READ_RANGE_FILE.split('\n');
+    for (const range of HOSTILE_READ_RANGES) {
+      const args = {
+        path: '/ranges.txt',
+        offset: range.offset,
+        ...(range.limit === undefined ? {} : { limit: range.limit }),
+      };
+      const message = await t.call('read', args);
+      if (range.outcome === 'refused') {
+        expect(message.tool_status, range.label).toBe('error');
+        expect(message.content, range.label).toMatch(/offset|limit/);
+        expect(message.content, range.label).not.toContain('\t');
+      } else if (range.outcome === 'past_end') {
+        expect(message.content, range.label).toBe(
+          `Error: offset ${range.offset} is past the end of the file, which has 15 bytes`,
+        );
+      } else {
+        const first = range.firstLine as number;
+        const shown = message.content.split('\n').filter((line) => /^ +\d+\t/.test(line));
+        expect(shown[0], range.label).toBe(`${String(first).padStart(6)}\t${lines[first - 1]}`);
+        for (const line of shown) expect(line, range.label).not.toContain('\uFFFD');
+      }
+    }
+    expect(await t.text('/ranges.txt')).toBe(READ_RANGE_FILE);
   });
 });
