@@ -300,7 +300,11 @@ describe('the thread screen', () => {
       await open(id);
       await post(hostile);
       // The todo call's message and the answer both hold the text.
-      await until(() => assistant('evil.exe').count(), (n) => n === 2, 'the answer');
+      await until(
+        () => assistant('evil.exe').count(),
+        (n) => n === 2,
+        'the answer',
+      );
       await settled(id);
       await post('Once more');
       await page.getByRole('alert', { name: 'Failed turn' }).waitFor();
