@@ -1671,3 +1671,55 @@ export const SEEDED_CONTEXT_FORGERIES: readonly {
   },
 ];
 
+// ---- waits on child threads and values scoped to a subtree --------------------------------------
+
+/**
+ * `timeoutSeconds` values a model may give `task` to wait past the ten-minute ceiling or to make the
+ * cap meaningless: each call is refused before any child thread starts.
+ */
+export const WAIT_CAP_FORGERIES: readonly { label: string; value: unknown }[] = [
+  { label: 'far past the ceiling', value: 100_000 },
+  { label: 'one second past the ceiling', value: 601 },
+  { label: 'the largest number', value: 1e308 },
+  { label: 'zero', value: 0 },
+  { label: 'negative', value: -5 },
+  { label: 'a fraction', value: 0.5 },
+  { label: 'a string of digits', value: '60' },
+  { label: 'null', value: null },
+];
+
+/**
+ * Threads outside the subtree a scoped value was given to: none of them may see it, however it is
+ * declared there. `holder` is the root's agent and whether the root holds the value itself (plainly,
+ * for `scope_plain`); `depth` is how far below that root the looking thread is.
+ */
+export const SCOPED_VALUE_OUTSIDERS: readonly {
+  label: string;
+  key: 'alice' | 'bob';
+  holder: 'scope_relay' | 'scope_plain';
+  holdsValue: boolean;
+  depth: 1 | 2;
+}[] = [
+  {
+    label: 'a child of another root of the same key',
+    key: 'alice',
+    holder: 'scope_relay',
+    holdsValue: false,
+    depth: 1,
+  },
+  { label: 'a child of a root of another key', key: 'bob', holder: 'scope_relay', holdsValue: false, depth: 1 },
+  {
+    label: 'a grandchild of a root holding the same value plainly (not scoped there)',
+    key: 'alice',
+    holder: 'scope_plain',
+    holdsValue: true,
+    depth: 2,
+  },
+  {
+    label: 'a child of a root holding the same value plainly (not scoped there)',
+    key: 'alice',
+    holder: 'scope_plain',
+    holdsValue: true,
+    depth: 1,
+  },
+];

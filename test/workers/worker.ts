@@ -25,6 +25,7 @@ import * as modelsApp from './models-app.js';
 import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
+import * as subagentWaits from './subagent-waits-app.js';
 import * as subagents from './subagents-app.js';
 import * as toolContext from './tool-context-app.js';
 import * as toolRules from './tool-rules-app.js';
@@ -388,6 +389,7 @@ const runtime = createRuntime({
     ...conformance.tools,
     ...ctxTools,
     ...subagents.tools,
+    ...subagentWaits.tools,
     ...containment.tools,
     ...egress.tools,
     ...secretsApp.tools,
@@ -419,6 +421,7 @@ const runtime = createRuntime({
     ctxGeneral,
     ctxNoRounds,
     ...subagents.prompts,
+    ...subagentWaits.prompts,
     ...containment.prompts,
     ...egress.prompts,
     ...modelsApp.prompts,
@@ -443,6 +446,7 @@ const runtime = createRuntime({
   agents: allowedUnlessRuled([
     ...conformance.agents,
     ...subagents.agents,
+    ...subagentWaits.agents,
     ...containment.agents,
     ...egress.agents,
     ...modelsApp.agents,
