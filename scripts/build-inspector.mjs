@@ -1,16 +1,29 @@
 #!/usr/bin/env node
 /**
  * Bundles the inspector page (inspector/src/main.ts and the client library it imports) into
- * inspector/public/app.js, which the Worker serves as a static asset. wrangler runs this before
+ * inspector/public/app.js, which the Worker serves as a static asset, and copies the pinned Scalar
+ * bundle that `/docs` runs (src/http/routes/api-reference.ts) from node_modules into
+ * inspector/public/vendor/, so the reference loads with no CDN. wrangler runs this before
  * `wrangler dev` and `wrangler deploy` ([build] in wrangler.toml); run it by hand only to check a build.
  *
  *   node scripts/build-inspector.mjs           one build
  *   node scripts/build-inspector.mjs --watch   rebuild on every change
  */
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/** Copies Scalar's standalone bundle under a name carrying its version (the name /docs asks for). */
+function copyScalar() {
+  const from = join(ROOT, 'node_modules', '@scalar', 'api-reference');
+  const { version } = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+  const folder = join(ROOT, 'inspector', 'public', 'vendor');
+  mkdirSync(folder, { recursive: true });
+  copyFileSync(join(from, 'dist', 'browser', 'standalone.js'), join(folder, `scalar-api-reference-${version}.js`));
+}
 
 /** @type {import('esbuild').BuildOptions} */
 const options = {
@@ -26,6 +39,7 @@ const options = {
   logLevel: 'warning',
 };
 
+copyScalar();
 if (process.argv.includes('--watch')) {
   const context = await esbuild.context(options);
   await context.watch();

@@ -70,7 +70,9 @@ export function serviceRoutes(registry: Registry, document: (serverUrl: string) 
   );
   app.openapi(getOpenApiDocument, (c) => c.json(document(new URL(c.req.url).origin), 200));
   app.openapi(apiReference, async (c) =>
-    c.html(API_REFERENCE_PAGE, 200, { 'content-security-policy': await apiReferencePolicy() }),
+    c.html(API_REFERENCE_PAGE, 200, {
+      'content-security-policy': await apiReferencePolicy(new URL(c.req.url).origin),
+    }),
   );
   return app;
 }
