@@ -118,6 +118,21 @@ describe('the packed package', () => {
     await expect(run(process.execPath, [tsc, '-p', project], { cwd: project })).resolves.toBeDefined();
   });
 
+  it('bundles the new project for wrangler deploy with every binding (a dry run: nothing leaves the machine)', async () => {
+    const wrangler = join(project, 'node_modules', 'wrangler', 'bin', 'wrangler.js');
+    const outdir = join(work, 'deploy-bundle');
+    const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' };
+    const { stdout } = await run(process.execPath, [wrangler, 'deploy', '--dry-run', '--outdir', outdir], {
+      cwd: project,
+      env,
+    });
+    for (const binding of ['env.THREADS (Thread)', 'env.FILES (my-agents-files)', 'env.DB (my-agents-index)']) {
+      expect(stdout).toContain(binding);
+    }
+    expect(stdout).toMatch(/env\.LOADER\s+Worker Loader/);
+    expect(stdout).toMatch(/env\.ASSETS\s+Assets/);
+  });
+
   it('serves the new project under wrangler dev: the demo model calls its tool, driven by the packed client', async () => {
     const entry = join(project, 'node_modules', PACKAGE, 'dist', 'client', 'index.js');
     const { createClient } = (await import(entry)) as typeof import('../../client/index.js');
