@@ -1,4 +1,7 @@
-/** A thread's files: folders open on demand, files download through the API. */
+/**
+ * A thread's files: folders open on demand, files download through the API. A refresh (after a tool
+ * wrote) keeps the folders the user opened open, so what they were about to click stays in place.
+ */
 import { type Api, describeError } from './api.js';
 import { h, replace } from './dom.js';
 import { bytes } from './format.js';
@@ -7,6 +10,8 @@ import { downloadLink, type LogActions } from './log.js';
 export class FilesPanel {
   readonly element: HTMLElement;
   private readonly tree = h('div', { class: 'file-tree' });
+  /** The folders the user opened, by path. */
+  private readonly opened = new Set<string>();
 
   constructor(
     private readonly api: Api,
@@ -40,17 +45,26 @@ export class FilesPanel {
       return h(
         'ul',
         { class: 'files', 'aria-label': `Files in ${path}` },
-        sorted.map((entry) => (entry.kind === 'directory' ? this.directory(entry.path, entry.name) : this.file(entry))),
+        await Promise.all(
+          sorted.map((entry) =>
+            entry.kind === 'directory' ? this.directory(entry.path, entry.name) : this.file(entry),
+          ),
+        ),
       );
     } catch (error) {
       return h('p', { class: 'form-error' }, `Could not list ${path}: ${describeError(error)}`);
     }
   }
 
-  private directory(path: string, name: string): HTMLLIElement {
+  private async directory(path: string, name: string): Promise<HTMLLIElement> {
     const content = h('div', {});
-    const details = h('details', {}, h('summary', {}, `${name}/`), content);
+    const open = this.opened.has(path);
+    // An open folder is listed before the tree is swapped in: it never shows closed or empty.
+    if (open) replace(content, await this.folder(path));
+    const details = h('details', { open }, h('summary', {}, `${name}/`), content);
     details.addEventListener('toggle', async () => {
+      if (details.open) this.opened.add(path);
+      else this.opened.delete(path);
       if (details.open && content.childElementCount === 0) replace(content, await this.folder(path));
     });
     return h('li', { class: 'folder' }, details);

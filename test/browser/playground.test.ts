@@ -279,6 +279,29 @@ describe('the thread screen', () => {
     await session.shot('p08-raw-frames');
   });
 
+  it('keeps a folder the user opened open when the files refresh after a tool writes', async () => {
+    const write = (id: string, path: string) => ({
+      toolCalls: [{ id, name: 'write', arguments: JSON.stringify({ path, content: `# ${path}\n` }) }],
+    });
+    model.enqueue(write('call_a', '/notes/a.md'), { text: 'Wrote a.' });
+    const { id } = await api.threads.create({ agent: 'workspace' });
+    await open(id);
+    await post('Write a.');
+    await assistant('Wrote a.').waitFor();
+    await settled(id);
+    const files = page.getByRole('region', { name: 'Files' });
+    await files.getByText('notes/').click();
+    await files.getByRole('link', { name: '/notes/a.md' }).waitFor();
+
+    model.enqueue(write('call_b', '/notes/b.md'), { text: 'Wrote b.' });
+    await post('Write b.');
+    await assistant('Wrote b.').waitFor();
+    await settled(id);
+    // The refreshed tree shows the new file inside the folder, still open.
+    await files.getByRole('link', { name: '/notes/b.md' }).waitFor();
+    expect(await files.getByRole('link', { name: '/notes/a.md' }).isVisible()).toBe(true);
+  });
+
   it('fits a 390 px wide screen, with long words, JSON and a failed turn', async () => {
     const hostile = THREAD_SCREEN_TEXTS.map((entry) => entry.text).join('\n');
     model.enqueue(
