@@ -114,6 +114,33 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
   );
 }
 
+/** What the stream's handlers need from the screen. */
+interface StreamHooks {
+  refreshSoon(withFiles: boolean): void;
+  showError(text: string): void;
+  disposed(): boolean;
+}
+
+/**
+ * The thread's frames from the first. Those up to `read` (what the page has read already) only feed
+ * the raw view and place failed turns in the log, since nothing else records where they happened;
+ * newer ones go to the part they concern.
+ */
+function openStream(api: Api, id: string, parts: ScreenParts, read: number, hooks: StreamHooks): ThreadStream {
+  const live = api.client.stream(id, { after: 0 });
+  live.onState((state) => {
+    parts.header.setConnection(state);
+    if (state === 'closed' && live.error && !hooks.disposed())
+      hooks.showError(`The live log stopped: ${describeError(live.error)}`);
+  });
+  live.on('*', (frame) => {
+    parts.raw.add(frame);
+    if (frame.seq <= read) parts.log.history(frame);
+    else routeFrame(frame, parts, hooks.refreshSoon);
+  });
+  return live;
+}
+
 export function threadScreen(api: Api, id: string): Screen {
   const parts = buildParts(api, id);
   const showError = (text: string) => parts.alerts.show(text);
@@ -162,21 +189,7 @@ export function threadScreen(api: Api, id: string): Screen {
       for (const wait of details.waiting_for) parts.log.waiting(wait.tool_call_id, wait.name, wait.kind, wait.payload);
       void parts.files.refresh();
       if (disposed) return;
-      // From the first frame: those the page has read already only feed the raw view and place
-      // failed turns in the log (nothing else records where they happened).
-      const read = details.last_frame_seq;
-      const live = api.client.stream(id, { after: 0 });
-      stream = live;
-      live.onState((state) => {
-        parts.header.setConnection(state);
-        if (state === 'closed' && live.error && !disposed)
-          showError(`The live log stopped: ${describeError(live.error)}`);
-      });
-      live.on('*', (frame) => {
-        parts.raw.add(frame);
-        if (frame.seq <= read) parts.log.history(frame);
-        else routeFrame(frame, parts, refreshSoon);
-      });
+      stream = openStream(api, id, parts, details.last_frame_seq, { refreshSoon, showError, disposed: () => disposed });
     } catch (error) {
       showError(`Could not open the thread: ${describeError(error)}`);
     }
