@@ -102,12 +102,19 @@ const READ_ONLY_TOOLS = [
 
 export const prompts = [
   definePrompt({ name: 'ro_tools', prompt: '', model: 'scripted', tools: READ_ONLY_TOOLS }),
+  definePrompt({ name: 'ro_parent_tools', prompt: '', model: 'scripted', tools: [...READ_ONLY_TOOLS, 'task'] }),
   definePrompt({ name: 'asked_tools', prompt: '', model: 'scripted', tools: ['dog_echo', 'approve_echo'] }),
   definePrompt({ name: 'arg_patterns', prompt: '', model: 'scripted', tools: ['run_line'] }),
 ];
 
 export const agents = [
   defineAgent({ name: 'ro_plain', sideA: { prompt: 'ro_tools' }, permissions: [NO_RULE_ABOUT_THEM] }),
+  // Its one rule lets it start child threads of its own agent, which are headless and inherit no rule about reads.
+  defineAgent({
+    name: 'ro_parent',
+    sideA: { prompt: 'ro_parent_tools' },
+    permissions: [{ permission: 'task', pattern: '*', action: 'allow' }],
+  }),
   defineAgent({
     name: 'ro_ruled',
     sideA: { prompt: 'ro_tools' },

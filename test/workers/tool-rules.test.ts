@@ -104,6 +104,25 @@ describe('read-only tools (RO-1)', () => {
     expect((await thread(id)).status).toBe('idle');
   });
 
+  it('RO-1: a child thread (headless) runs read-only tools no rule covers', async () => {
+    const child = directive([
+      { toolCalls: [{ name: 'ro_lookup', arguments: { key: 'colour' } }] },
+      { toolCalls: [{ name: 'glob', arguments: { pattern: '**/*' } }] },
+      { text: 'child done' },
+    ]);
+    const { id, results } = await run('ro_parent', {}, [
+      { name: 'task', arguments: { description: 'look up a value', prompt: child } },
+    ]);
+    expect(results[0]).toMatchObject({ tool_status: 'success' });
+    const view = (await (await api(`/api/threads/${id}`)).json()) as { children: { id: string }[] };
+    expect(view.children).toHaveLength(1);
+    const childResults = (await messages(view.children[0]?.id as string)).filter((message) => message.role === 'tool');
+    expect(childResults.map((result) => [result.tool_status, result.content])).toEqual([
+      ['success', 'colour: unset'],
+      ['success', 'No files match /**/*'],
+    ]);
+  });
+
   it('RO-1: a deny still refuses a read-only tool, and an ask rule still asks (denied when headless)', async () => {
     const { results } = await run('ro_ruled', NOTES, [
       { name: 'read', arguments: { path: '/secret/key.txt' } },
