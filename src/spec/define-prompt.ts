@@ -75,7 +75,15 @@ export interface PromptDefinition {
   modelSettings: ModelSettings | undefined;
   /** MCP servers whose tools this prompt offers as `<server>__<tool>` (LOCK-4). */
   mcpServers: Record<string, McpServerConfig>;
+  /**
+   * DEFER-1: at most this many tools are sent with their schemas; the rest wait behind `tool_search`
+   * (default `DEFAULT_MAX_LOADED_TOOLS`).
+   */
+  maxLoadedTools: number;
 }
+
+/** DEFER-1: how many tools a prompt sends with their schemas before the rest are deferred. */
+export const DEFAULT_MAX_LOADED_TOOLS = 40;
 
 export interface DefinePromptOptions {
   name: string;
@@ -102,6 +110,11 @@ export interface DefinePromptOptions {
   modelSettings?: ModelSettings;
   /** MCP servers whose tools this prompt offers, keyed by the prefix of their tools' names (LOCK-4). */
   mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * When the prompt offers more tools than this (its MCP servers' included), the rest are offered by
+   * name only until `tool_search` loads them, as if marked `deferred`. Default 40.
+   */
+  maxLoadedTools?: number;
 }
 
 /** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
@@ -139,6 +152,10 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
       `definePrompt "${options.name}": maxToolRounds must be a non-negative integer or a function`,
     );
   }
+  const maxLoaded = options.maxLoadedTools ?? DEFAULT_MAX_LOADED_TOOLS;
+  if (!(Number.isInteger(maxLoaded) && maxLoaded >= 1)) {
+    throw new DefinitionError(`definePrompt "${options.name}": maxLoadedTools must be a positive integer`);
+  }
   const settingsProblem = modelSettingsProblem(options.modelSettings, `definePrompt "${options.name}"`);
   if (settingsProblem) throw new DefinitionError(settingsProblem);
   return {
@@ -160,5 +177,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     maxToolRounds: rounds,
     modelSettings: options.modelSettings,
     mcpServers: checkMcpServers(`definePrompt "${options.name}"`, options.mcpServers),
+    maxLoadedTools: maxLoaded,
   };
 }

@@ -21,6 +21,7 @@ import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
 import * as google from './google-app.js';
 import * as mcpApp from './mcp-app.js';
+import * as modelGuidance from './model-guidance-app.js';
 import * as modelsApp from './models-app.js';
 import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
@@ -393,6 +394,7 @@ const runtime = createRuntime({
     ...containment.tools,
     ...egress.tools,
     ...secretsApp.tools,
+    ...modelGuidance.tools,
     ...google.tools,
     ...workersAi.tools,
     ...sandboxApp.tools,
@@ -426,6 +428,7 @@ const runtime = createRuntime({
     ...egress.prompts,
     ...modelsApp.prompts,
     ...secretsApp.prompts,
+    ...modelGuidance.prompts,
     ...google.prompts,
     ...workersAi.prompts,
     ...sandboxApp.prompts,
@@ -451,6 +454,7 @@ const runtime = createRuntime({
     ...egress.agents,
     ...modelsApp.agents,
     ...secretsApp.agents,
+    ...modelGuidance.agents,
     ...google.agents,
     ...workersAi.agents,
     ...sandboxApp.agents,

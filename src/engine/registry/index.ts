@@ -4,6 +4,7 @@
  */
 export type { SearchableTool } from './deferred-tools.js';
 export { LOADED_TOOLS_KEY, rankDeferredTools } from './deferred-tools.js';
+export { TOOL_SEARCH, withLoadedToolLimit } from './loaded-tool-limit.js';
 export { mcpServersOf } from './mcp-declarations.js';
 export { Registry } from './registry.js';
 export type { RuntimeLimits, ThreadLimits } from './runtime-limits.js';

@@ -63,6 +63,8 @@ function byName<T extends { name: string }>(kind: string, items: Named<T> | unde
 
 export class Registry {
   readonly tools = new Map<string, AnyToolDefinition>();
+  /** The runtime's built-in tools' names (DEFER-1: they keep their place first when tools are deferred). */
+  readonly builtinNames: ReadonlySet<string>;
   readonly prompts: Map<string, PromptDefinition>;
   readonly agents: Map<string, AgentDefinition>;
   readonly models: Map<string, ModelDefinition>;
@@ -83,6 +85,7 @@ export class Registry {
     private readonly agentTool?: AgentToolFactory,
     private readonly lifecycleTools?: LifecycleToolFactory,
   ) {
+    this.builtinNames = new Set(Object.keys(builtinTools));
     for (const [name, tool] of [...Object.entries(builtinTools), ...Object.entries(definitions.tools ?? {})]) {
       if (this.tools.has(name)) throw new DefinitionError(`duplicate tool name "${name}"`);
       // Deferred only by the development Worker: its file could not say which key it is registered by.
@@ -296,6 +299,12 @@ export class Registry {
     const model = this.models.get(name);
     if (!model) throw new DefinitionError(`unknown model "${name}"`);
     return model;
+  }
+
+  /** A registered tool as a prompt offers it when listed by name alone (DEFER-1: tool_search added). */
+  resolvedTool(name: string): ResolvedTool | undefined {
+    const definition = this.tools.get(name);
+    return definition ? { name, definition, parameters: argumentsJsonSchema(definition.args ?? undefined) } : undefined;
   }
 
   toolsFor(promptName: string): readonly ResolvedTool[] {

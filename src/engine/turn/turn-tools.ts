@@ -11,7 +11,7 @@ import type { TurnDeps } from '../conversation/index.js';
 import type { GuardSetup } from '../guards/index.js';
 import { effectiveCapabilities } from '../permissions/index.js';
 import type { ModelTool, ThreadStore } from '../ports/index.js';
-import { mcpServersOf, type ResolvedTool } from '../registry/index.js';
+import { mcpServersOf, type ResolvedTool, TOOL_SEARCH, withLoadedToolLimit } from '../registry/index.js';
 import { modelTools, offerChanges, offeredTools, systemText } from '../request/index.js';
 import { subagentInstances } from '../subagents/index.js';
 
@@ -32,8 +32,8 @@ export class TurnTools {
     private readonly setup: GuardSetup,
     private readonly prompt: PromptDefinition,
   ) {
-    this.current = fixed;
-    this.map = new Map(fixed.map((tool) => [tool.name, tool]));
+    this.current = this.limited(fixed);
+    this.map = new Map(this.current.map((tool) => [tool.name, tool]));
     this.servers = deps.host.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
     this.baseCapabilities = setup.capabilities;
     this.offerUpdated();
@@ -58,6 +58,13 @@ export class TurnTools {
     return modelTools(offeredTools(this.current, store, Object.keys(subagentInstances(store)).length > 0));
   }
 
+  /** DEFER-1: past the prompt's limit, tools wait behind tool_search (registry/loaded-tool-limit.ts). */
+  private limited(tools: readonly ResolvedTool[]): ResolvedTool[] {
+    const { registry } = this.deps;
+    const limit = this.prompt.maxLoadedTools ?? Number.POSITIVE_INFINITY;
+    return withLoadedToolLimit(tools, limit, registry.builtinNames, registry.resolvedTool(TOOL_SEARCH));
+  }
+
   private offerUpdated(): void {
     this.system = systemText(this.prompt, this.current, this.deps.registry.skills);
     this.offerChangesByStep = offerChanges(this.current);
@@ -74,9 +81,10 @@ export class TurnTools {
     this.connectedNames = names;
     // A name the prompt already offers keeps its own tool: a server cannot shadow it.
     const added = connected.filter((tool) => !this.fixed.some((own) => own.name === tool.name));
-    this.current = [...this.fixed, ...added.filter((tool) => !tool.hidden)];
+    this.current = this.limited([...this.fixed, ...added.filter((tool) => !tool.hidden)]);
     this.map.clear();
-    for (const tool of [...this.fixed, ...added]) this.map.set(tool.name, tool);
+    for (const tool of added) this.map.set(tool.name, tool);
+    for (const tool of this.current) this.map.set(tool.name, tool);
     // LOCK-5: a declared server's host is part of what the agent may reach.
     const hosts = added.flatMap((tool) => tool.definition.requires.net?.hosts ?? []);
     this.setup.capabilities = effectiveCapabilities(
