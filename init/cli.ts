@@ -44,7 +44,9 @@ export async function main(args: readonly string[], io: CliIo): Promise<number> 
   }
   const where = relative(io.cwd, outcome.dir) || '.';
   io.log(`Wrote ${outcome.name} in ${where}: ${outcome.files.join(', ')}.\n`);
-  io.log(`Next:\n  cd ${shellWord(where)}\n  npm install\n  npm run dev     # http://localhost:8787, key dev-key`);
+  // Written into the folder the user is in (init .): there is nowhere to cd to.
+  const cd = where === '.' ? '' : `  cd ${shellWord(where)}\n`;
+  io.log(`Next:\n${cd}  npm install\n  npm run dev     # http://localhost:8787, key dev-key`);
   return 0;
 }
 

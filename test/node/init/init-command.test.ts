@@ -60,6 +60,20 @@ describe('standard-agents-cloudflare init', () => {
     expect(Object.keys(await tree(join(cwd, 'repo')))).toContain('wrangler.toml');
   });
 
+  it('writes into the folder it runs in (init .), named after it, and prints no cd', async () => {
+    const here = join(cwd, 'Here We Are');
+    await mkdir(here);
+    const out: string[] = [];
+    const code = await main(['init', '.'], { cwd: here, log: (line) => out.push(line), error: () => {}, versions });
+    expect(code).toBe(0);
+    expect(JSON.parse(await readFile(join(here, 'package.json'), 'utf8')).name).toBe('here-we-are');
+    expect(out.join('\n')).toContain('Next:\n  npm install\n  npm run dev');
+  });
+
+  it('quotes a folder with spaces or quotes in the cd it prints', async () => {
+    expect((await init('init', "Bob's agents")).out).toContain(`cd 'Bob'\\''s agents'\n`);
+  });
+
   it('prints its usage without a folder or for an unknown command, and writes nothing', async () => {
     for (const args of [[], ['init'], ['create', 'x'], ['init', 'a', 'b'], ['init', '--force']]) {
       const result = await init(...args);
