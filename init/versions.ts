@@ -44,8 +44,9 @@ function required(table: Record<string, string> | undefined, name: string): stri
 /** The versions from the manifest of the package this file belongs to. */
 export function projectVersions(from: URL = new URL(import.meta.url)): ProjectVersions {
   const manifest = readManifest(from);
+  if (!manifest.version) throw new Error(`${PACKAGE}'s package.json has no version`);
   return {
-    runtime: required({ version: manifest.version ?? '' }, 'version'),
+    runtime: manifest.version,
     zod: required(manifest.dependencies, 'zod'),
     wrangler: required(manifest.devDependencies, 'wrangler'),
     typescript: required(manifest.devDependencies, 'typescript'),
