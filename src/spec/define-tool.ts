@@ -59,6 +59,7 @@ export type ContextResolver<
   Shared extends ToolContextSchema | null = null,
 > = (
   state: ToolState<Ctx, Shared>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a seed with nothing to add may end without a return
 ) => Promise<Partial<ContextOf<Ctx>> | undefined | void> | Partial<ContextOf<Ctx>> | undefined | void;
 
 export type Tool<

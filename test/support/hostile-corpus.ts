@@ -1568,7 +1568,6 @@ export const THREAD_SCREEN_TEXTS: readonly { label: string; text: string }[] = [
   { label: 'a right-to-left override', text: '\u202Eevil.exe\u202C and text' },
 ];
 
-
 // ---- the tool contract: results as data, byte ranges, sidecars -----------------------------------
 
 /**
