@@ -7,12 +7,19 @@
  * away; and nothing is wider than a 390 px phone screen. A screenshot of each lands in
  * test-output/screenshots/.
  */
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../../client/index.js';
 import type { OpenAIServer } from '../../harness/openai-server.mjs';
 import { THREAD_SCREEN_TEXTS } from '../support/hostile-corpus.js';
-import { type InspectorSession, signIn, startInspectorSession, until } from '../support/inspector-browser.js';
+import {
+  type InspectorSession,
+  SCREENSHOTS,
+  signIn,
+  startInspectorSession,
+  until,
+} from '../support/inspector-browser.js';
 
 let session: InspectorSession;
 let model: OpenAIServer;
@@ -24,6 +31,11 @@ async function box(locator: Locator) {
   const found = await locator.boundingBox();
   if (!found) throw new Error('not visible');
   return found;
+}
+
+/** What is on screen, not the whole page: where the docked message box and the jump control are. */
+function view(name: string): Promise<Buffer> {
+  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) });
 }
 
 const scrollY = () => page.evaluate('window.scrollY') as Promise<number>;
@@ -100,7 +112,7 @@ describe('the thread screen', () => {
     await answer.waitFor();
     await until(() => inViewAboveDock(answer), Boolean, 'the streamed answer followed to its end');
     expect(await jump().isHidden()).toBe(true);
-    await session.shot('p01-following');
+    await view('p01-following');
 
     // The user scrolls up (at once: a wheel's smooth scroll would still be moving when read), and
     // following pauses and the jump control appears.
@@ -116,7 +128,7 @@ describe('the thread screen', () => {
     // The page stayed where the user was reading; the new answer is below, out of view.
     expect(await scrollY()).toBe(readingAt);
     expect(await inViewAboveDock(second)).toBe(false);
-    await session.shot('p02-paused-with-jump');
+    await view('p02-paused-with-jump');
 
     await jump().click();
     await until(() => inViewAboveDock(second), Boolean, 'the latest answer in view after the jump');
@@ -139,7 +151,7 @@ describe('the thread screen', () => {
     expect(asked.y).toBeGreaterThanOrEqual(0);
     expect(asked.y + asked.height).toBeLessThanOrEqual(composer.y);
     expect(composer.y + composer.height).toBeLessThanOrEqual(await viewportHeight());
-    await session.shot('p03-wait-by-the-composer');
+    await view('p03-wait-by-the-composer');
 
     await waits.getByRole('radio', { name: 'Blue' }).check();
     await waits.getByRole('button', { name: 'Send answers' }).click();
@@ -315,7 +327,7 @@ describe('the thread screen', () => {
         ],
       },
       { text: hostile },
-      { status: 401, body: { error: { message: `Refused: ${'x'.repeat(300)}` } } },
+      { status: 401, body: { error: { message: `Refused: ${'z'.repeat(300)}` } } },
     );
     const { id } = await api.threads.create({ agent: 'workspace', tags: ['a-long-tag-without-any-spaces-in-it'] });
     await page.setViewportSize({ width: 390, height: 844 });
@@ -339,7 +351,7 @@ describe('the thread screen', () => {
         Boolean,
         'the failed turn in view above the message box',
       );
-      await session.shot('p09-phone-width');
+      await view('p09-phone-width');
       // The panels below the log (the raw frames open, with their JSON) fit too.
       await page.getByText('Raw frames').click();
       await page.getByRole('list', { name: 'Frames' }).getByRole('listitem').first().waitFor();
