@@ -127,9 +127,7 @@ export class ToolCallView {
     }
     const shown =
       envelope?.type === 'output'
-        ? json(
-            metadata?.truncated ? ((envelope.data as { head?: unknown } | null)?.head ?? envelope.data) : envelope.data,
-          )
+        ? json(envelope.data)
         : envelope?.type === 'error'
           ? envelope.error_text
           : (content ?? '');
