@@ -54,7 +54,8 @@ class StepAccumulator {
   private text = '';
   private usage: ModelUsage | null = null;
   private finishReason: string | null = null;
-  private readonly toolCalls = new ToolCallAssembler(DIALECT);
+  /** Each call's arguments so far go to the handlers as they grow (ARGS-1). */
+  private readonly toolCalls = new ToolCallAssembler(DIALECT, (delta) => this.handlers.onToolCallDelta?.(delta));
 
   constructor(
     private model: string,
