@@ -25,9 +25,6 @@ export class FallbackProvider implements Provider {
               streamed = true;
               handlers?.onTextDelta?.(delta);
             },
-            // A call's arguments are whole-so-far and the step's stored message settles them:
-            // a fallback answering anew shows its own calls (ARGS-1).
-            onToolCallDelta: (delta) => handlers?.onToolCallDelta?.(delta),
           },
         );
       } catch (error) {

@@ -15,7 +15,6 @@ export type {
   Provider,
   RequestSettings,
   StreamHandlers,
-  ToolCallDelta,
   UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';

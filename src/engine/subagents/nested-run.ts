@@ -67,7 +67,6 @@ export async function runNested(run: NestedRun): Promise<ToolResult> {
         side: run.side,
         scrub: deps.scrub ?? ((text: string) => text),
         now: deps.now ?? Date.now,
-        heartbeatMs: deps.registry.toolHeartbeatMs,
       });
       continue;
     }

@@ -77,8 +77,7 @@ class AnswerReader {
   private text = '';
   private usage: ModelUsage | null = null;
   private finishReason: string | null = null;
-  /** Each call's arguments so far go to the handlers as they grow (ARGS-1). */
-  private readonly toolCalls = new ToolCallAssembler(DIALECT, (delta) => this.handlers.onToolCallDelta?.(delta));
+  private readonly toolCalls = new ToolCallAssembler(DIALECT);
 
   constructor(
     private model: string,
