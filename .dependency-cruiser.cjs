@@ -2,7 +2,8 @@
  * The architecture rules `npm run lint` enforces (docs/architecture.md): the layers import downwards
  * only, there is no import cycle (type-only imports count), a folder is entered only through its
  * `index.ts` (its door), nothing the Worker, the benchmark or the local harness runs imports
- * test code, and the client and the inspector page import no runtime code.
+ * test code, and the client and the inspector page import no runtime code; heavy dependencies that
+ * only some threads use load on first use, not when the Worker starts.
  */
 module.exports = {
   forbidden: [
@@ -28,6 +29,35 @@ module.exports = {
       severity: 'error',
       from: { path: '^init/' },
       to: { path: ['^src/', '^client/', '^inspector/', '^cloudflare:'] },
+    },
+    {
+      name: 'heavy-dependencies-load-on-first-use',
+      comment:
+        'The MCP SDK, the program compilers (sucrase, acorn) and just-bash take long to load and only some threads use them: src/ imports them with import() on first use, or as values only in the modules that hold them alone: a Worker that never uses them starts without evaluating them (bench: npm run bench -- cold-start).',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/tools/mcp/mcp-client-sdk[.]ts$',
+          '^src/http/mcp/mcp-server-sdk[.]ts$',
+          '^src/engine/sandbox/program-compilers[.]ts$',
+        ],
+      },
+      to: {
+        path: 'node_modules/(@modelcontextprotocol/sdk|sucrase|acorn|acorn-walk|just-bash)/',
+        dependencyTypesNot: ['type-only', 'type-import', 'dynamic-import'],
+      },
+    },
+    {
+      name: 'first-use-modules-load-on-first-use',
+      comment:
+        'The modules holding a heavy dependency alone are imported with import() when first needed, never at startup.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: {
+        path: '^src/(tools/mcp/mcp-client-sdk|http/mcp/mcp-server-sdk|engine/sandbox/program-compilers)[.]ts$',
+        dependencyTypesNot: ['type-only', 'type-import', 'dynamic-import'],
+      },
     },
     {
       name: 'no-cycles',
@@ -93,6 +123,7 @@ module.exports = {
     // Type-only imports are dependencies too: they close cycles just as well.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    exclude: { path: '^(node_modules|\\.wrangler)/' },
+    // node_modules stays in the graph, unfollowed, for the rule on what loads at startup.
+    exclude: { path: '^\\.wrangler/' },
   },
 };

@@ -9,6 +9,7 @@
 import { env, RpcTarget } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import {
+  loadProgramCompilers,
   type PreparedProgram,
   prepareProgram,
   type SandboxConfig,
@@ -18,6 +19,9 @@ import {
 } from '../../src/engine/sandbox/index.js';
 
 const loader = (env as unknown as { LOADER: WorkerLoader }).LOADER;
+
+// The compilers load on first use (as runProgram loads them); the tests call the preparation directly.
+await loadProgramCompilers();
 
 /** The host side of the bridge, as the thread will offer it: tools and files over RPC. */
 class TestHost extends RpcTarget {

@@ -5,6 +5,8 @@
  * work meter and a memory ledger, console and result caps, stop), and the TypeScript declarations a
  * model is shown. Loading the isolate and the bridge to tools and files belong to the host side.
  */
+
+export { loadProgramCompilers } from './compilers-loader.js';
 export { MAX_MODULES, MAX_SOURCE_BYTES, PROGRAM_MODULE, SANDBOX_MAIN_MODULE } from './module-names.js';
 export type { PreparedProgram, ProgramInput, ProgramSyntaxError } from './program-source.js';
 export { prepareProgram, randomGuardName } from './program-source.js';

@@ -10,8 +10,8 @@
  * Every change is text inserted or replaced at a node's position, never a newline, so a stack trace's
  * line numbers are the user's own.
  */
-import { type AnyNode, type Program, parse } from 'acorn';
-import { fullAncestor } from 'acorn-walk';
+import type { AnyNode, Program } from 'acorn';
+import { programCompilers } from './compilers-loader.js';
 import { resolveSpecifier } from './module-names.js';
 
 /** One change to the source: `text` replaces `start..end` (an insertion when they are equal). */
@@ -58,7 +58,7 @@ interface AcornSyntaxError extends SyntaxError {
 
 function parseCode(code: string, isProgram: boolean): Program | CodeProblem {
   try {
-    return parse(code, {
+    return programCompilers().parse(code, {
       ecmaVersion: 'latest',
       sourceType: 'module',
       allowReturnOutsideFunction: isProgram,
@@ -127,7 +127,7 @@ export function instrumentCode(code: string, options: InstrumentOptions): Instru
     return JSON.stringify(resolved.specifier);
   };
 
-  fullAncestor(tree, (node, _state, ancestors) => {
+  programCompilers().fullAncestor(tree, (node, _state, ancestors) => {
     const depth = ancestors.length;
     switch (node.type) {
       case 'ForStatement':

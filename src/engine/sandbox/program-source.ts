@@ -10,7 +10,7 @@
  * of text put before the user's first line, so every line number in a stack trace is the user's own;
  * only columns on line 1 are shifted, by `programPrefixLength`.
  */
-import { transform } from 'sucrase';
+import { programCompilers } from './compilers-loader.js';
 import { type CodeProblem, type InstrumentedCode, type InstrumentOptions, instrumentCode } from './instrument.js';
 import {
   emittedModuleName,
@@ -81,7 +81,7 @@ interface SucraseSyntaxError extends Error {
 /** Types stripped, line for line; type-only imports elided when `elideImports`. */
 function stripTypes(source: string, elideImports: boolean): { code: string } | CodeProblem {
   try {
-    const { code } = transform(source, {
+    const { code } = programCompilers().transform(source, {
       transforms: ['typescript'],
       disableESTransforms: true,
       keepUnusedImports: !elideImports,

@@ -14,6 +14,7 @@ import { CallPaused } from '../../spec/index.js';
 import { MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { normalizeThreadPath } from '../files/index.js';
 import type { SandboxHost, SandboxLoader, SandboxOutcome } from '../ports/index.js';
+import { loadProgramCompilers } from './compilers-loader.js';
 import { type PreparedProgram, prepareProgram } from './program-source.js';
 import { DEFAULT_MEMORY_BYTES } from './sandbox-config.js';
 import { sandboxMainModule } from './sandbox-main.js';
@@ -105,6 +106,8 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
   const signal = state.execution?.abortSignal;
   const checked = checkedOptions(state, options);
   if (typeof checked === 'string') return failed(`runCode: ${checked}`);
+  // The compilers (sucrase, acorn) load with the first program, not with every Worker that starts.
+  await loadProgramCompilers();
   const prepared = prepareProgram({ source, modules: options.modules });
   if (!prepared.ok) {
     return failed(prepared.error, { file: prepared.file, line: prepared.line });

@@ -6,7 +6,6 @@
  * The bearer key is checked before this route runs (THR-6, app.ts). The POST is declared in the
  * OpenAPI document and served by a plain handler: the SDK's transport reads and checks the body.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Context } from 'hono';
 import type { Registry } from '../../engine/registry/index.js';
 import {
@@ -60,14 +59,16 @@ export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
   serveDocumented(app, mcpPost, async (c) => {
     const request = await depthChecked(c);
     if (request instanceof Response) return request;
-    const server = buildMcpServer({
+    // The SDK's server loads with the first `/mcp` request, not with the Worker (mcp-server-sdk.ts).
+    const sdk = await import('./mcp-server-sdk.js');
+    const server = buildMcpServer(sdk, {
       env: c.env,
       userId: c.get('userId'),
       registry,
       turnWaitMs: options.turnWaitMs ?? TURN_WAIT_MS,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
     });
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new sdk.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       maxRequestBodySize: MAX_JSON_BODY_BYTES,
     });

@@ -3,13 +3,11 @@
  * agents (agent-tools.ts) and the caller's threads (thread-tools.ts). Built per request because the
  * endpoint is stateless: any isolate answers any request, and a server instance serves one.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CancelledNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-// Ajv, the SDK's default validator, compiles schemas to code, which workerd forbids.
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { registerAgentTools } from './agent-tools.js';
 import { type McpCallContext, stopThread } from './call-context.js';
 import { cancelCall } from './cancellations.js';
+import type * as ServerSdk from './mcp-server-sdk.js';
 import { registerThreadTools } from './thread-tools.js';
 
 const INSTRUCTIONS =
@@ -17,7 +15,9 @@ const INSTRUCTIONS =
   'Pass thread_id to continue the conversation; list_threads and read_thread show your threads. ' +
   'A turn that waits for a human says what it waits for.';
 
-export function buildMcpServer(context: McpCallContext): McpServer {
+/** `sdk` is mcp-server-sdk.ts, loaded by the first `/mcp` request. */
+export function buildMcpServer(sdk: typeof ServerSdk, context: McpCallContext): McpServer {
+  const { CancelledNotificationSchema, CfWorkerJsonSchemaValidator, McpServer } = sdk;
   const server = new McpServer(
     { name: 'standard-agents', version: '0.1.0' },
     { instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },

@@ -5,17 +5,27 @@
  * once, transparently. The thread opens no standalone GET stream: it would hold the object awake
  * for notifications it does not use; each call's answer streams on the call's own response.
  */
-import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import type { McpTransport } from '../../spec/index.js';
 import { McpAuthorizationRequired, type ThreadOAuthProvider } from './mcp-oauth.js';
 import type { McpFetch, McpToolInfo } from './mcp-ports.js';
 
 const CLIENT_INFO = { name: 'standard-agents-cloudflare', version: '0.1.0' };
+
+type ClientSdk = typeof import('./mcp-client-sdk.js');
+/** The SDK once a connection has loaded it; until then no error can be one of its classes. */
+let loadedSdk: ClientSdk | null = null;
+
+async function clientSdk(): Promise<ClientSdk> {
+  loadedSdk ??= await import('./mcp-client-sdk.js');
+  return loadedSdk;
+}
+
+/** Whether an error is the SDK's JSON-RPC error (a server's own error answer). */
+export function isMcpError(error: unknown): error is Error {
+  return loadedSdk !== null && error instanceof loadedSdk.McpError;
+}
 /** Pages of `tools/list` read at most: 100 pages is far beyond any real server. */
 const MAX_LIST_PAGES = 100;
 
@@ -50,7 +60,7 @@ function withoutStandaloneStream(fetch: McpFetch, transport: McpTransport): McpF
 }
 
 function isSessionGone(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return loadedSdk !== null && error instanceof loadedSdk.StreamableHTTPError && error.code === 404;
 }
 
 export class McpConnection {
@@ -61,7 +71,8 @@ export class McpConnection {
     private readonly deps: McpConnectionDeps,
   ) {}
 
-  private makeTransport(session: McpSession | null) {
+  private makeTransport(sdk: ClientSdk, session: McpSession | null) {
+    const { SSEClientTransport, StreamableHTTPClientTransport } = sdk;
     const { endpoint, deps } = this;
     const options = {
       fetch: withoutStandaloneStream(deps.fetch, endpoint.transport),
@@ -88,8 +99,10 @@ export class McpConnection {
   }
 
   private async connect(resume: boolean): Promise<Client> {
+    const sdk = await clientSdk();
+    const { Client, CfWorkerJsonSchemaValidator, StreamableHTTPClientTransport } = sdk;
     const session = resume && this.endpoint.transport === 'streamable-http' ? this.deps.session : null;
-    const transport = this.makeTransport(session);
+    const transport = this.makeTransport(sdk, session);
     const client = new Client(CLIENT_INFO, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     try {
       await client.connect(transport);
@@ -129,7 +142,8 @@ export class McpConnection {
 
   /** An authorization the SDK began becomes a wait the thread can show; other errors pass. */
   private explain(error: unknown): unknown {
-    if (error instanceof McpAuthorizationRequired) return error;
+    if (error instanceof McpAuthorizationRequired || loadedSdk === null) return error;
+    const { StreamableHTTPError, UnauthorizedError } = loadedSdk;
     if (error instanceof UnauthorizedError || (error instanceof StreamableHTTPError && error.code === 401)) {
       const url = this.deps.oauth?.authorizationUrl;
       if (url) return new McpAuthorizationRequired(this.endpoint.server, url);
@@ -178,6 +192,7 @@ export class McpConnection {
   /** Exchanges the code the authorization server sent back for tokens (stored by the provider). */
   async finishAuthorization(code: string): Promise<void> {
     if (!this.deps.oauth) throw new Error(`the MCP server "${this.endpoint.server}" has no OAuth client here`);
+    const { auth } = await clientSdk();
     const result = await auth(this.deps.oauth, {
       serverUrl: this.endpoint.url,
       authorizationCode: code,

@@ -5,12 +5,11 @@
  * connection per server for the object's lifetime, resuming the stored session after an eviction.
  * Every failure the model could act on comes back as an error result it can read.
  */
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { canonicalHostName } from '../../engine/egress/index.js';
 import type { ResolvedTool } from '../../engine/registry/index.js';
 import type { McpServerConfig, ToolResult } from '../../spec/index.js';
 import { DEFAULT_MCP_TIMEOUT_MS, fillPlaceholders, placeholders } from '../../spec/internal.js';
-import { McpConnection, type McpEndpoint, type McpSession } from './mcp-connection.js';
+import { isMcpError, McpConnection, type McpEndpoint, type McpSession } from './mcp-connection.js';
 import { mcpToolName } from './mcp-names.js';
 import { McpAuthorizationRequired, ThreadOAuthProvider } from './mcp-oauth.js';
 import type { McpHost, McpServerRecord } from './mcp-ports.js';
@@ -21,7 +20,7 @@ import { type McpToolCaller, mcpConnectTool, mcpServerTools } from './mcp-tools.
 class McpConfigError extends Error {}
 
 function message(error: unknown): string {
-  if (error instanceof McpError) return error.message;
+  if (isMcpError(error)) return error.message;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -11,9 +11,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { loadProgramCompilers } from '../../../../src/engine/sandbox/index.js';
 import { instrumentCode } from '../../../../src/engine/sandbox/instrument.js';
 import { LINEAR_REGEXP_SOURCE } from '../../../../src/engine/sandbox/isolate-regexp.js';
 import { CATASTROPHIC_PROGRAMS, CATASTROPHIC_REGEXES } from '../../../support/hostile-corpus.js';
+
+// The compilers load on first use (as runProgram loads them); the tests call the preparation directly.
+await loadProgramCompilers();
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const GUARD = '__test_guard';

@@ -14,6 +14,7 @@ import { basename, join } from 'node:path';
 import { parse } from 'acorn';
 import { describe, expect, it } from 'vitest';
 import {
+  loadProgramCompilers,
   PROGRAM_MODULE,
   prepareProgram,
   SANDBOX_MAIN_MODULE,
@@ -26,6 +27,9 @@ import { QUEUED_JOBS_SOURCE } from '../../../../src/engine/sandbox/isolate-queue
 import { RE2JS_SCRIPT } from '../../../../src/engine/sandbox/isolate-re2js.js';
 import { LINEAR_REGEXP_SOURCE } from '../../../../src/engine/sandbox/isolate-regexp.js';
 import { WORK_METER_SOURCE } from '../../../../src/engine/sandbox/isolate-work-meter.js';
+
+// The compilers load on first use (as runProgram loads them); the tests call the preparation directly.
+await loadProgramCompilers();
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 const BIOME = join(ROOT, 'node_modules', '@biomejs', 'biome', 'bin', 'biome');

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  loadProgramCompilers,
   MAX_MODULES,
   type PreparedProgram,
   type ProgramInput,
@@ -18,6 +19,9 @@ import {
   toolDeclarations,
 } from '../../../../src/engine/sandbox/index.js';
 import { argumentsJsonSchema } from '../../../../src/spec/index.js';
+
+// The compilers load on first use (as runProgram loads them); the tests call the preparation directly.
+await loadProgramCompilers();
 
 const G = '__sa_guard_test';
 
