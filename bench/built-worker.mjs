@@ -23,12 +23,10 @@ const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true
  * @param {string} options.config wrangler.toml, relative to the repository root.
  * @param {string} options.outdir
  * @param {string} [options.script] An entry in place of the configuration's `main`.
- * @param {boolean} [options.minify] Minified (`--minify`, as `npm run deploy` builds), whatever the configuration says.
  * @returns {Promise<BuiltWorker>}
  */
-export async function buildWorker({ config, outdir, script, minify }) {
+export async function buildWorker({ config, outdir, script }) {
   const args = [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', config, ...(script ? [script] : [])];
-  if (minify !== undefined) args.push(`--minify=${minify}`);
   try {
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV });
   } catch (error) {

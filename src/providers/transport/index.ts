@@ -14,5 +14,6 @@ export type { BindingProviderKind, HttpEndpoint, HttpProviderKind, ProviderKind 
 export type { Attempt, ReadProgress, RetryOptions } from './retry-loop.js';
 export { readAttempt, withRetries } from './retry-loop.js';
 export { isRetryableStatus } from './retry-policy.js';
+export { StepAccumulator } from './step-accumulator.js';
 export type { ToolCallDialect } from './tool-call-assembler.js';
 export { randomCallId, ToolCallAssembler } from './tool-call-assembler.js';

@@ -11,13 +11,13 @@
  * Text deltas are handed on as they arrive. Usage is the last one reported: Chat Completions chunks
  * report zeros or running totals before the final totals arrive in the native usage event.
  */
-import type { ModelRequest, ModelResponse, ModelUsage, StreamHandlers } from '../../engine/ports/index.js';
+import type { ModelRequest, ModelResponse, StreamHandlers } from '../../engine/ports/index.js';
 import { ProviderError } from '../../engine/ports/index.js';
 import {
   isRecord,
   type ReadProgress,
   randomCallId,
-  readEventStream,
+  StepAccumulator,
   snippet,
   ToolCallAssembler,
   type ToolCallDialect,
@@ -44,15 +44,7 @@ export async function readStream(
     reader.onWholeAnswer(output);
     return reader.result();
   }
-  const read = await readEventStream(output, {
-    name: NAME,
-    signal: request.signal,
-    progress,
-    onEvent: (event) => {
-      reader.onEventData(event.data);
-      return reader.done;
-    },
-  });
+  const read = await reader.readEvents(output, { name: NAME, signal: request.signal, progress });
   if (read.events > 0) return reader.result();
   const raw = read.raw.trim();
   if (raw === '') {
@@ -71,119 +63,73 @@ export async function readStream(
 }
 
 /** Builds one step's result from the events, or the whole answer, forwarding text at once. */
-class AnswerReader {
-  /** `data: [DONE]` arrived. */
-  done = false;
-  private text = '';
-  private usage: ModelUsage | null = null;
-  private finishReason: string | null = null;
-  private readonly toolCalls = new ToolCallAssembler(DIALECT);
+class AnswerReader extends StepAccumulator {
+  protected readonly toolCalls = new ToolCallAssembler(DIALECT);
 
-  constructor(
-    private model: string,
-    private readonly handlers: StreamHandlers,
-  ) {}
-
-  /** One server-sent event's data. */
-  onEventData(data: string): void {
-    const trimmed = data.trim();
-    if (trimmed === '') return;
-    if (trimmed === '[DONE]') {
-      this.done = true;
-      return;
-    }
+  protected readChunk(payload: string): void {
     let chunk: unknown;
     try {
-      chunk = JSON.parse(trimmed);
+      chunk = JSON.parse(payload);
     } catch {
       // Events framed by single newlines reach the parser as one event of several `data:` lines.
-      if (trimmed.includes('\n')) {
-        for (const line of trimmed.split('\n')) this.onEventData(line.replace(/^data:\s?/, ''));
+      if (payload.includes('\n')) {
+        for (const line of payload.split('\n')) this.onEvent(line.replace(/^data:\s?/, ''));
         return;
       }
-      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(trimmed)}`);
+      throw new ProviderError(`${NAME} sent a stream event that is not JSON: ${snippet(payload)}`);
     }
     if (!isRecord(chunk)) {
-      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(trimmed)}`);
+      throw new ProviderError(`${NAME} sent a stream event that is not an object: ${snippet(payload)}`);
     }
     if (chunk.error !== undefined && chunk.error !== null) {
       throw bindingFailure(chunk.error, this.model, 'reported an error mid-stream');
     }
-    this.onMeta(chunk);
-    this.addText(chunk.response);
+    this.takeMeta(chunk);
+    this.addOutputText(chunk.response);
     this.toolCalls.addAll(chunk.tool_calls);
-    const choice = firstChoice(chunk);
-    if (!choice) return;
-    if (typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
-    if (!isRecord(choice.delta)) return;
-    this.addText(choice.delta.content);
-    this.toolCalls.addAll(choice.delta.tool_calls);
+    const delta = this.firstChoice(chunk)?.delta;
+    if (!isRecord(delta)) return;
+    this.addOutputText(delta.content);
+    this.toolCalls.addAll(delta.tool_calls);
   }
 
   /** A whole, unstreamed answer: the native output, a `chat.completion`, or bare text. */
   onWholeAnswer(output: unknown): void {
     this.done = true;
     if (typeof output === 'string') {
-      this.addText(output);
+      this.addOutputText(output);
       return;
     }
     if (!isRecord(output)) {
       throw new ProviderError(`${NAME} answered with something that is not a model output: ${describeValue(output)}`);
     }
     if (output.error !== undefined && output.error !== null) throw bindingFailure(output.error, this.model);
-    this.onMeta(output);
-    const choice = firstChoice(output);
+    this.takeMeta(output);
+    const choice = this.firstChoice(output);
     const message = choice && isRecord(choice.message) ? choice.message : undefined;
     if (!message && !('response' in output) && !('tool_calls' in output)) {
       throw new ProviderError(`${NAME} answered with JSON that is not a model output: ${describeValue(output)}`);
     }
-    if (choice && typeof choice.finish_reason === 'string') this.finishReason = choice.finish_reason;
-    this.addText(message ? message.content : output.response);
+    this.addOutputText(message ? message.content : output.response);
     this.toolCalls.addAll(message ? message.tool_calls : output.tool_calls, true);
   }
 
-  result(): ModelResponse {
-    const toolCalls = this.toolCalls.finish();
-    // Native answers name no finish reason; a complete one ended by choice, or to call tools.
-    const derived = this.done ? (toolCalls.length > 0 ? 'tool_calls' : 'stop') : null;
-    return {
-      text: this.text,
-      toolCalls,
-      usage: this.usage,
-      finishReason: this.finishReason ?? derived,
-      model: this.model,
-    };
+  /** Native answers name no finish reason; a complete one ended by choice, or to call tools. */
+  protected override unnamedFinishReason(calledTools: boolean): string | null {
+    return this.done ? (calledTools ? 'tool_calls' : 'stop') : null;
+  }
+
+  /** Native answers also name their finish reason at the top level. */
+  protected override takeMeta(chunk: Record<string, unknown>): void {
+    super.takeMeta(chunk);
+    if (typeof chunk.finish_reason === 'string') this.finishReason = chunk.finish_reason;
   }
 
   /** Text as the binding sends it: a string, a number it failed to quote, or (JSON mode) an object. */
-  private addText(value: unknown): void {
+  private addOutputText(value: unknown): void {
     if (value === undefined || value === null) return;
-    const piece = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
-    if (piece === '') return;
-    this.text += piece;
-    this.handlers.onTextDelta?.(piece);
+    this.addText(typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value));
   }
-
-  private onMeta(chunk: Record<string, unknown>): void {
-    if (typeof chunk.model === 'string' && chunk.model !== '') this.model = chunk.model;
-    if (typeof chunk.finish_reason === 'string') this.finishReason = chunk.finish_reason;
-    if (isRecord(chunk.usage)) this.usage = toUsage(chunk.usage);
-  }
-}
-
-function toUsage(usage: Record<string, unknown>): ModelUsage {
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  const promptTokens = count(usage.prompt_tokens);
-  const completionTokens = count(usage.completion_tokens);
-  const totalTokens = typeof usage.total_tokens === 'number' ? usage.total_tokens : promptTokens + completionTokens;
-  const details = isRecord(usage.prompt_tokens_details) ? usage.prompt_tokens_details : {};
-  const cached = typeof details.cached_tokens === 'number' ? details.cached_tokens : undefined;
-  return { promptTokens, completionTokens, totalTokens, ...(cached !== undefined ? { cachedTokens: cached } : {}) };
-}
-
-function firstChoice(chunk: Record<string, unknown>): Record<string, unknown> | undefined {
-  const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-  return isRecord(choice) ? choice : undefined;
 }
 
 function describeValue(value: unknown): string {
