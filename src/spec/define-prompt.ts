@@ -80,6 +80,8 @@ export interface PromptDefinition {
    * (default `DEFAULT_MAX_LOADED_TOOLS`).
    */
   maxLoadedTools: number;
+  /** INJ-1: per tool name, whether its output is marked as outside data (over the tool's own setting). */
+  untrustedOutput: Readonly<Record<string, boolean>>;
 }
 
 /** DEFER-1: how many tools a prompt sends with their schemas before the rest are deferred. */
@@ -115,6 +117,12 @@ export interface DefinePromptOptions {
    * name only until `tool_search` loads them, as if marked `deferred`. Default 40.
    */
   maxLoadedTools?: number;
+  /**
+   * Per tool name: `true` marks the tool's output as outside data (delimited, with a notice that it
+   * is not instructions), `false` stops marking it. Over the tool's own `untrustedOutput`; web_fetch,
+   * web_search and MCP servers' tools are marked unless turned off here.
+   */
+  untrustedOutput?: Record<string, boolean>;
 }
 
 /** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
@@ -178,5 +186,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     modelSettings: options.modelSettings,
     mcpServers: checkMcpServers(`definePrompt "${options.name}"`, options.mcpServers),
     maxLoadedTools: maxLoaded,
+    untrustedOutput: { ...(options.untrustedOutput ?? {}) },
   };
 }

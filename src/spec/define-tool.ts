@@ -139,6 +139,12 @@ export interface DefineToolOptions<
    */
   deferred?: boolean;
   /**
+   * The tool's output comes from outside the thread (web pages, search snippets, another service's
+   * answers): the model receives it inside delimiters with a notice that it is data, not
+   * instructions (INJ-1). Default false; a prompt can override it per tool.
+   */
+  untrustedOutput?: boolean;
+  /**
    * What a call touches (paths, hosts, command lines): the subjects of the capability check (LOCK-5)
    * and of permission rules (PERM-1). Without it, a call touches nothing beyond the thread, and
    * rules on the tool's id match its arguments as JSON.
@@ -186,6 +192,8 @@ export interface ToolDefinition<
   requireApproval: boolean | ApprovalPredicate<Args extends ToolArgs ? z.infer<Args> : undefined>;
   access: ((args: Args extends ToolArgs ? z.infer<Args> : undefined) => ToolAccess) | undefined;
   deferred: boolean;
+  /** INJ-1: the output is marked as outside data when the model reads it. */
+  untrustedOutput?: boolean;
 }
 
 /** What `requireApproval` as a function sees besides the arguments. */
@@ -354,5 +362,6 @@ function checkedTool<
     requireApproval: options.requireApproval ?? false,
     access: options.access,
     deferred: options.deferred ?? false,
+    untrustedOutput: options.untrustedOutput ?? false,
   };
 }

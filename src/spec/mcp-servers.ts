@@ -21,6 +21,8 @@ export interface McpServerConfig {
   tools?: string[];
   /** Offered by name alone until `tool_search` loads them (KIND-8): for servers with many tools. */
   deferred?: boolean;
+  /** Mark the tools' results as outside data, not instructions, for the model (INJ-1). Default true. */
+  untrustedOutput?: boolean;
   /** Milliseconds one call may take (seed 002: 60 s), beside the executor's own minute. */
   timeout?: number;
   /** Ask a human before every call of this server's tools (KIND-5). */

@@ -19,6 +19,7 @@ import {
   TOOL_NETWORK_OUTSIDE_BODY,
   TOOL_NETWORK_WAYS,
 } from '../support/hostile-corpus.js';
+import { markedAs } from '../support/outside-data.js';
 
 interface Call {
   name: string;
@@ -125,7 +126,7 @@ describe('egress policy through the HTTP API', () => {
     for (const [index, { label }] of spellings.entries()) {
       expect(results[index], label).toMatchObject({
         tool_status: 'success',
-        content: 'plain text body\n  kept   as is',
+        content: markedAs('plain text body\n  kept   as is'),
       });
     }
     expect(await received(tag)).toHaveLength(spellings.length);

@@ -204,6 +204,8 @@ async function webService(req: IncomingMessage, res: ServerResponse, url: URL): 
   // GET /web/redirect-to?location=<url>: a redirect to anywhere, for the egress tests.
   if (path === '/web/redirect-to')
     return send(302, '', undefined, { location: url.searchParams.get('location') ?? '/' });
+  // GET /web/echo?text=<text>: the text as a plain page, for the untrusted-output tests.
+  if (path === '/web/echo') return send(200, url.searchParams.get('text') ?? '', 'text/plain; charset=utf-8');
   if (path === '/web/plain.txt') return send(200, 'plain text body\n  kept   as is', 'text/plain');
   if (path === '/web/data.json') return send(200, '{"answer":42}', 'application/json');
   if (path === '/web/image.png') {

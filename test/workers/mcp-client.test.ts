@@ -22,6 +22,7 @@ import {
   pathOf,
   requestStartLink,
 } from '../support/oauth-browser.js';
+import { markedAs, outsideData } from '../support/outside-data.js';
 import { allFrames } from '../support/socket.js';
 
 const TOKEN = 'mcp-bearer-canary-7f3a9c1e';
@@ -82,8 +83,8 @@ describe('MCP client tools', () => {
     const id = await mcpThread([{ name: 'tools__echo', arguments: { text: marker } }, { name: 'tools__whoami' }]);
     const log = await settled(id);
     const [echo, whoami] = results(log);
-    expect(echo).toMatchObject({ name: 'tools__echo', tool_status: 'success', content: `echo: ${marker}` });
-    expect(JSON.parse(whoami?.content ?? '{}')).toMatchObject({ authorization: true });
+    expect(echo).toMatchObject({ name: 'tools__echo', tool_status: 'success', content: markedAs(`echo: ${marker}`) });
+    expect(JSON.parse(outsideData(whoami?.content))).toMatchObject({ authorization: true });
 
     const state = await mcpState();
     const session = state.calls.find((call) => call.args.text === marker)?.sessionId;
@@ -132,7 +133,7 @@ describe('MCP client tools', () => {
     const marker = unique('legacy');
     const id = await mcpThread([{ name: 'legacy__echo', arguments: { text: marker } }]);
     const [echo] = results(await settled(id));
-    expect(echo).toMatchObject({ tool_status: 'success', content: `echo: ${marker}` });
+    expect(echo).toMatchObject({ tool_status: 'success', content: markedAs(`echo: ${marker}`) });
     // The call arrived in a session of the SSE transport: its messages are POSTed to /messages.
     const state = await mcpState();
     const session = state.calls.find((call) => call.args.text === marker)?.sessionId;
@@ -213,7 +214,7 @@ describe('MCP client tools', () => {
         (log) => log.at(-1)?.content === 'two',
       ),
     );
-    expect(afterEviction.at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${second}` });
+    expect(afterEviction.at(-1)).toMatchObject({ tool_status: 'success', content: markedAs(`echo: ${second}`) });
     const state = await mcpState();
     expect(state.calls.find((call) => call.args.text === second)?.sessionId).toBe(sessionBefore);
     const sinceEviction = state.requests.filter((request) => request.sessionId === sessionBefore).slice(listsBefore);
@@ -234,7 +235,7 @@ describe('MCP client tools', () => {
         (log) => log.at(-1)?.content === 'three',
       ),
     );
-    expect(afterRestart.at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${third}` });
+    expect(afterRestart.at(-1)).toMatchObject({ tool_status: 'success', content: markedAs(`echo: ${third}`) });
     const newSession = (await mcpState()).calls.find((call) => call.args.text === third)?.sessionId;
     expect(newSession).toBeTruthy();
     expect(newSession).not.toBe(sessionBefore);
@@ -380,7 +381,7 @@ describe('MCP servers behind OAuth', () => {
     const [connect, echo] = results(log);
     expect(connect).toMatchObject({ tool_status: 'success' });
     expect(connect?.content).toContain('secure__echo');
-    expect(echo).toMatchObject({ tool_status: 'success', content: `echo: ${marker}` });
+    expect(echo).toMatchObject({ tool_status: 'success', content: markedAs(`echo: ${marker}`) });
     const state = await oauthState();
     expect(
       state.tokenRequests.some((request) => request.grantType === 'authorization_code' && request.pkceVerified),
@@ -510,7 +511,10 @@ describe('MCP servers behind OAuth', () => {
       `${started.cookie.name}=${started.cookie.value}`,
     );
     expect(page.status).toBe(200);
-    expect(results(await settled(id)).at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${first}` });
+    expect(results(await settled(id)).at(-1)).toMatchObject({
+      tool_status: 'success',
+      content: markedAs(`echo: ${first}`),
+    });
 
     await fetch(`${env.SERVICES_URL}/mcp-admin/oauth/expire`);
     const second = unique('after-expiry');
@@ -524,7 +528,7 @@ describe('MCP servers behind OAuth', () => {
       () => messages(id),
       (seen) => seen.at(-1)?.content === 'again',
     );
-    expect(results(log).at(-1)).toMatchObject({ tool_status: 'success', content: `echo: ${second}` });
+    expect(results(log).at(-1)).toMatchObject({ tool_status: 'success', content: markedAs(`echo: ${second}`) });
     expect((await oauthState()).tokenRequests.some((request) => request.grantType === 'refresh_token')).toBe(true);
     expect((await thread(id)).status).toBe('idle');
   });

@@ -1,6 +1,7 @@
 /**
  * Test agents for what the runtime tells a model on its own: tools past a prompt's limit deferred
- * behind tool_search (DEFER-1), with MCP servers' tools counted.
+ * behind tool_search (DEFER-1), with MCP servers' tools counted; outside text delimited as data
+ * (INJ-1), per tool and per prompt.
  */
 import { z } from 'zod';
 import { defineAgent, definePrompt, defineTool, type VariableDefinition } from '../../src/index.js';
@@ -21,6 +22,12 @@ const answer = (name: string) =>
   });
 
 export const tools = {
+  inj_relay: defineTool({
+    description: 'Relay a text from another service, marked as outside data',
+    args: z.object({ text: z.string() }),
+    untrustedOutput: true,
+    execute: async (_state, args) => ({ status: 'success', result: args.text }),
+  }),
   dm_alpha: answer('alpha'),
   dm_beta: answer('beta'),
   dm_gamma: defineTool({
@@ -31,6 +38,14 @@ export const tools = {
 };
 
 export const prompts = [
+  definePrompt({ name: 'inj_web', prompt: 'You read the web.', model: 'remote', tools: ['web_fetch', 'inj_relay'] }),
+  definePrompt({
+    name: 'inj_trusting',
+    prompt: 'You read an intranet you trust.',
+    model: 'remote',
+    tools: ['web_fetch', 'inj_relay'],
+    untrustedOutput: { web_fetch: false },
+  }),
   definePrompt({
     name: 'defer_many',
     prompt: 'You have many tools.',
@@ -52,6 +67,8 @@ export const prompts = [
 const allowTestHost = { permission: 'net.fetch', pattern: '127.0.0.1', action: 'allow' } as const;
 
 export const agents = [
+  defineAgent({ name: 'inj_web', sideA: { prompt: 'inj_web' } }),
+  defineAgent({ name: 'inj_trusting', sideA: { prompt: 'inj_trusting' } }),
   defineAgent({ name: 'defer_many', sideA: { prompt: 'defer_many' }, permissions: [allowTestHost] }),
   defineAgent({ name: 'defer_few', sideA: { prompt: 'defer_few' } }),
 ];

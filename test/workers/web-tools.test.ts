@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { selectProvider } from '../../src/tools/web-search/providers/index.js';
 import { createThread, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { outsideData } from '../support/outside-data.js';
 
 interface Call {
   name: 'web_search' | 'web_fetch';
@@ -58,7 +59,7 @@ async function received(marker: string): Promise<WebRequest[]> {
 
 function parsed(message: Message): { results: { title: string; url: string; snippet: string }[] } {
   expect(message.tool_status).toBe('success');
-  return JSON.parse(message.content ?? '') as { results: { title: string; url: string; snippet: string }[] };
+  return JSON.parse(outsideData(message.content)) as { results: { title: string; url: string; snippet: string }[] };
 }
 
 const marker = () => `m${crypto.randomUUID().slice(0, 8)}`;
@@ -229,7 +230,7 @@ describe('web_fetch', () => {
     const { results } = await run({}, [
       [fetchPage(page('page.html'), 'text'), fetchPage(page('plain.txt')), fetchPage(page('data.json'))],
     ]);
-    const [text, plain, json] = results.map((message) => message.content ?? '');
+    const [text, plain, json] = results.map((message) => outsideData(message.content));
     expect(text).toContain('Sample heading\n\nIntro with a relative link and bold text.');
     expect(text).not.toContain('](');
     expect(plain).toBe('plain text body\n  kept   as is');
@@ -276,7 +277,7 @@ describe('web_fetch', () => {
     expect(message.tool_status).toBe('success');
     expect(message.content).toContain('start-marker');
     expect(message.content).not.toContain('end-marker');
-    expect(message.content).toMatch(
+    expect(outsideData(message.content)).toMatch(
       /\[web_fetch: the download stopped at 5242880 bytes; the rest of the page was not read\]$/,
     );
   });

@@ -26,6 +26,7 @@ import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
 import { isPaused, runToolCode } from './tool-runner.js';
+import { markUntrusted } from './untrusted-output.js';
 
 export type { ExecutedStep, ExecutorDeps, GuardDecision, ToolGuard } from './executor-types.js';
 export type { ValidatedCall } from './tool-call-validation.js';
@@ -192,6 +193,10 @@ async function persist(
       limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
     },
   });
+  // INJ-1: what came from outside reaches the model delimited, as data.
+  if (shaped.status === 'success' && deps.tools.get(call.function.name)?.definition.untrustedOutput) {
+    shaped.content = markUntrusted(shaped.content, call.function.name);
+  }
   // KIND-2: the stored result keeps the progress events that preceded it.
   if (progress.length > 0) shaped.envelope.metadata.progress = JSON.parse(deps.scrub(JSON.stringify(progress)));
   const message = deps.store.append({

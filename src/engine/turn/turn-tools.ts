@@ -15,6 +15,12 @@ import { mcpServersOf, type ResolvedTool, TOOL_SEARCH, withLoadedToolLimit } fro
 import { modelTools, offerChanges, offeredTools, systemText } from '../request/index.js';
 import { subagentInstances } from '../subagents/index.js';
 
+/** A tool with the prompt's own untrustedOutput setting for it, when the prompt has one. */
+function withUntrustedSetting(tool: ResolvedTool, setting: boolean | undefined): ResolvedTool {
+  if (setting === undefined || setting === (tool.definition.untrustedOutput ?? false)) return tool;
+  return { ...tool, definition: { ...tool.definition, untrustedOutput: setting } };
+}
+
 export class TurnTools {
   readonly map: Map<string, ResolvedTool>;
   /** The prompt's system text, naming the tools it offers (skills, deferred tools, run_code's). */
@@ -32,7 +38,7 @@ export class TurnTools {
     private readonly setup: GuardSetup,
     private readonly prompt: PromptDefinition,
   ) {
-    this.current = this.limited(fixed);
+    this.current = this.asOffered(fixed);
     this.map = new Map(this.current.map((tool) => [tool.name, tool]));
     this.servers = deps.host.connectedTools ? mcpServersOf(setup.agent, prompt) : {};
     this.baseCapabilities = setup.capabilities;
@@ -58,11 +64,15 @@ export class TurnTools {
     return modelTools(offeredTools(this.current, store, Object.keys(subagentInstances(store)).length > 0));
   }
 
-  /** DEFER-1: past the prompt's limit, tools wait behind tool_search (registry/loaded-tool-limit.ts). */
-  private limited(tools: readonly ResolvedTool[]): ResolvedTool[] {
+  /**
+   * The tools as this prompt offers them: its per-tool untrustedOutput settings applied (INJ-1), and
+   * past its limit, tools waiting behind tool_search (DEFER-1, registry/loaded-tool-limit.ts).
+   */
+  private asOffered(tools: readonly ResolvedTool[]): ResolvedTool[] {
     const { registry } = this.deps;
     const limit = this.prompt.maxLoadedTools ?? Number.POSITIVE_INFINITY;
-    return withLoadedToolLimit(tools, limit, registry.builtinNames, registry.resolvedTool(TOOL_SEARCH));
+    const marked = tools.map((tool) => withUntrustedSetting(tool, this.prompt.untrustedOutput?.[tool.name]));
+    return withLoadedToolLimit(marked, limit, registry.builtinNames, registry.resolvedTool(TOOL_SEARCH));
   }
 
   private offerUpdated(): void {
@@ -81,7 +91,7 @@ export class TurnTools {
     this.connectedNames = names;
     // A name the prompt already offers keeps its own tool: a server cannot shadow it.
     const added = connected.filter((tool) => !this.fixed.some((own) => own.name === tool.name));
-    this.current = this.limited([...this.fixed, ...added.filter((tool) => !tool.hidden)]);
+    this.current = this.asOffered([...this.fixed, ...added.filter((tool) => !tool.hidden)]);
     this.map.clear();
     for (const tool of added) this.map.set(tool.name, tool);
     for (const tool of this.current) this.map.set(tool.name, tool);

@@ -85,6 +85,8 @@ function serverTool(server: string, config: McpServerConfig, host: string, info:
     // Re-run after a restart only what the server says is safe to repeat (THR-3).
     idempotent: info.annotations?.idempotentHint === true || info.annotations?.readOnlyHint === true,
     deferred: config.deferred ?? false,
+    // INJ-1: another service's answer is data for the model, never instructions.
+    untrustedOutput: config.untrustedOutput ?? true,
     execute: async () => ({ status: 'error', error: 'this tool finishes through its interaction' }),
     interaction: authorizingInteraction(server, (state, input) =>
       caller.call(server, config, info.name, input, signalOf(state)),

@@ -116,6 +116,8 @@ export const webFetch = defineTool({
   description: 'Fetch a web page by URL and convert its content to markdown or plain text',
   args,
   acpKind: 'fetch',
+  // INJ-1: pages and snippets are written by strangers: data for the model, never instructions.
+  untrustedOutput: true,
   readOnly: true,
   idempotent: true,
   concurrent: true,

@@ -28,6 +28,8 @@ export const webSearch = defineTool({
   description: 'Search the web and list the pages that match a query',
   args,
   acpKind: 'search',
+  // INJ-1: pages and snippets are written by strangers: data for the model, never instructions.
+  untrustedOutput: true,
   readOnly: true,
   // Safe to repeat after a restart; the repeat counts against the cap like any call.
   idempotent: true,
