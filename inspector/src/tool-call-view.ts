@@ -127,7 +127,9 @@ export class ToolCallView {
     }
     const shown =
       envelope?.type === 'output'
-        ? json(envelope.data)
+        ? json(
+            metadata?.truncated ? ((envelope.data as { head?: unknown } | null)?.head ?? envelope.data) : envelope.data,
+          )
         : envelope?.type === 'error'
           ? envelope.error_text
           : (content ?? '');

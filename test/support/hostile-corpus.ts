@@ -1609,18 +1609,21 @@ export const HOSTILE_READ_RANGES: readonly {
   { label: 'an offset on a newline', offset: 11, outcome: 'whole_lines', firstLine: 2 },
   { label: 'a limit of one byte', offset: 12, limit: 1, outcome: 'whole_lines', firstLine: 3 },
 ];
+
 /**
  * The same truncation sidecar spelled other ways (SIDE-1): each names the one file, so once it has
- * expired every spelling reads as expired; none reaches another file.
+ * expired every spelling reads as expired; a spelling with `..` is refused as a path before anything
+ * is looked up. None reaches another file.
  */
-export const SIDECAR_SPELLINGS: readonly ((path: string) => string)[] = [
-  (path) => path,
-  (path) => `/${path}`,
-  (path) => path.slice(1),
-  (path) => path.replace('/.tool-output/', '/.tool-output/./'),
-  (path) => path.replace('/.tool-output/', '/notes/../.tool-output/'),
-  (path) => path.replace('/.tool-output/', '/.tool-output//'),
+export const SIDECAR_SPELLINGS: readonly { spell: (path: string) => string; refused?: RegExp }[] = [
+  { spell: (path) => path },
+  { spell: (path) => `/${path}` },
+  { spell: (path) => path.slice(1) },
+  { spell: (path) => path.replace('/.tool-output/', '/.tool-output/./') },
+  { spell: (path) => path.replace('/.tool-output/', '/.tool-output//') },
+  { spell: (path) => path.replace('/.tool-output/', '/notes/../.tool-output/'), refused: /segments are not allowed/ },
 ];
+
 /**
  * Tool context a thread's creator may send (CTX-1) that must be refused with 400 `invalid_context`,
  * naming the tool and field, before anything is created. The agent is `ctx_seeded`, whose one tool

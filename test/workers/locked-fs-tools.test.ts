@@ -37,7 +37,7 @@ describe('locked filesystem tools over HTTP', () => {
     const stream = await openStream(id);
     const script = directive([
       { toolCalls: [{ name: 'write', arguments: { path: 'notes/plan.md', content: 'one\r\ntwo\r\nthree\r\n' } }] },
-      { toolCalls: [{ name: 'read', arguments: { path: '/notes/plan.md', offset: 2, limit: 1 } }] },
+      { toolCalls: [{ name: 'read', arguments: { path: '/notes/plan.md', offset: 6, limit: 1 } }] },
       {
         toolCalls: [
           { name: 'edit', arguments: { path: '/notes/plan.md', old_string: 'two\nthree', new_string: '2\n3' } },
@@ -64,7 +64,7 @@ describe('locked filesystem tools over HTTP', () => {
     const log = await settled(id);
     expect(tools(log).map((message) => [message.name, message.tool_status, message.content])).toEqual([
       ['write', 'success', 'Created /notes/plan.md (17 bytes)'],
-      ['read', 'success', '     2\ttwo\r\n[Lines 2-2 of 4 (limit 1); read on with offset 3.]'],
+      ['read', 'success', '     2\ttwo\r\n[Lines 2-2 of 4, bytes 5-9 of 17 (limit 1 bytes); read on with offset 10.]'],
       ['edit', 'success', 'Edited /notes/plan.md: replaced 1 occurrence (11 bytes)'],
       ['glob', 'success', '/notes/plan.md'],
       ['grep', 'success', '/notes/plan.md:2:2\n/notes/plan.md:3:3'],
@@ -135,20 +135,22 @@ describe('truncation sidecars over HTTP', () => {
     const lines = Array.from({ length: 250 }, (_, index) => `match ${index + 1} ünïcödé`);
     await upload(id, 'log.txt', lines.join('\n'));
     const sidecar = '/.tool-output/grep-call_grep_big.txt';
+    const matches = lines.map((line, index) => `/log.txt:${index + 1}:${line}`);
+    // BYTES-1: the byte where match 201 starts in the sidecar.
+    const offset = new TextEncoder().encode(`${matches.slice(0, 200).join('\n')}\n`).byteLength;
     const script = directive([
       { toolCalls: [{ name: 'grep', id: 'call_grep_big', arguments: { pattern: 'match' } }] },
-      { toolCalls: [{ name: 'read', arguments: { path: sidecar, offset: 201, limit: 100 } }] },
+      { toolCalls: [{ name: 'read', arguments: { path: sidecar, offset } }] },
       { text: 'done' },
     ]);
     await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content: script } });
     const [grep, read] = tools(await settled(id));
-    const matches = lines.map((line, index) => `/log.txt:${index + 1}:${line}`);
     expect(grep?.content).toBe(
       `${matches.slice(0, 200).join('\n')}\n[Output truncated: showing the first 200 of 250 entries. The full output is in ${sidecar}; page through it with read (offset, limit).]`,
     );
     expect(grep?.envelope).toMatchObject({
       type: 'output',
-      data: matches.slice(0, 200).join('\n'),
+      data: { head: matches.slice(0, 200).join('\n'), truncated: true, output_path: sidecar },
       metadata: { truncated: true, output_path: sidecar },
     });
     expect(read?.content).toBe(
@@ -180,7 +182,7 @@ describe('truncation sidecars over HTTP', () => {
       truncated: true,
       output_path: '/.tool-output/grep-call_wide.txt',
     });
-    const head = (grep?.envelope as { data: string } | undefined)?.data ?? '';
+    const head = (grep?.envelope as { data: { head: string } } | undefined)?.data.head ?? '';
     const headBytes = new TextEncoder().encode(head).byteLength;
     expect(headBytes).toBeLessThanOrEqual(200 * 1024);
     expect(headBytes).toBeGreaterThan(200 * 1024 - 4);

@@ -1,12 +1,15 @@
 /**
- * What one thread may hold (ATT-6, THR-8), set in `createRuntime({ limits })`: the total size of its
- * files, and how many messages may wait in its inbox for a running turn.
+ * What one thread may hold (ATT-6, THR-8, SIDE-1), set in `createRuntime({ limits })`: the total size
+ * of its files, how many messages may wait in its inbox for a running turn, and how long the full
+ * text of a truncated tool output is kept.
  *
  * The defaults: 1 GiB of files per thread is ten uploads at the 100 MiB per-file limit, far beyond
  * what a conversation's attachments, tool outputs and sidecars come to, yet it keeps one key from
  * filling a bucket through a single thread. 100 waiting messages: queued messages are all handed to
  * the model at its next step, so a human never has more than a few waiting; a hundred is a client
- * gone wrong or a flood, and each one would otherwise grow the next model request.
+ * gone wrong or a flood, and each one would otherwise grow the next model request. Seven days of
+ * sidecars: a conversation picked up within a week still finds the output it was shown the head of;
+ * older ones only take room in the quota.
  */
 import { DefinitionError } from '../../spec/internal.js';
 
@@ -18,11 +21,20 @@ export interface RuntimeLimits {
   threadStorageBytes?: number;
   /** Messages that may wait in a thread's inbox for its running turn (queued messages). Default 100. */
   inboxMessages?: number;
+  /**
+   * Milliseconds a truncation sidecar (a long tool output's whole text, under `/.tool-output/`) is
+   * kept after it is written; the thread's alarm then removes it (SIDE-1). Default 7 days.
+   */
+  toolOutputRetentionMs?: number;
 }
 
 export type ThreadLimits = Readonly<Required<RuntimeLimits>>;
 
-export const DEFAULT_LIMITS: ThreadLimits = { threadStorageBytes: 1024 ** 3, inboxMessages: 100 };
+export const DEFAULT_LIMITS: ThreadLimits = {
+  threadStorageBytes: 1024 ** 3,
+  inboxMessages: 100,
+  toolOutputRetentionMs: 7 * 24 * 60 * 60 * 1000,
+};
 
 /** The limits with their defaults filled in; anything but a positive whole number is a definition error. */
 export function threadLimits(limits: RuntimeLimits = {}): ThreadLimits {

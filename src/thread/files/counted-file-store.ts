@@ -14,6 +14,7 @@ import type { FileStat } from '../../spec/index.js';
 import type { R2FileStore } from '../bindings/index.js';
 import { FILES_UNCOUNTED_KEY, type ThreadMeta } from '../storage/index.js';
 import { type CountedFile, FileLedger } from './file-ledger.js';
+import { isSidecarPath, noteSidecar } from './sidecar-sweep.js';
 
 /** What GET /api/threads/:id shows of a thread's storage. */
 export interface StorageUsage {
@@ -65,6 +66,8 @@ export class CountedFileStore implements FileStore {
     try {
       const stat = await this.r2.put(path, data, meta);
       this.ledger.settle(write, stat.size);
+      // SIDE-1: the alarm comes for a sidecar once its retention has passed.
+      if (isSidecarPath(path)) noteSidecar(this.meta, stat.uploadedAt);
       return stat;
     } catch (error) {
       await this.settleFromR2(write, path);

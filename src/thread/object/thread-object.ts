@@ -31,7 +31,7 @@ import {
   type UploadedFile,
 } from '../bindings/index.js';
 import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
-import { storeUpload } from '../files/index.js';
+import { armSidecarAlarm, type SidecarDesk, storeUpload, sweepSidecars } from '../files/index.js';
 import {
   acceptMessage,
   answerFromChild,
@@ -280,6 +280,15 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     // Turns run only here, so a turn that ended waiting for a child is followed by this, in order:
     // the alarm is left at the wait's cap unless something earlier (a woken loop) holds it.
     await armChildWaitAlarm(this.answerDesk());
+    // SIDE-1: sidecars past their retention go, and the alarm comes back for the next one.
+    const sidecars: SidecarDesk = {
+      ctx: this.ctx,
+      meta: this.metaTable,
+      files: () => this.files(),
+      retentionMs: this.registry.limits.toolOutputRetentionMs,
+    };
+    await sweepSidecars(sidecars);
+    await armSidecarAlarm(sidecars);
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {

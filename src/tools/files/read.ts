@@ -7,6 +7,7 @@
  *   so large files (and truncation sidecars, LOCK-6) are paged, never cut by the truncation path.
  * - A line longer than 64 KB is shown as several rows of at most 64 KB, each split at whole UTF-8
  *   characters and numbered `N+` after the first; the pages of a sidecar rebuild it byte for byte.
+ * - A truncation sidecar the thread's alarm removed reads as expired (SIDE-1, expired-sidecar.ts).
  * - Binary files (a NUL byte or bytes that are not UTF-8 in the first 8 KB) are refused with their
  *   size and mime type; a missing file or a directory is a clear error that suggests listing.
  * - A file over 32 MB is refused: ThreadState reads whole files, and a Durable Object has 128 MB.
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { looksBinary, normalizeThreadPath } from '../../engine/files/index.js';
 import { defineTool, type FileStat, type ThreadState } from '../../spec/index.js';
 import { bytePage, READ_MAX_OUTPUT_BYTES } from './byte-page.js';
+import { expiredSidecarError } from './expired-sidecar.js';
 
 export { READ_MAX_OUTPUT_BYTES, READ_MAX_ROW_BYTES } from './byte-page.js';
 /** Files read (and edited) at most: the whole file is held in memory, twice while decoding. */
@@ -71,7 +73,11 @@ export const read = defineTool({
     const tooLarge = stat && tooLargeError(stat);
     if (tooLarge) return { status: 'error', error: tooLarge };
     const bytes = stat ? await state.readFile(stat.path) : null;
-    if (!stat || !bytes) return { status: 'error', error: await missingFileError(state, input.path) };
+    if (!stat || !bytes) {
+      // SIDE-1: a sidecar the alarm removed reads as expired, not as a wrong path.
+      const expired = await expiredSidecarError(state, input.path);
+      return { status: 'error', error: expired ?? (await missingFileError(state, input.path)) };
+    }
     if (looksBinary(bytes)) return { status: 'error', error: binaryFileError(stat) };
     if (bytes.byteLength === 0) return { status: 'success', result: '(empty file)' };
     return bytePage(bytes, input.offset, input.limit);
