@@ -10,7 +10,7 @@ import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../../client/index.js';
 import type { OpenAIServer } from '../../harness/openai-server.mjs';
-import { type InspectorSession, signIn, startInspectorSession, until } from '../support/inspector-browser.js';
+import { type InspectorSession, KEY, signIn, startInspectorSession, until } from '../support/inspector-browser.js';
 
 let session: InspectorSession;
 let page: Page;
@@ -34,6 +34,16 @@ function milliseconds(text: string): number {
   const ms = /^(\d+) ms/.exec(text);
   if (ms) return Number(ms[1]);
   throw new Error(`no duration at the start of ${JSON.stringify(text)}`);
+}
+
+/** The threads screen, signing in first if this page has not yet. */
+async function openThreads(): Promise<void> {
+  await page.goto(`${origin}/?key=${KEY}`);
+  const signInButton = page.getByRole('button', { name: 'Sign in' });
+  const heading = page.getByRole('heading', { name: 'Threads', level: 1 });
+  await signInButton.or(heading).first().waitFor();
+  if (await signInButton.isVisible()) await signInButton.click();
+  await heading.waitFor();
 }
 
 beforeAll(async () => {
@@ -112,9 +122,15 @@ describe('the threads screen', () => {
   });
 
   it('has no sideways scrolling at 390 px', async () => {
+    // A thread with a long unbroken tag, the widest row a list can get.
+    const wide = await api.threads.create({
+      agent: 'workspace',
+      tags: ['a-tag-with-no-space-to-break-at-that-is-wider-than-any-phone-screen-by-itself'],
+    });
     await page.setViewportSize({ width: 390, height: 844 });
     try {
-      await page.locator('table.threads tbody tr').first().waitFor();
+      await openThreads();
+      await row(wide.id).waitFor();
       const widths = (await page.evaluate(
         `({ page: document.documentElement.scrollWidth, table: document.querySelector('table.threads').scrollWidth,
             box: document.querySelector('table.threads').clientWidth })`,
