@@ -4,15 +4,9 @@
  * in Anthropic's `{ type: 'error', error: { type, message } }` body.
  */
 import { AnthropicProvider } from '../../../src/providers/anthropic/index.js';
-import {
-  type AnthropicServer,
-  errorBody,
-  frames,
-  type StreamedReply,
-  startAnthropicServer,
-} from '../../support/anthropic-server.js';
+import { errorBody, frames, type StreamedReply, startAnthropicServer } from '../../support/anthropic-server.js';
 import type { Answer, FailureStatus, ProviderAdapter, SentImage } from './adapter.js';
-import { sourcedFetch } from './adapter.js';
+import { serverAdapter } from './server-adapter.js';
 
 const MODEL = 'claude-sonnet-4-5';
 
@@ -49,45 +43,22 @@ function imagesOf(blocks: unknown): SentImage[] {
 }
 
 export function anthropicAdapter(): ProviderAdapter {
-  let server: AnthropicServer | undefined;
-  const live = (): AnthropicServer => {
-    if (!server) throw new Error('the Anthropic server is not started');
-    return server;
-  };
-  return {
+  return serverAdapter({
     name: 'anthropic',
     errorName: 'Anthropic provider',
     model: MODEL,
-    asksForWaits: true,
     argumentsAsText: true,
-    async start() {
-      server = await startAnthropicServer();
-    },
-    close: () => live().close(),
-    reset: () => live().reset(),
-    provider: (options = {}, sources = []) =>
-      new AnthropicProvider({
-        baseURL: live().url,
-        apiKey: 'sk-ant-test-conformance',
-        sleep: async () => {},
-        fetch: sourcedFetch(sources),
-        ...options,
-      }),
-    answer: (...answers) => live().enqueue(...answers.map(reply)),
-    fail(status, message, retryAfterSeconds) {
-      live().enqueue({
-        status,
-        body: errorBody(ERROR_TYPES[status], message),
-        ...(retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } }),
-      });
-    },
+    serverName: 'Anthropic',
+    startServer: startAnthropicServer,
+    provider: (server, options) =>
+      new AnthropicProvider({ baseURL: server.url, apiKey: 'sk-ant-test-conformance', ...options }),
+    reply,
+    errorBody: (status, message) => errorBody(ERROR_TYPES[status], message),
     failureMessage: (status, message) => `Anthropic provider answered ${status}: ${ERROR_TYPES[status]}: ${message}`,
     frames: (answer) => frames(reply(answer), MODEL),
-    calls: () => live().requests.length,
-    closedEarly: (index) => live().requests[index]?.closedEarly === true,
-    imagesSent: (index) => {
-      const messages: unknown = live().requests[index]?.body?.messages;
+    imagesSent: (request) => {
+      const messages: unknown = request?.body?.messages;
       return Array.isArray(messages) ? messages.flatMap((message) => imagesOf(message?.content)) : [];
     },
-  };
+  });
 }

@@ -4,16 +4,10 @@
  * Google's `{ error: { code, message, status } }` body. Gemini sends each function call whole, its
  * arguments an object: a scripted call's arguments must be JSON.
  */
-import {
-  type GoogleServer,
-  googleError,
-  type StreamReply,
-  startGoogleServer,
-  streamFrames,
-} from '../../../harness/google-server.mjs';
+import { googleError, type StreamReply, startGoogleServer, streamFrames } from '../../../harness/google-server.mjs';
 import { GoogleProvider } from '../../../src/providers/google/index.js';
 import type { Answer, FailureStatus, ProviderAdapter, SentImage } from './adapter.js';
-import { sourcedFetch } from './adapter.js';
+import { serverAdapter } from './server-adapter.js';
 
 const MODEL = 'gemini-2.5-flash';
 
@@ -39,45 +33,22 @@ function reply(answer: Answer): StreamReply {
 }
 
 export function googleAdapter(): ProviderAdapter {
-  let server: GoogleServer | undefined;
-  const live = (): GoogleServer => {
-    if (!server) throw new Error('the Gemini server is not started');
-    return server;
-  };
-  return {
+  return serverAdapter({
     name: 'google',
     errorName: 'Gemini provider',
     model: MODEL,
-    asksForWaits: true,
     argumentsAsText: false,
-    async start() {
-      server = await startGoogleServer();
-    },
-    close: () => live().close(),
-    reset: () => live().reset(),
-    provider: (options = {}, sources = []) =>
-      new GoogleProvider({
-        baseURL: live().url,
-        apiKey: 'AIza-test-conformance',
-        sleep: async () => {},
-        fetch: sourcedFetch(sources),
-        ...options,
-      }),
-    answer: (...answers) => live().enqueue(...answers.map(reply)),
-    fail(status, message, retryAfterSeconds) {
-      live().enqueue({
-        status,
-        body: googleError(status, message),
-        ...(retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } }),
-      });
-    },
+    serverName: 'Gemini',
+    startServer: startGoogleServer,
+    provider: (server, options) =>
+      new GoogleProvider({ baseURL: server.url, apiKey: 'AIza-test-conformance', ...options }),
+    reply,
+    errorBody: googleError,
     failureMessage: (status, message) => `Gemini provider answered ${status} ${CANONICAL_STATUS[status]}: ${message}`,
     frames: (answer) => streamFrames(reply(answer), {}, MODEL),
-    calls: () => live().requests.length,
-    closedEarly: (index) => live().requests[index]?.closedEarly === true,
-    imagesSent: (index) =>
-      (live().requests[index]?.body?.contents ?? []).flatMap((content) =>
+    imagesSent: (request) =>
+      (request?.body?.contents ?? []).flatMap((content) =>
         (content.parts ?? []).flatMap((part): SentImage[] => (part.inlineData ? [part.inlineData] : [])),
       ),
-  };
+  });
 }

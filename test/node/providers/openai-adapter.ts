@@ -3,15 +3,11 @@
  * server (harness/openai-server.mjs) speaking the protocol byte for byte, errors in OpenAI's
  * `{ error: { message, type } }` body.
  */
-import {
-  type OpenAIServer,
-  type StreamReply,
-  startOpenAIServer,
-  streamFrames,
-} from '../../../harness/openai-server.mjs';
+import { type StreamReply, startOpenAIServer, streamFrames } from '../../../harness/openai-server.mjs';
 import { OpenAIProvider } from '../../../src/providers/openai/index.js';
 import type { Answer, FailureStatus, ProviderAdapter } from './adapter.js';
-import { chatCompletionsImages, sourcedFetch } from './adapter.js';
+import { chatCompletionsImages } from './adapter.js';
+import { serverAdapter } from './server-adapter.js';
 
 const MODEL = 'gpt-4o-mini';
 
@@ -38,43 +34,20 @@ function reply(answer: Answer): StreamReply {
 }
 
 export function openaiAdapter(): ProviderAdapter {
-  let server: OpenAIServer | undefined;
-  const live = (): OpenAIServer => {
-    if (!server) throw new Error('the OpenAI-compatible server is not started');
-    return server;
-  };
-  return {
+  return serverAdapter({
     name: 'openai',
     errorName: 'OpenAI-compatible provider',
     model: MODEL,
-    asksForWaits: true,
     argumentsAsText: true,
-    async start() {
-      server = await startOpenAIServer();
-    },
-    close: () => live().close(),
-    reset: () => live().reset(),
-    provider: (options = {}, sources = []) =>
-      new OpenAIProvider({
-        baseURL: live().baseURL,
-        apiKey: 'sk-test-conformance',
-        sleep: async () => {},
-        fetch: sourcedFetch(sources),
-        ...options,
-      }),
-    answer: (...answers) => live().enqueue(...answers.map(reply)),
-    fail(status, message, retryAfterSeconds) {
-      live().enqueue({
-        status,
-        body: { error: { message, type: ERROR_TYPES[status], param: null, code: null } },
-        ...(retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(retryAfterSeconds) } }),
-      });
-    },
+    serverName: 'OpenAI-compatible',
+    startServer: startOpenAIServer,
+    provider: (server, options) =>
+      new OpenAIProvider({ baseURL: server.baseURL, apiKey: 'sk-test-conformance', ...options }),
+    reply,
+    errorBody: (status, message) => ({ error: { message, type: ERROR_TYPES[status], param: null, code: null } }),
     failureMessage: (status, message) => `OpenAI-compatible provider answered ${status}: ${message}`,
     frames: (answer) =>
       streamFrames(reply(answer), { model: MODEL, stream: true, stream_options: { include_usage: true } }),
-    calls: () => live().requests.length,
-    closedEarly: (index) => live().requests[index]?.closedEarly === true,
-    imagesSent: (index) => chatCompletionsImages(live().requests[index]?.body?.messages),
-  };
+    imagesSent: (request) => chatCompletionsImages(request?.body?.messages),
+  });
 }
