@@ -23,10 +23,12 @@ const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true
  * @param {string} options.config wrangler.toml, relative to the repository root.
  * @param {string} options.outdir
  * @param {string} [options.script] An entry in place of the configuration's `main`.
+ * @param {boolean} [options.minify] Minified (`--minify`, as `npm run deploy` builds), whatever the configuration says.
  * @returns {Promise<BuiltWorker>}
  */
-export async function buildWorker({ config, outdir, script }) {
+export async function buildWorker({ config, outdir, script, minify }) {
   const args = [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', config, ...(script ? [script] : [])];
+  if (minify !== undefined) args.push(`--minify=${minify}`);
   try {
     await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV });
   } catch (error) {

@@ -69,7 +69,8 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   (\`wrangler deploy --dry-run --outdir\`) and their upload sized as wrangler reports it (all modules,
   gzip at node:zlib's default level). Each start is then a new workerd process, so a new isolate with
   empty state, run on the built bundle by the Miniflare wrangler dev runs, with the bindings of the
-  Worker's wrangler.toml, timed from asking for the process to its first answers. Its baseline is a
+  Worker's wrangler.toml, timed from asking for the process to its first answers, with the CPU time the
+  workerd process used by then (\`/proc/<pid>/stat\`). Its baseline is a
   trivial Worker on the same configuration (\`bench/cold-start-baseline.ts\`), started in turn with the
   runtime, so the ratio and the difference are taken between starts made side by side.
 - Timings on a shared VM are noisy: compare ratios measured in the same run rather than absolute
