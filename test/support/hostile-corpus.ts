@@ -819,7 +819,8 @@ export const CLOCK_LOOP_PROGRAM =
 const ANY_LIMIT = /loop iterations and function calls|time limit|without pausing|allocated more than/;
 /** A loop of cheap steps ends at the tick limit, or on a slow machine at the limit of time without a pause. */
 const TICKS = /loop iterations and function calls|without pausing/;
-const MEMORY = /allocated more than/;
+/** A growing value ends at the memory limit, or on a slow machine at a limit of time first. */
+const MEMORY = /allocated more than|without pausing|time limit/;
 
 /**
  * Programs for `run_code` and `state.runCode` that never finish on their own (CODE-1): loops with
