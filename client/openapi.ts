@@ -674,6 +674,12 @@ export interface components {
         /** @description Most US dollars the thread may spend on models */
         maxCost?: number;
       };
+      /** @description Each tool's starting context, keyed by tool name: checked against the tool's contextSchema, and what the tool reads as state.context.local (CTX-1) */
+      context?: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
     };
     ThreadList: {
       threads: {
@@ -1855,6 +1861,8 @@ export interface operations {
       /** @description A page of threads */
       200: {
         headers: {
+          /** @description Names this exact page, for `If-None-Match` */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -1873,8 +1881,6 @@ export interface operations {
       /** @description `invalid_request`: a query parameter or If-None-Match is not valid */
       400: {
         headers: {
-          /** @description Names this exact page, for `If-None-Match` */
-          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -1923,7 +1929,7 @@ export interface operations {
           'application/json': components['schemas']['ThreadDetails'];
         };
       };
-      /** @description `invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names) or `secret_too_short` (a secret value under 8 characters); nothing is created */
+      /** @description `invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema) or `secret_too_short` (a secret value under 8 characters); nothing is created */
       400: {
         headers: {
           [name: string]: unknown;
