@@ -22,8 +22,15 @@ export type Frame = Numbered<
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed under this id will never become a message (a restarted or failed step): drop it. */
   | { type: 'message_abandoned'; message_id: string }
+  /**
+   * A tool call's arguments while the model streams them: `arguments_text` is the whole text so far
+   * (not the new piece), at most one frame per call every 50 ms. The message holding the call settles it.
+   */
+  | { type: 'tool_call_delta'; tool_call_id: string; name: string; arguments_text: string }
   /** A tool call passed validation and is about to run. */
   | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: JsonValue }
+  /** A call still running, every 30 s while it runs: how long so far, and when it will be cut. */
+  | { type: 'tool_running'; tool_call_id: string; name: string; elapsed_ms: number; timeout_ms: number }
   /** A generator tool yielded a progress event. */
   | { type: 'tool_progress'; tool_call_id: string; name: string; event: JsonValue }
   /** A tool call ended; its tool message follows as a `message` frame. */

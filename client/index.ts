@@ -8,6 +8,13 @@
 export type { AnswerCalls } from './answers.js';
 export { ApiError } from './api-error.js';
 export { Backoff, type BackoffOptions } from './backoff.js';
+export {
+  type CallActivity,
+  nextCallActivity,
+  noCallActivity,
+  type RunningCall,
+  type StreamingCall,
+} from './call-activity.js';
 export { type Client, createClient } from './create-client.js';
 export type { FileCalls, UploadBody } from './files.js';
 export { type Frame, type FrameOf, type FrameType, parseFrame } from './frames.js';

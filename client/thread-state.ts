@@ -3,8 +3,10 @@
  * thread and its log when first loaded, then every frame. `useThread` (client/react.ts) runs it
  * with React's `useReducer`; anything else (a test, another framework) can run it by hand.
  * Messages are unique by id and ordered by seq; text still streaming is kept per message id until
- * the message itself arrives.
+ * the message itself arrives, and so are a tool call's arguments while they stream and a long call's
+ * running time (call-activity.ts).
  */
+import { type CallActivity, nextCallActivity, noCallActivity } from './call-activity.js';
 import type { Frame } from './frames.js';
 import { waitFromFrame } from './frames.js';
 import type { StreamState } from './thread-stream.js';
@@ -15,7 +17,7 @@ export interface ThreadViewError {
   message: string;
 }
 
-export interface ThreadView {
+export interface ThreadView extends CallActivity {
   /** Every frame received, in order. */
   frames: Frame[];
   /** The log: the initial page merged with every `message` frame, by seq. */
@@ -54,6 +56,7 @@ export const initialThreadView: ThreadView = {
   status: 'loading',
   waitingFor: [],
   streamingText: {},
+  ...noCallActivity,
   error: null,
   connection: 'connecting',
   lastSeq: 0,
@@ -73,7 +76,14 @@ function without<V>(record: Record<string, V>, key: string): Record<string, V> {
 }
 
 function applyFrame(view: ThreadView, frame: Frame): ThreadView {
-  const next: ThreadView = { ...view, frames: [...view.frames, frame], lastSeq: frame.seq };
+  const { streamingCalls, runningCalls } = nextCallActivity(view, frame);
+  const next: ThreadView = {
+    ...view,
+    frames: [...view.frames, frame],
+    lastSeq: frame.seq,
+    streamingCalls,
+    runningCalls,
+  };
   switch (frame.type) {
     case 'message':
       return {

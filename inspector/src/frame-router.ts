@@ -4,6 +4,7 @@
  * side panels show (a result, a wait, a status) asks for a refresh of the thread's state; `withFiles`
  * when files may have changed too.
  */
+import { showCallActivity } from './call-activity.js';
 import type { DetailsPanel } from './details-panel.js';
 import type { LogView } from './log.js';
 import type { ThreadHeader } from './thread-header.js';
@@ -23,6 +24,7 @@ export interface ThreadParts {
 export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withFiles: boolean) => void): void {
   const { log, waits } = parts;
   parts.details.frameSeen(frame.seq);
+  showCallActivity(frame, log.element);
   switch (frame.type) {
     case 'message':
       log.message(frame.message);

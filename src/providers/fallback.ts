@@ -25,6 +25,9 @@ export class FallbackProvider implements Provider {
               streamed = true;
               handlers?.onTextDelta?.(delta);
             },
+            // A call's arguments are whole-so-far and the step's stored message settles them:
+            // a fallback answering anew shows its own calls (ARGS-1).
+            onToolCallDelta: (delta) => handlers?.onToolCallDelta?.(delta),
           },
         );
       } catch (error) {

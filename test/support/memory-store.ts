@@ -460,7 +460,10 @@ export function createHarness(options: HarnessOptions = {}): Harness {
       return threadStates(harness.deps)(execution, gate);
     },
     byRole: (role) => store.messages().filter((message) => message.role === role),
-    frameTypes: () => frames.filter((frame) => frame.type !== 'message_delta').map((frame) => frame.type),
+    frameTypes: () =>
+      frames
+        .filter((frame) => frame.type !== 'message_delta' && frame.type !== 'tool_call_delta')
+        .map((frame) => frame.type),
   };
 
   // What the thread would lend the turn: children and the parent are recorded, not started.

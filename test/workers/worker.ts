@@ -16,6 +16,7 @@ import {
   defineTool,
 } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
+import * as callVisibility from './call-visibility-app.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
@@ -401,8 +402,9 @@ const runtime = createRuntime({
     ...quotaApp.tools,
     ...toolRules.tools,
     ...toolContext.tools,
+    ...callVisibility.tools,
   },
-  models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
+  models: [scripted, remote, ...modelGuidance.models, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
     general,
     withSecrets,
@@ -436,9 +438,12 @@ const runtime = createRuntime({
     ...quotaApp.prompts,
     ...toolRules.prompts,
     ...toolContext.prompts,
+    ...callVisibility.prompts,
   ],
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
+  // BEAT-1: heartbeats in a fraction of a second rather than every 30 s.
+  toolHeartbeatMs: callVisibility.HEARTBEAT_MS,
   skills: [
     defineSkill({
       name: 'release-checklist',
@@ -462,6 +467,7 @@ const runtime = createRuntime({
     ...quotaApp.agents,
     ...toolRules.agents,
     ...toolContext.agents,
+    ...callVisibility.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

@@ -19,6 +19,7 @@ import {
   isInteractionRequest,
 } from '../../spec/internal.js';
 import { truncationLimits } from '../files/index.js';
+import { runningLine } from './call-heartbeat.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
 import { checkOutput } from './output-check.js';
@@ -233,6 +234,17 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
     onProgress(validated, event) {
       progress.set(validated.call.id, [...(progress.get(validated.call.id) ?? []), event]);
       deps.emit({ type: 'tool_progress', tool_call_id: validated.call.id, name: validated.tool.name, event });
+    },
+    onRunning(validated, elapsedMs, timeoutMs) {
+      const { call, tool } = validated;
+      console.log(runningLine(tool.name, elapsedMs, timeoutMs));
+      deps.emit({
+        type: 'tool_running',
+        tool_call_id: call.id,
+        name: tool.name,
+        elapsed_ms: elapsedMs,
+        timeout_ms: timeoutMs,
+      });
     },
     invokeFor: (validated, signal) => toolInvoker(validated, running, signal, executeToolCalls),
     offeredTools: [...deps.tools.keys()],

@@ -9,6 +9,7 @@ import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.j
 import { CallPaused } from '../../spec/index.js';
 import { describeIssues, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { runInToolCall, type ToolNetwork } from '../egress/index.js';
+import { startHeartbeat } from './call-heartbeat.js';
 import { type Fence, fencedState } from './fenced-state.js';
 import { STOPPED_MESSAGE, timeoutMessage } from './tool-call-error.js';
 import type { ValidatedCall } from './tool-call-validation.js';
@@ -30,6 +31,10 @@ export interface RunContext {
   offeredTools?: readonly string[];
   /** The deferred tools among them (ExecutionState.deferredTools). */
   deferredTools?: ExecutionState['deferredTools'];
+  /** How often a running call says it still runs (BEAT-1); none when unset. */
+  heartbeatMs?: number;
+  /** A call has run `elapsedMs` of its `timeoutMs` (BEAT-1). */
+  onRunning?(validated: ValidatedCall, elapsedMs: number, timeoutMs: number): void;
 }
 
 /** A call whose invoked call waits for an answer (CallPaused): it runs again once answered. */
@@ -148,6 +153,9 @@ export async function runToolCode<T = ToolResult>(
   if (context.signal.aborted) onTurnAbort();
   context.signal.addEventListener('abort', onTurnAbort);
   const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
+  const stopHeartbeat = startHeartbeat(context.heartbeatMs ?? 0, Date.now, (elapsedMs) => {
+    if (!abortReason) context.onRunning?.(validated, elapsedMs, timeoutMs);
+  });
   const aborted = new Promise<null>((resolveAbort) => {
     controller.signal.addEventListener('abort', () => resolveAbort(null));
   });
@@ -182,6 +190,7 @@ export async function runToolCode<T = ToolResult>(
   } finally {
     fence.ended = paused ? 'it paused for an answer' : endedBecause(abortReason);
     clearTimeout(timer);
+    stopHeartbeat();
     context.signal.removeEventListener('abort', onTurnAbort);
   }
 }

@@ -12,8 +12,15 @@ export type Frame =
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed for this message id will never become a message: drop it (THR-3). */
   | { type: 'message_abandoned'; message_id: string }
+  /**
+   * A tool call's arguments while the model streams them (ARGS-1): the whole text so far, at most
+   * one frame per call every 50 ms. The call's `message` frame, once stored, is what counts.
+   */
+  | { type: 'tool_call_delta'; tool_call_id: string; name: string; arguments_text: string }
   /** A tool call passed validation and is about to run. */
   | { type: 'tool_started'; tool_call_id: string; name: string; kind: AcpToolKind; arguments: unknown }
+  /** A call is still running, sent every 30 s while it does (BEAT-1); `timeout_ms` is when it is cut. */
+  | { type: 'tool_running'; tool_call_id: string; name: string; elapsed_ms: number; timeout_ms: number }
   /** A generator tool yielded a progress event (KIND-2). */
   | { type: 'tool_progress'; tool_call_id: string; name: string; event: unknown }
   /** A tool call ended; its tool message follows as a `message` frame. */

@@ -15,6 +15,7 @@ export type {
   Provider,
   RequestSettings,
   StreamHandlers,
+  ToolCallDelta,
   UsageTotals,
 } from './provider.js';
 export { ProviderError } from './provider.js';

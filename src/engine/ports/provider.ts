@@ -64,8 +64,21 @@ export interface ModelResponse {
   model: string;
 }
 
+/**
+ * A tool call's arguments as they stream (ARGS-1): `argumentsText` is the whole text so far, not the
+ * new piece, so a reader that misses one (coalesced, reconnected) still has everything. `id` is the
+ * id the finished call will carry.
+ */
+export interface ToolCallDelta {
+  id: string;
+  name: string;
+  argumentsText: string;
+}
+
 export interface StreamHandlers {
   onTextDelta?(delta: string): void;
+  /** A tool call's arguments grew (ARGS-1). */
+  onToolCallDelta?(delta: ToolCallDelta): void;
 }
 
 export interface Provider {

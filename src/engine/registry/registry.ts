@@ -32,6 +32,7 @@ import {
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { type ThreadLimits, threadLimits } from './runtime-limits.js';
 import { subpromptTool } from './subprompt-tool.js';
+import { toolHeartbeatInterval } from './tool-heartbeat.js';
 import type {
   AgentToolFactory,
   AppDefinitions,
@@ -74,6 +75,8 @@ export class Registry {
   readonly skills: readonly SkillDefinition[];
   /** What one thread may hold (ATT-6, THR-8), defaults filled in. */
   readonly limits: ThreadLimits;
+  /** How often a running call says it still runs (BEAT-1). */
+  readonly toolHeartbeatMs: number;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
   /** Per prompt: the agents it offers (as agent tools or resumable subagents), which its tools may start. */
@@ -107,6 +110,7 @@ export class Registry {
     this.projectWatchdog = definitions.watchdog;
     this.skills = definitions.skills ?? [];
     this.limits = threadLimits(definitions.limits);
+    this.toolHeartbeatMs = toolHeartbeatInterval(definitions.toolHeartbeatMs);
     this.checkReferences();
     this.offerSecretTool();
     for (const agent of this.agents.values()) {

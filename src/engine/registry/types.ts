@@ -36,6 +36,11 @@ export interface AppDefinitions {
   skills?: readonly SkillDefinition[];
   /** What one thread may hold: its files' total size and its inbox (ATT-6, THR-8; runtime-limits.ts). */
   limits?: RuntimeLimits;
+  /**
+   * How often a tool call still running says so, in milliseconds (BEAT-1; tool-heartbeat.ts): a
+   * `tool_running` frame and a log line. Default 30 000.
+   */
+  toolHeartbeatMs?: number;
 }
 
 /** SUB-3: how the runtime fills in an immediate call's arguments. */

@@ -2,13 +2,15 @@
  * The model call of a step: the request sent with streaming, each text delta a `message_delta`
  * frame under the id the step's message will have (THR-2). A call stopped after some text keeps
  * that text as a message marked `aborted`; a call that fails after some text abandons it
- * (streamed-text.ts), so clients never keep text no message holds.
+ * (streamed-text.ts), so clients never keep text no message holds. A tool call's arguments stream as
+ * `tool_call_delta` frames, coalesced per call (tool-call-deltas.ts, ARGS-1).
  */
 import type { ModelMessage } from '../../spec/index.js';
 import type { TurnOutcome } from '../conversation/index.js';
 import type { ModelResponse } from '../ports/index.js';
 import type { StepRequest, StepRun } from './step-types.js';
 import { abandonStreamedText, streamingEnded, streamingStarted } from './streamed-text.js';
+import { ToolCallDeltaFrames } from './tool-call-deltas.js';
 
 /** The model's answer, and whether it streamed text (which its stored message ends). */
 export type ModelAnswer = { response: ModelResponse; streamed: boolean } | { outcome: TurnOutcome };
@@ -23,6 +25,7 @@ export async function callModel(
   const { store, emit, signal } = deps;
   const { tools } = request;
   let text = '';
+  const argumentFrames = new ToolCallDeltaFrames(emit, deps.now ?? Date.now);
   try {
     const response = await run.provider.complete(
       {
@@ -41,8 +44,10 @@ export async function callModel(
           text += delta;
           emit({ type: 'message_delta', message_id: messageId, delta });
         },
+        onToolCallDelta: (delta) => argumentFrames.add(delta),
       },
     );
+    argumentFrames.flush();
     return { response, streamed: text !== '' };
   } catch (error) {
     if (signal.aborted) {

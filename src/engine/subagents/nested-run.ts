@@ -67,6 +67,7 @@ export async function runNested(run: NestedRun): Promise<ToolResult> {
         side: run.side,
         scrub: deps.scrub ?? ((text: string) => text),
         now: deps.now ?? Date.now,
+        heartbeatMs: deps.registry.toolHeartbeatMs,
       });
       continue;
     }

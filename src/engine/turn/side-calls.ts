@@ -45,6 +45,7 @@ export async function runPendingCalls(
     side: turn.sideName,
     scrub: deps.scrub ?? ((text: string) => text),
     now: deps.now ?? Date.now,
+    heartbeatMs: registry.toolHeartbeatMs,
     onAlwaysAllowed: (call) => rememberAllowed(turn.guardSetup, call),
   });
   if (executed.waiting) return { kind: 'waiting' };

@@ -259,7 +259,11 @@ class MessageAccumulator {
         if (typeof delta.text === 'string') this.addText(block, delta.text);
         break;
       case 'input_json_delta':
-        if (typeof delta.partial_json === 'string') block.json += delta.partial_json;
+        if (typeof delta.partial_json === 'string' && delta.partial_json !== '') {
+          block.json += delta.partial_json;
+          // ARGS-1: the arguments so far, under the id the finished call carries.
+          this.handlers.onToolCallDelta?.({ id: block.id, name: block.name, argumentsText: block.json });
+        }
         break;
       case 'thinking_delta':
         if (typeof delta.thinking === 'string') block.text += delta.thinking;

@@ -159,7 +159,10 @@ class StreamedStep {
     if (isRecord(call) && typeof call.name === 'string') {
       const id = typeof call.id === 'string' && call.id !== '' ? call.id : randomCallId('call_', 24);
       const args = isRecord(call.args) ? call.args : {};
-      this.calls.push({ id, type: 'function', function: { name: call.name, arguments: JSON.stringify(args) } });
+      const argumentsText = JSON.stringify(args);
+      this.calls.push({ id, type: 'function', function: { name: call.name, arguments: argumentsText } });
+      // ARGS-1: Gemini sends a call whole, so its one delta is all of its arguments.
+      this.handlers.onToolCallDelta?.({ id, name: call.name, argumentsText });
     }
   }
 

@@ -42,7 +42,8 @@ export async function readStream(
 
 /** Builds the step's result from the chunks as they arrive, forwarding text deltas at once. */
 class ChunkReader extends StepAccumulator {
-  protected readonly toolCalls = new ToolCallAssembler(DIALECT);
+  /** Each call's arguments so far go to the handlers as they grow (ARGS-1). */
+  protected readonly toolCalls = new ToolCallAssembler(DIALECT, (delta) => this.handlers.onToolCallDelta?.(delta));
 
   protected readChunk(payload: string): void {
     const chunk = eventObject(NAME, payload);

@@ -68,6 +68,13 @@ export class ScriptedProvider implements Provider {
         arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
       },
     }));
+    // ARGS-1: arguments stream like text, the whole so far each time, as a real model's do.
+    for (const call of toolCalls) {
+      const args = call.function.arguments;
+      for (let end = DELTA_SIZE; end < args.length + DELTA_SIZE; end += DELTA_SIZE) {
+        handlers.onToolCallDelta?.({ id: call.id, name: call.function.name, argumentsText: args.slice(0, end) });
+      }
+    }
     const promptTokens = reply.usage?.promptTokens ?? estimate(JSON.stringify(request.messages));
     const completionTokens = reply.usage?.completionTokens ?? estimate(text + JSON.stringify(toolCalls));
     return {

@@ -6,8 +6,10 @@
  * Servers differ in the details (a missing id, a missing index, a name repeated on every fragment,
  * arguments sent whole as an object), so this is lenient in what it accepts and strict in what it
  * returns: complete calls, in index order, each with an id, the arguments as the raw concatenated
- * string. Parsing them is the executor's job, which reports bad JSON to the model.
+ * string. Parsing them is the executor's job, which reports bad JSON to the model. As each call's
+ * arguments grow, `onDelta` hears its whole text so far (ARGS-1), under the id the finished call gets.
  */
+import type { ToolCallDelta } from '../../engine/ports/index.js';
 import type { ToolCall } from '../../spec/index.js';
 import { isRecord } from './http-text.js';
 
@@ -45,7 +47,10 @@ export class ToolCallAssembler {
   private readonly calls = new Map<number, PartialCall>();
   private lastIndex = -1;
 
-  constructor(private readonly dialect: ToolCallDialect) {}
+  constructor(
+    private readonly dialect: ToolCallDialect,
+    private readonly onDelta?: (delta: ToolCallDelta) => void,
+  ) {}
 
   /** Adds every fragment of a `tool_calls` array; `positional` numbers index-less fragments by place (a whole answer). */
   addAll(fragments: unknown, positional = false): void {
@@ -74,6 +79,11 @@ export class ToolCallAssembler {
     // The first name wins: some servers repeat it on every fragment, and concatenating would corrupt it.
     if (name !== '' && call.name === '') call.name = name;
     call.arguments += args;
+    if (args !== '' && this.onDelta) {
+      // A call streamed without an id gets its id now, so its deltas and the finished call agree.
+      if (call.id === '') call.id = this.dialect.newId();
+      this.onDelta({ id: call.id, name: call.name, argumentsText: call.arguments });
+    }
   }
 
   /** The calls in index order; a call whose server sent no id gets one. */

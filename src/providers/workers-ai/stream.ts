@@ -64,7 +64,8 @@ export async function readStream(
 
 /** Builds one step's result from the events, or the whole answer, forwarding text at once. */
 class AnswerReader extends StepAccumulator {
-  protected readonly toolCalls = new ToolCallAssembler(DIALECT);
+  /** Each call's arguments so far go to the handlers as they grow (ARGS-1). */
+  protected readonly toolCalls = new ToolCallAssembler(DIALECT, (delta) => this.handlers.onToolCallDelta?.(delta));
 
   protected readChunk(payload: string): void {
     let chunk: unknown;

@@ -7,7 +7,7 @@
  * through an injected sleep, so no case depends on timing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ProviderError } from '../../../src/engine/ports/index.js';
+import { ProviderError, type ToolCallDelta } from '../../../src/engine/ports/index.js';
 import { sleep as realSleep, type Sleep } from '../../../src/providers/transport/index.js';
 import {
   byteByByte,
@@ -70,6 +70,30 @@ describe.each(ADAPTERS)('$name provider: the streamed answer', (adapter) => {
     expect(response.finishReason).toBe('tool_calls');
     expect(response.text).toBe('');
     expect(deltas).toEqual([]);
+  });
+
+  it("ARGS-1: hands on each tool call's arguments as they grow, the whole text so far, under the call's final id", async () => {
+    adapter.answer({ toolCalls: [weather, time], chunkSize: 3 });
+    const deltas: ToolCallDelta[] = [];
+
+    const response = await adapter.provider().complete(request(), { onToolCallDelta: (delta) => deltas.push(delta) });
+
+    for (const call of response.toolCalls) {
+      const own = deltas.filter((delta) => delta.id === call.id);
+      expect(own.length).toBeGreaterThan(0);
+      // Each delta extends the one before it, and the last is the finished call's arguments.
+      own.forEach((delta, index) => {
+        expect(call.function.arguments.startsWith(delta.argumentsText)).toBe(true);
+        expect(delta.argumentsText.length).toBeGreaterThan(
+          index === 0 ? 0 : (own[index - 1]?.argumentsText.length ?? 0),
+        );
+      });
+      expect(own.at(-1)?.argumentsText).toBe(call.function.arguments);
+      expect(own.every((delta) => delta.name === call.function.name)).toBe(true);
+      // Gemini sends a call whole; the others stream its arguments in pieces.
+      if (adapter.name !== 'google') expect(own.length).toBeGreaterThan(1);
+    }
+    expect(new Set(deltas.map((delta) => delta.id))).toEqual(new Set(response.toolCalls.map((call) => call.id)));
   });
 
   it('THR-4: text and tool calls in one step: the text streams, the calls follow it', async () => {

@@ -386,7 +386,9 @@ describe('EXE-4: ToolResult in, envelope stored and streamed', () => {
       'message',
       'usage',
     ]);
-    const frames = h.frames.filter((frame) => frame.type !== 'message_delta' && frame.type !== 'usage');
+    const frames = h.frames.filter(
+      (frame) => frame.type !== 'message_delta' && frame.type !== 'tool_call_delta' && frame.type !== 'usage',
+    );
     // LOCK-7: every tool frame carries the tool's ACP kind ('other' unless the tool declares one).
     expect(frames[2]).toEqual({
       type: 'tool_started',
