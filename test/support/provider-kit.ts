@@ -1,9 +1,52 @@
 /**
- * What the provider tests share: a sleep that records the delays it was asked for, the rejection of a
- * promise, a guard that turns a hang into a failure, and answers whose bytes arrive in pieces the test
- * chooses (byte boundaries no server would pick), then end, fail as a dropped connection does, or stall.
+ * What the provider tests share: a local vendor server kept for a whole test file, the request they
+ * send, a sleep that records the delays it was asked for, the rejection of a promise, a guard that
+ * turns a hang into a failure, and answers whose bytes arrive in pieces the test chooses (byte
+ * boundaries no server would pick), then end, fail as a dropped connection does, or stall.
  */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { ModelRequest } from '../../src/engine/ports/index.js';
 import type { Sleep } from '../../src/providers/transport/index.js';
+
+/** What `serverPerFile` needs of a local vendor server. */
+interface LocalTestServer {
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/**
+ * A local vendor server for one test file: started before its tests, emptied of scripted replies and
+ * recorded requests before each (so no test sees another's), closed after; `use` receives it once started.
+ */
+export function serverPerFile<Server extends LocalTestServer>(
+  start: () => Promise<Server>,
+  use: (server: Server) => void,
+): void {
+  let server: Server | undefined;
+  beforeAll(async () => {
+    server = await start();
+    use(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server?.reset();
+  });
+}
+
+/** A request for `model`: a system prompt and one user message, unless `overrides` say otherwise. */
+export function helloRequest(model: string, overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model,
+    messages: [
+      { role: 'system', content: 'You are terse.' },
+      { role: 'user', content: 'Hello' },
+    ],
+    tools: [],
+    ...overrides,
+  };
+}
 
 /** Long enough for any prompt stop; a provider still pending after it has hung. */
 export const PROMPT_GUARD_MS = 2000;

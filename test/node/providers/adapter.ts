@@ -6,6 +6,7 @@
  */
 import type { ModelRequest, Provider } from '../../../src/engine/ports/index.js';
 import type { RetryOptions } from '../../../src/providers/transport/index.js';
+import { helloRequest } from '../../support/provider-kit.js';
 
 /** A tool call as scripted: `arguments` is sent as is, cut into fragments where the protocol streams them. */
 export interface ScriptedCall {
@@ -76,15 +77,7 @@ export interface ProviderAdapter {
 
 /** A request for `adapter`'s model: a system prompt and one user message, unless overridden. */
 export function requestFor(adapter: ProviderAdapter, overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: adapter.model,
-    messages: [
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Hello' },
-    ],
-    tools: [],
-    ...overrides,
-  };
+  return helloRequest(adapter.model, overrides);
 }
 
 /**

@@ -4,7 +4,7 @@
  * stop reasons, cached usage, and Anthropic's own errors and retries. What every provider does is in
  * conformance.test.ts. Backoff waits go through an injected sleep.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAIServer, startOpenAIServer } from '../../../harness/openai-server.mjs';
 import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
 import {
@@ -16,34 +16,17 @@ import {
 import { resolveProvider } from '../../../src/providers/index.js';
 import { defineModel, type ModelDefinition, type ModelMessage } from '../../../src/spec/index.js';
 import { type AnthropicServer, errorBody, startAnthropicServer } from '../../support/anthropic-server.js';
-import { failure, recordingSleep } from '../../support/provider-kit.js';
+import { failure, helloRequest, recordingSleep, serverPerFile } from '../../support/provider-kit.js';
 
 const API_KEY = 'sk-ant-test-SECRET-0123456789';
 
 let server: AnthropicServer;
-
-beforeAll(async () => {
-  server = await startAnthropicServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
+serverPerFile(startAnthropicServer, (started) => {
+  server = started;
 });
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'claude-sonnet-4-5',
-    messages: [
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Hello' },
-    ],
-    tools: [],
-    ...overrides,
-  };
+  return helloRequest('claude-sonnet-4-5', overrides);
 }
 
 function provider(options: Partial<AnthropicProviderOptions> = {}): AnthropicProvider {

@@ -3,7 +3,7 @@
  * conversation in Gemini's shape, tools with their schemas reduced to what Gemini reads, the tool
  * choice, and every model setting, each asserted on the exact body the local Gemini server recorded.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type GoogleServer, startGoogleServer } from '../../../harness/google-server.mjs';
 import type { ModelRequest } from '../../../src/engine/ports/provider.js';
@@ -11,22 +11,14 @@ import { GoogleProvider } from '../../../src/providers/google/index.js';
 import { modelStatus, resolveProvider } from '../../../src/providers/index.js';
 import type { ModelDefinition } from '../../../src/spec/define-model.js';
 import { argumentsJsonSchema } from '../../../src/spec/schema.js';
+import { serverPerFile } from '../../support/provider-kit.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
 const SKIP = 'skip_thought_signature_validator';
 
 let server: GoogleServer;
-
-beforeAll(async () => {
-  server = await startGoogleServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
+serverPerFile(startGoogleServer, (started) => {
+  server = started;
 });
 
 function provider(baseURL = server.url): GoogleProvider {

@@ -5,38 +5,21 @@
  * body is covered in google-request.test.ts. Backoff waits go through an injected sleep, so no test
  * depends on timing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type GoogleServer, startGoogleServer, streamFrames } from '../../../harness/google-server.mjs';
 import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
 import { GoogleProvider, type GoogleProviderOptions } from '../../../src/providers/google/index.js';
-import { failure, recordingSleep, streamFetch } from '../../support/provider-kit.js';
+import { failure, helloRequest, recordingSleep, serverPerFile, streamFetch } from '../../support/provider-kit.js';
 
 const API_KEY = 'AIza-test-SECRET-0123456789';
 
 let server: GoogleServer;
-
-beforeAll(async () => {
-  server = await startGoogleServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
+serverPerFile(startGoogleServer, (started) => {
+  server = started;
 });
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'gemini-2.5-flash',
-    messages: [
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Hello' },
-    ],
-    tools: [],
-    ...overrides,
-  };
+  return helloRequest('gemini-2.5-flash', overrides);
 }
 
 function provider(options: Partial<GoogleProviderOptions> = {}): GoogleProvider {

@@ -4,39 +4,30 @@
  * produces (interleaved or index-less fragments, a body held open). What every provider does is in
  * conformance.test.ts. Backoff waits go through an injected sleep, so no test depends on timing.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type OpenAIServer, type StreamReply, startOpenAIServer } from '../../../harness/openai-server.mjs';
 import { type ModelRequest, ProviderError } from '../../../src/engine/ports/provider.js';
 import { OpenAIProvider, type OpenAIProviderOptions } from '../../../src/providers/openai/index.js';
 import { sleep as realSleep } from '../../../src/providers/transport/index.js';
-import { failure, PROMPT_GUARD_MS, recordingSleep, streamFetch, within } from '../../support/provider-kit.js';
+import {
+  failure,
+  helloRequest,
+  PROMPT_GUARD_MS,
+  recordingSleep,
+  serverPerFile,
+  streamFetch,
+  within,
+} from '../../support/provider-kit.js';
 
 const API_KEY = 'sk-test-SECRET-0123456789abcdef';
 
 let server: OpenAIServer;
-
-beforeAll(async () => {
-  server = await startOpenAIServer();
-});
-
-afterAll(async () => {
-  await server.close();
-});
-
-beforeEach(() => {
-  server.reset();
+serverPerFile(startOpenAIServer, (started) => {
+  server = started;
 });
 
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
-  return {
-    model: 'gpt-4o-mini',
-    messages: [
-      { role: 'system', content: 'You are terse.' },
-      { role: 'user', content: 'Hello' },
-    ],
-    tools: [],
-    ...overrides,
-  };
+  return helloRequest('gpt-4o-mini', overrides);
 }
 
 function provider(options: Partial<OpenAIProviderOptions> = {}): OpenAIProvider {
@@ -171,6 +162,17 @@ describe('OpenAIProvider: streaming', () => {
     const response = await provider({ fetch: streamFetch([body]) }).complete(request({ model: 'local-llama' }));
 
     expect(response).toMatchObject({ text: 'x', model: 'local-llama', usage: null, finishReason: 'stop' });
+  });
+
+  it('THR-4: a token count too large to be a number reads as 0, not Infinity', async () => {
+    // 1e999 is valid JSON that parses to Infinity; a server may send it by mistake or on purpose.
+    const usage = '{"prompt_tokens":1e999,"completion_tokens":-1e999,"total_tokens":7}';
+    const body = `${sse(chunk({ content: 'x' }, 'stop'))}data: {"choices":[],"usage":${usage}}\n\ndata: [DONE]\n\n`;
+
+    const response = await provider({ fetch: streamFetch([body]) }).complete(request());
+
+    expect(response.text).toBe('x');
+    expect(response.usage).toEqual({ promptTokens: 0, completionTokens: 0, totalTokens: 7 });
   });
 
   it('THR-4: a stream that ends without [DONE] still completes', async () => {
