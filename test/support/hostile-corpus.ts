@@ -1767,5 +1767,19 @@ export const STREAMED_ARGUMENT_TEXTS: readonly { label: string; text: string }[]
   { label: 'a lone surrogate half', text: '{"content":"\ud83d' },
 ];
 
+/**
+ * A secret a model writes into a call's arguments (read from a file, say): while the call streams,
+ * no frame may show any of it, not even its first characters, in any spelling the scrubber knows.
+ */
+export const STREAMED_SECRET = 'sk-live-Zq9xWv4Tn7Rb2Lm5';
+export const STREAMED_SECRET_SPELLINGS: readonly { label: string; spell: (secret: string) => string }[] = [
+  { label: 'as it is', spell: (secret) => secret },
+  { label: 'base64', spell: (secret) => btoa(secret) },
+  {
+    label: 'base64url, unpadded',
+    spell: (secret) => btoa(secret).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_'),
+  },
+];
+
 /** Characters of one argument a model streams in tiny pieces: it must make a bounded number of frames. */
 export const FLOODING_ARGUMENT_LENGTH = 200_000;

@@ -342,6 +342,8 @@ export interface HarnessOptions {
   store?: MemoryThreadStore;
   fileStore?: MemoryFileStore;
   scrub?(text: string): string;
+  /** Streaming text cut before a secret's start (the scrubber's withoutSecretStart). */
+  withoutSecretStart?(text: string): string;
   /** Clock for message timestamps and tool durations (default Date.now). */
   now?(): number;
   guards?: TurnDeps['guards'];
@@ -505,6 +507,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     transport: options.transport,
     guards: options.guards,
     scrub: options.scrub,
+    withoutSecretStart: options.withoutSecretStart,
     now,
   };
   return harness;

@@ -29,6 +29,8 @@ export interface TurnDeps {
   transport?: FetchTransport;
   guards?: readonly ToolGuard[];
   scrub?(text: string): string;
+  /** Text still streaming cut before what could be the start of a secret (ARGS-1; the scrubber's). */
+  withoutSecretStart?(text: string): string;
   /** Called before each model request and each tool batch: the thread re-arms its safety alarm. */
   onProgress?(): void;
   now?(): number;

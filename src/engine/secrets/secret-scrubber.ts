@@ -27,6 +27,12 @@ export interface SecretScrubber {
    * (secret-bytes.ts): for content that cannot be scrubbed as text.
    */
   inBytes(bytes: Uint8Array): boolean;
+  /**
+   * Text still growing (a tool call's arguments as they stream, ARGS-1) cut before a tail that could
+   * be the start of a secret: `text` scrubs only whole secrets, so "…sk-ab" of a secret still being
+   * written would otherwise show its first characters.
+   */
+  withoutSecretStart(text: string): string;
 }
 
 const encoder = new TextEncoder();
@@ -71,7 +77,22 @@ export const NO_SECRETS: SecretScrubber = {
   text: passThrough,
   value: passThrough,
   inBytes: () => false,
+  withoutSecretStart: passThrough,
 };
+
+/** How many characters at the end of `text` begin one of `forms` without completing it. */
+function secretStartLength(text: string, forms: readonly string[]): number {
+  let longest = 0;
+  for (const form of forms) {
+    for (let length = Math.min(form.length - 1, text.length); length > longest; length--) {
+      if (text.endsWith(form.slice(0, length))) {
+        longest = length;
+        break;
+      }
+    }
+  }
+  return longest;
+}
 
 /**
  * A scrubber for `secrets`. Values shorter than MIN_SECRET_LENGTH are ignored: they are refused
@@ -108,6 +129,10 @@ export function createScrubber(secrets: Iterable<string>): SecretScrubber {
     active: true,
     text,
     value: <T>(input: T): T => deep(input, new Set()) as T,
+    withoutSecretStart(input) {
+      const cut = secretStartLength(input, forms);
+      return cut === 0 ? input : input.slice(0, input.length - cut);
+    },
     inBytes(bytes) {
       byteForms ??= values.flatMap((secret) => secretByteForms(secretForms(secret), secret));
       return holdsAny(bytes, byteForms);

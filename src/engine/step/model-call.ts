@@ -25,7 +25,7 @@ export async function callModel(
   const { store, emit, signal } = deps;
   const { tools } = request;
   let text = '';
-  const argumentFrames = new ToolCallDeltaFrames(emit, deps.now ?? Date.now);
+  const argumentFrames = new ToolCallDeltaFrames(emit, deps.now ?? Date.now, deps.withoutSecretStart);
   try {
     const response = await run.provider.complete(
       {

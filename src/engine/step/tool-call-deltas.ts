@@ -8,6 +8,11 @@
  * with the call's next delta once the interval has passed, or when the model's answer ends
  * (`flush`), so the last frame of each call always carries its complete arguments. The clock is the
  * turn's (`TurnDeps.now`), which tests replace.
+ *
+ * Every frame is scrubbed whole when the thread stores it, which replaces whole secrets only; a
+ * secret the model is in the middle of writing would show its first characters. So a frame sent
+ * while the call still streams stops before any tail that could begin a secret (`withoutSecretStart`);
+ * the last frame, complete, is scrubbed like the stored message.
  */
 import type { FrameSink, ToolCallDelta } from '../ports/index.js';
 
@@ -23,6 +28,7 @@ export class ToolCallDeltaFrames {
   constructor(
     private readonly emit: FrameSink,
     private readonly now: () => number,
+    private readonly withoutSecretStart: (text: string) => string = (text) => text,
     private readonly intervalMs = TOOL_CALL_DELTA_INTERVAL_MS,
   ) {}
 
@@ -35,7 +41,7 @@ export class ToolCallDeltaFrames {
       return;
     }
     this.held.delete(delta.id);
-    this.send(delta, now);
+    this.send({ ...delta, argumentsText: this.withoutSecretStart(delta.argumentsText) }, now);
   }
 
   /** The answer ended: every held delta goes out, so each call's last frame is its whole text. */

@@ -128,6 +128,7 @@ export class TurnDriver {
           emit: host.emit,
           signal: controller.signal,
           scrub: variables.scrubber.text,
+          withoutSecretStart: variables.scrubber.withoutSecretStart,
           variables: variables.resolved,
           onProgress: () => this.armSafetyAlarm(),
           host: host.thread,

@@ -7,8 +7,13 @@ import { defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Frame } from '../../../../src/engine/ports/index.js';
+import { createScrubber } from '../../../../src/engine/secrets/index.js';
 import { ToolCallDeltaFrames } from '../../../../src/engine/step/tool-call-deltas.js';
-import { FLOODING_ARGUMENT_LENGTH } from '../../../support/hostile-corpus.js';
+import {
+  FLOODING_ARGUMENT_LENGTH,
+  STREAMED_SECRET,
+  STREAMED_SECRET_SPELLINGS,
+} from '../../../support/hostile-corpus.js';
 import { createHarness } from '../../../support/memory-store.js';
 
 type DeltaFrame = Extract<Frame, { type: 'tool_call_delta' }>;
@@ -102,5 +107,32 @@ describe('ARGS-1: tool-call arguments stream as tool_call_delta frames', () => {
     const frames = deltasOf(h.frames);
     expect(frames.map((frame) => frame.arguments_text.length)).toEqual([16, args.length]);
     expect(h.byRole('tool')[0]?.content).toBe('kept');
+  });
+
+  it.each(
+    STREAMED_SECRET_SPELLINGS,
+  )('ARGS-1 (hostile): a secret written into a call ($label) never shows while it streams, not even its start', async ({
+    spell,
+  }) => {
+    const scrubber = createScrubber([STREAMED_SECRET]);
+    const written = spell(STREAMED_SECRET);
+    const args = JSON.stringify({ title: 'key', body: `the key is ${written} keep it` });
+    const h = createHarness({
+      tools: { note },
+      // Every delta is due: each one becomes a frame, so each cut point of the secret is tried.
+      now: steppingClock(50),
+      scrub: scrubber.text,
+      withoutSecretStart: scrubber.withoutSecretStart,
+      script: [{ toolCalls: [{ id: 's1', name: 'note', arguments: args }] }, { text: 'noted' }],
+    });
+
+    await h.send('note the key');
+
+    // The thread scrubs each frame whole as it stores it; what a watcher then reads:
+    const shown = deltasOf(h.frames).map((frame) => scrubber.text(frame.arguments_text));
+    expect(shown.length).toBeGreaterThan(3);
+    for (const text of shown) expect(text).not.toContain(written.slice(0, 4));
+    expect(shown.at(-1)).toBe(scrubber.text(args));
+    expect(shown.at(-1)).toContain('[secret]');
   });
 });
