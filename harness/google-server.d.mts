@@ -3,6 +3,8 @@
  * of calling a real model. Kept free of Node types so any tsconfig can use it.
  */
 
+import type { ScriptedServer } from './scripted-server.mjs';
+
 export interface ScriptedFunctionCall {
   name: string;
   /** Sent whole, as Gemini sends function calls. Default `{}`. */
@@ -117,21 +119,8 @@ export interface GoogleServerOptions {
   apiKey?: string;
 }
 
-export interface GoogleServer {
-  /** The origin, e.g. `http://127.0.0.1:54321`: what the Google provider takes as its base URL. */
-  readonly url: string;
-  readonly port: number;
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[];
-  /** Answers for the next requests, in order. */
-  enqueue(...replies: Reply[]): void;
-  /** How many queued replies are still unused. */
-  readonly pending: number;
-  /** Empties the queue and the request log. */
-  reset(): void;
-  /** Stops the server, cutting any open (e.g. stalled) streams. */
-  close(): Promise<void>;
-}
+/** Its `url`, the origin, is what the Google provider takes as its base URL. */
+export type GoogleServer = ScriptedServer<Reply, RecordedRequest>;
 
 export function startGoogleServer(options?: GoogleServerOptions): Promise<GoogleServer>;
 

@@ -15,7 +15,7 @@
  * in google-server.d.mts.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
+import { parseJson, randomId, readBody, split, startScriptedServer, writeFrames } from './scripted-server.mjs';
 
 /**
  * @typedef {{ name: string, args?: Record<string, unknown>, id?: string }} ScriptedFunctionCall
@@ -101,110 +101,70 @@ const DEFAULT_MESSAGES = {
 const ROUTE = /^\/(v1|v1beta)\/models\/([^/:]+):(streamGenerateContent|generateContent)$/;
 
 /**
- * Starts the server on 127.0.0.1 with a free port.
+ * Starts the server on 127.0.0.1 with a free port; its `url`, the origin, is what the Google provider
+ * takes as its base URL.
  * @param {GoogleServerOptions} [options]
  */
 export async function startGoogleServer(options = {}) {
-  /** @type {Reply[]} */
-  const queue = [...(options.replies ?? [])];
-  /** @type {RecordedRequest[]} */
-  const requests = [];
-  const respond = options.respond ?? echoResponder;
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      if (res.headersSent) res.destroy();
-      else sendHttpReply(res, { status: 500, body: googleError(500, `google-server: ${error.message}`) });
-    });
+  return startScriptedServer({
+    replies: options.replies,
+    respond: options.respond ?? echoResponder,
+    handle: (req, res, scripted) => handle(req, res, scripted, options),
+    failed: (res, error) =>
+      sendHttpReply(res, { status: 500, body: googleError(500, `google-server: ${error.message}`) }),
   });
+}
 
-  /**
-   * @param {import('node:http').IncomingMessage} req
-   * @param {import('node:http').ServerResponse} res
-   */
-  async function handle(req, res) {
-    const rawBody = await readBody(req);
-    const url = new URL(req.url ?? '/', 'http://local');
-    const route = ROUTE.exec(url.pathname);
-    /** @type {RecordedRequest} */
-    const record = {
-      method: req.method ?? 'GET',
-      path: url.pathname,
-      query: Object.fromEntries(url.searchParams),
-      model: route ? decodeURIComponent(route[2] ?? '') : null,
-      headers: req.headers,
-      body: parseJson(rawBody),
-      closedEarly: false,
-    };
-    requests.push(record);
-    res.on('close', () => {
-      if (!res.writableFinished) record.closedEarly = true;
-    });
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {import('./scripted-server.mjs').Scripted} scripted
+ * @param {GoogleServerOptions} options
+ */
+async function handle(req, res, scripted, options) {
+  const rawBody = await readBody(req);
+  const url = new URL(req.url ?? '/', 'http://local');
+  const route = ROUTE.exec(url.pathname);
+  /** @type {RecordedRequest} */
+  const record = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    model: route ? decodeURIComponent(route[2] ?? '') : null,
+    headers: req.headers,
+    body: parseJson(rawBody),
+    closedEarly: false,
+  };
+  scripted.record(record, res);
 
-    if (options.apiKey !== undefined) {
-      const key = req.headers['x-goog-api-key'] ?? url.searchParams.get('key');
-      if (key !== options.apiKey) {
-        sendHttpReply(res, { status: 400, body: invalidKeyError() });
-        return;
-      }
-    }
-    if (req.method !== 'POST' || !route) {
-      const message = `models/${record.model ?? url.pathname} is not found for API version v1beta, or is not supported for generateContent.`;
-      sendHttpReply(res, { status: 404, body: googleError(404, message) });
+  if (options.apiKey !== undefined) {
+    const key = req.headers['x-goog-api-key'] ?? url.searchParams.get('key');
+    if (key !== options.apiKey) {
+      sendHttpReply(res, { status: 400, body: invalidKeyError() });
       return;
-    }
-    if (record.body === null || typeof record.body !== 'object') {
-      sendHttpReply(res, { status: 400, body: googleError(400, 'Invalid JSON payload received.') });
-      return;
-    }
-    const reply = queue.length > 0 ? /** @type {Reply} */ (queue.shift()) : await respond(record.body, record);
-    const model = record.model ?? 'gemini';
-    if ('status' in reply) {
-      sendHttpReply(res, reply);
-    } else if (route[3] === 'generateContent') {
-      sendJson(res, mergedResponse(streamChunks(reply, record.body, model)));
-    } else if (record.query.alt === 'sse') {
-      await sendStream(res, reply, record.body, model);
-    } else {
-      sendJson(res, streamChunks(reply, record.body, model));
     }
   }
-
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}`;
-
-  return {
-    /** The origin, e.g. `http://127.0.0.1:54321`: what the Google provider takes as its base URL. */
-    url,
-    port,
-    /** Every request received, in order. */
-    requests,
-    /** @param {...Reply} replies Answers for the next requests, in order. */
-    enqueue(...replies) {
-      queue.push(...replies);
-    },
-    /** How many queued replies are still unused. */
-    get pending() {
-      return queue.length;
-    },
-    /** Empties the queue and the request log. */
-    reset() {
-      queue.length = 0;
-      requests.length = 0;
-    },
-    /** Stops the server, cutting any open (e.g. stalled) streams. */
-    close() {
-      return new Promise((resolve) => {
-        server.close(() => resolve(undefined));
-        server.closeAllConnections();
-      });
-    },
-  };
+  if (req.method !== 'POST' || !route) {
+    const message = `models/${record.model ?? url.pathname} is not found for API version v1beta, or is not supported for generateContent.`;
+    sendHttpReply(res, { status: 404, body: googleError(404, message) });
+    return;
+  }
+  if (record.body === null || typeof record.body !== 'object') {
+    sendHttpReply(res, { status: 400, body: googleError(400, 'Invalid JSON payload received.') });
+    return;
+  }
+  /** @type {Reply} */
+  const reply = await scripted.nextReply(record);
+  const model = record.model ?? 'gemini';
+  if ('status' in reply) {
+    sendHttpReply(res, reply);
+  } else if (route[3] === 'generateContent') {
+    sendJson(res, mergedResponse(streamChunks(reply, record.body, model)));
+  } else if (record.query.alt === 'sse') {
+    await sendStream(res, reply, record.body, model);
+  } else {
+    sendJson(res, streamChunks(reply, record.body, model));
+  }
 }
 
 /** @type {Responder} */
@@ -230,15 +190,7 @@ async function sendStream(res, reply, request, model) {
     server: 'scaffolding on HTTPServer2',
     'x-content-type-options': 'nosniff',
   });
-  let events = 0;
-  for (const frame of streamFrames(reply, request, model)) {
-    if (res.destroyed) return;
-    if (reply.stallAfter !== undefined && events >= reply.stallAfter) return;
-    events++;
-    res.write(frame);
-    if (reply.chunkDelayMs) await delay(reply.chunkDelayMs);
-  }
-  res.end();
+  await writeFrames(res, streamFrames(reply, request, model), reply);
 }
 
 /**
@@ -429,47 +381,7 @@ function estimateUsage(request, reply) {
   };
 }
 
-/**
- * Cuts on code points so no piece holds half a surrogate pair.
- * @param {string} text
- * @param {number} size
- */
-function split(text, size) {
-  const chars = Array.from(text);
-  const pieces = [];
-  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
-  return pieces;
-}
-
-/** @param {import('node:http').IncomingMessage} req */
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** @param {string} text */
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** @param {number} length */
-function randomId(length) {
-  return Array.from(randomBytes(length), (byte) => ALPHABET[byte % ALPHABET.length]).join('');
-}
-
 /** An opaque base64 blob standing for an encrypted thought signature. */
 function randomSignature() {
   return randomBytes(96).toString('base64');
-}
-
-/** @param {number} ms */
-function delay(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -3,6 +3,8 @@
  * benchmarks script instead of calling a real model. Kept free of Node types so any tsconfig can use it.
  */
 
+import type { ScriptedServer } from './scripted-server.mjs';
+
 export interface ScriptedToolCall {
   name: string;
   /** Sent as is, in fragments: may be malformed JSON on purpose. */
@@ -90,22 +92,10 @@ export interface OpenAIServerOptions {
   replies?: Reply[];
 }
 
-export interface OpenAIServer {
-  /** The origin, e.g. `http://127.0.0.1:54321`. */
-  readonly url: string;
+/** The origin is `url`; an OpenAI client is given `baseURL`. */
+export interface OpenAIServer extends ScriptedServer<Reply, RecordedRequest> {
   /** What an OpenAI client takes as its base URL: the origin plus `/v1`. */
   readonly baseURL: string;
-  readonly port: number;
-  /** Every request received, in order. */
-  readonly requests: RecordedRequest[];
-  /** Answers for the next requests, in order. */
-  enqueue(...replies: Reply[]): void;
-  /** How many queued replies are still unused. */
-  readonly pending: number;
-  /** Empties the queue and the request log. */
-  reset(): void;
-  /** Stops the server, cutting any open (e.g. stalled) streams. */
-  close(): Promise<void>;
 }
 
 export function startOpenAIServer(options?: OpenAIServerOptions): Promise<OpenAIServer>;

@@ -8,8 +8,8 @@
  * Plain ESM JavaScript so the Node tests, the end-to-end tests against `wrangler dev` and the
  * benchmarks can all import it; types are in openai-server.d.mts.
  */
-import { randomBytes } from 'node:crypto';
-import { createServer, STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import { parseJson, randomId, readBody, split, startScriptedServer, writeFrames } from './scripted-server.mjs';
 
 /**
  * @typedef {{ name: string, arguments: string, id?: string }} ScriptedToolCall
@@ -63,103 +63,59 @@ import { createServer, STATUS_CODES } from 'node:http';
  * @param {OpenAIServerOptions} [options]
  */
 export async function startOpenAIServer(options = {}) {
-  /** @type {Reply[]} */
-  const queue = [...(options.replies ?? [])];
-  /** @type {RecordedRequest[]} */
-  const requests = [];
-  const respond = options.respond ?? echoResponder;
-
-  /** @type {WeakMap<import('node:net').Socket, number>} */
-  const connectionIds = new WeakMap();
-  let connections = 0;
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error) => {
-      if (res.headersSent) res.destroy();
-      else sendJson(res, 500, errorBody(`openai-server: ${error.message}`, 'server_error', 500));
-    });
+  const scripted = await startScriptedServer({
+    replies: options.replies,
+    respond: options.respond ?? echoResponder,
+    handle,
+    failed: (res, error) => sendJson(res, 500, errorBody(`openai-server: ${error.message}`, 'server_error', 500)),
   });
-
-  /**
-   * @param {import('node:http').IncomingMessage} req
-   * @param {import('node:http').ServerResponse} res
-   */
-  async function handle(req, res) {
-    const rawBody = await readBody(req);
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    /** @type {RecordedRequest} */
-    const record = {
-      method: req.method ?? 'GET',
-      path,
-      headers: req.headers,
-      body: parseJson(rawBody),
-      closedEarly: false,
-      connection: connectionIds.get(req.socket) ?? 0,
-    };
-    requests.push(record);
-    res.on('close', () => {
-      if (!res.writableFinished) record.closedEarly = true;
-    });
-
-    if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) {
-      sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
-      return;
-    }
-    if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(path)) {
-      sendJson(res, 404, errorBody(`Unknown request: ${req.method} ${path}`, 'invalid_request_error', 'unknown_url'));
-      return;
-    }
-    if (record.body === null || typeof record.body !== 'object') {
-      sendJson(res, 400, errorBody('The request body is not valid JSON.', 'invalid_request_error', null));
-      return;
-    }
-    const reply = queue.length > 0 ? /** @type {Reply} */ (queue.shift()) : await respond(record.body, record);
-    if ('status' in reply) {
-      sendHttpReply(res, reply);
-    } else if (record.body.stream === true) {
-      await sendStream(res, reply, record.body);
-    } else {
-      sendJson(res, 200, completion(reply, record.body));
-    }
-  }
-
-  server.on('connection', (socket) => connectionIds.set(socket, ++connections));
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(undefined));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}`;
-
-  return {
-    /** The origin, e.g. `http://127.0.0.1:54321`. */
-    url,
+  // The handle keeps its `pending` getter: baseURL is added to it, not spread into a copy.
+  return Object.assign(scripted, {
     /** What an OpenAI client takes as its base URL: the origin plus `/v1`. */
-    baseURL: `${url}/v1`,
-    port,
-    /** Every request received, in order. */
-    requests,
-    /** @param {...Reply} replies Answers for the next requests, in order. */
-    enqueue(...replies) {
-      queue.push(...replies);
-    },
-    /** How many queued replies are still unused. */
-    get pending() {
-      return queue.length;
-    },
-    /** Empties the queue and the request log. */
-    reset() {
-      queue.length = 0;
-      requests.length = 0;
-    },
-    /** Stops the server, cutting any open (e.g. stalled) streams. */
-    close() {
-      return new Promise((resolve) => {
-        server.close(() => resolve(undefined));
-        server.closeAllConnections();
-      });
-    },
+    baseURL: `${scripted.url}/v1`,
+  });
+}
+
+/**
+ * @param {import('node:http').IncomingMessage} req
+ * @param {import('node:http').ServerResponse} res
+ * @param {import('./scripted-server.mjs').Scripted} scripted
+ */
+async function handle(req, res, scripted) {
+  const rawBody = await readBody(req);
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  /** @type {RecordedRequest} */
+  const record = {
+    method: req.method ?? 'GET',
+    path,
+    headers: req.headers,
+    body: parseJson(rawBody),
+    closedEarly: false,
+    connection: scripted.connectionOf(req),
   };
+  scripted.record(record, res);
+
+  if (req.method === 'GET' && /^(\/v1)?\/models$/.test(path)) {
+    sendJson(res, 200, { object: 'list', data: [{ id: 'scripted', object: 'model', created: 0, owned_by: 'test' }] });
+    return;
+  }
+  if (req.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(path)) {
+    sendJson(res, 404, errorBody(`Unknown request: ${req.method} ${path}`, 'invalid_request_error', 'unknown_url'));
+    return;
+  }
+  if (record.body === null || typeof record.body !== 'object') {
+    sendJson(res, 400, errorBody('The request body is not valid JSON.', 'invalid_request_error', null));
+    return;
+  }
+  /** @type {Reply} */
+  const reply = await scripted.nextReply(record);
+  if ('status' in reply) {
+    sendHttpReply(res, reply);
+  } else if (record.body.stream === true) {
+    await sendStream(res, reply, record.body);
+  } else {
+    sendJson(res, 200, completion(reply, record.body));
+  }
 }
 
 /** @type {Responder} */
@@ -182,18 +138,7 @@ async function sendStream(res, reply, request) {
     connection: 'keep-alive',
     'x-request-id': `req_${randomId(24)}`,
   });
-  const frames = streamFrames(reply, request);
-  let dataEvents = 0;
-  for (const frame of frames) {
-    if (res.destroyed) return;
-    if (frame.startsWith('data:')) {
-      if (reply.stallAfter !== undefined && dataEvents >= reply.stallAfter) return;
-      dataEvents++;
-    }
-    res.write(frame);
-    if (reply.chunkDelayMs) await delay(reply.chunkDelayMs);
-  }
-  res.end();
+  await writeFrames(res, streamFrames(reply, request), reply);
 }
 
 /**
@@ -328,44 +273,4 @@ function estimateUsage(request, reply) {
 /** @param {unknown} value */
 function data(value) {
   return `data: ${JSON.stringify(value)}\n\n`;
-}
-
-/**
- * Cuts on code points so no fragment holds half a surrogate pair.
- * @param {string} text
- * @param {number} size
- */
-function split(text, size) {
-  const chars = Array.from(text);
-  const pieces = [];
-  for (let i = 0; i < chars.length; i += size) pieces.push(chars.slice(i, i + size).join(''));
-  return pieces;
-}
-
-/** @param {import('node:http').IncomingMessage} req */
-async function readBody(req) {
-  const chunks = [];
-  for await (const chunk of req) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-/** @param {string} text */
-function parseJson(text) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** @param {number} length */
-function randomId(length) {
-  return Array.from(randomBytes(length), (byte) => ALPHABET[byte % ALPHABET.length]).join('');
-}
-
-/** @param {number} ms */
-function delay(ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
