@@ -1783,3 +1783,14 @@ export const STREAMED_SECRET_SPELLINGS: readonly { label: string; spell: (secret
 
 /** Characters of one argument a model streams in tiny pieces: it must make a bounded number of frames. */
 export const FLOODING_ARGUMENT_LENGTH = 200_000;
+
+// ---- a model asking for credentials again and again ----------------------------------------------
+// A tool with two secret variables keeps failing; the model asks store_secret for its variables in
+// these orders. Two rounds per failing tool per turn: the third ask is refused, whichever variable
+// it names, so switching variables buys no extra round.
+
+export const CREDENTIAL_ROUND_DETOURS: readonly { label: string; asks: readonly [string, string, string] }[] = [
+  { label: 'the other variable, then the first again', asks: ['CRED_A', 'CRED_B', 'CRED_A'] },
+  { label: 'the same variable twice, then the other', asks: ['CRED_A', 'CRED_A', 'CRED_B'] },
+  { label: 'the second variable first', asks: ['CRED_B', 'CRED_A', 'CRED_B'] },
+];

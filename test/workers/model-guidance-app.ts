@@ -1,10 +1,12 @@
 /**
  * Test agents for what the runtime tells a model on its own: tools past a prompt's limit deferred
  * behind tool_search (DEFER-1), with MCP servers' tools counted; outside text delimited as data
- * (INJ-1), per tool and per prompt.
+ * (INJ-1), per tool and per prompt; the credential routine (CRED-1) followed by a model that only
+ * reads what it is told.
  */
 import { z } from 'zod';
-import { defineAgent, definePrompt, defineTool, type VariableDefinition } from '../../src/index.js';
+import { defineAgent, defineModel, definePrompt, defineTool, type VariableDefinition } from '../../src/index.js';
+import { followInstructions } from '../support/instruction-follower.js';
 
 const mcpVariables: VariableDefinition[] = [
   { name: 'MCP_URL', type: 'text', required: true, description: 'The test server, Streamable HTTP' },
@@ -21,7 +23,42 @@ const answer = (name: string) =>
     execute: async (_state, args) => ({ status: 'success', result: `${name} ran ${args.note}`.trim() }),
   });
 
+const servicesUrl: VariableDefinition = {
+  name: 'SERVICES_URL',
+  type: 'text',
+  required: true,
+  description: 'The local services',
+};
+
 export const tools = {
+  // Its key is good when it starts with "good-"; otherwise the service answers 401 and the error says
+  // nothing about credentials: only the status tells.
+  cred_service: defineTool({
+    description: 'Ask the accounts service for the balance',
+    variables: [
+      { name: 'CRED_KEY', type: 'secret', required: false, description: 'Key of the accounts service' },
+      servicesUrl,
+    ],
+    execute: async (state) => {
+      const good = (state.tenvs.CRED_KEY ?? '').startsWith('good-');
+      const response = await state.fetch(`${state.tenvs.SERVICES_URL}/status/${good ? 200 : 401}/balance`);
+      if (!response.ok) return { status: 'error', error: 'the balance could not be read' };
+      return { status: 'success', result: 'balance: 42' };
+    },
+  }),
+  // Two credentials, always refused (403).
+  cred_two: defineTool({
+    description: 'Ask the ledger, which needs two keys',
+    variables: [
+      { name: 'CRED_A', type: 'secret', required: false, description: 'First ledger key' },
+      { name: 'CRED_B', type: 'secret', required: false, description: 'Second ledger key' },
+      servicesUrl,
+    ],
+    execute: async (state) => {
+      await state.fetch(`${state.tenvs.SERVICES_URL}/status/403/ledger`);
+      return { status: 'error', error: 'the ledger refused' };
+    },
+  }),
   inj_relay: defineTool({
     description: 'Relay a text from another service, marked as outside data',
     args: z.object({ text: z.string() }),
@@ -37,7 +74,16 @@ export const tools = {
   }),
 };
 
+export const models = [defineModel({ name: 'instruction_follower', provider: 'scripted', script: followInstructions })];
+
 export const prompts = [
+  definePrompt({
+    name: 'cred_follow',
+    prompt: 'You read balances.',
+    model: 'instruction_follower',
+    tools: ['cred_service'],
+  }),
+  definePrompt({ name: 'cred_cap', prompt: 'You read the ledger.', model: 'scripted', tools: ['cred_two'] }),
   definePrompt({ name: 'inj_web', prompt: 'You read the web.', model: 'remote', tools: ['web_fetch', 'inj_relay'] }),
   definePrompt({
     name: 'inj_trusting',
@@ -67,6 +113,8 @@ export const prompts = [
 const allowTestHost = { permission: 'net.fetch', pattern: '127.0.0.1', action: 'allow' } as const;
 
 export const agents = [
+  defineAgent({ name: 'cred_follow', sideA: { prompt: 'cred_follow' } }),
+  defineAgent({ name: 'cred_cap', sideA: { prompt: 'cred_cap' } }),
   defineAgent({ name: 'inj_web', sideA: { prompt: 'inj_web' } }),
   defineAgent({ name: 'inj_trusting', sideA: { prompt: 'inj_trusting' } }),
   defineAgent({ name: 'defer_many', sideA: { prompt: 'defer_many' }, permissions: [allowTestHost] }),

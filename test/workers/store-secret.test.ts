@@ -91,7 +91,11 @@ describe('store_secret (VAR-5)', () => {
     const log = await settled(id);
     await stream.waitFor((frame) => frame.type === 'status' && frame.status === 'idle');
     expect(toolResults(log)).toEqual([
-      ['sec_call_service', 'Error: 401 Unauthorized: missing api key SEC_API_KEY'],
+      // CRED-1: the error names the variable to refresh.
+      [
+        'sec_call_service',
+        'Error: 401 Unauthorized: missing api key SEC_API_KEY\nCredential hint: the error reports a refused credential. Variables to refresh: SEC_API_KEY. Call store_secret for each, then retry this call once.',
+      ],
       [
         'store_secret',
         'The user stored a new value for "SEC_API_KEY" (the value is kept from you on purpose). Retry the tool call that failed.',
@@ -154,7 +158,9 @@ describe('store_secret (VAR-5)', () => {
       'sec_call_service',
       'store_secret',
     ]);
-    expect(results[2]?.[1]).toBe('Error: 401 Unauthorized: invalid api key');
+    expect(results[2]?.[1]).toBe(
+      'Error: 401 Unauthorized: invalid api key\nCredential hint: the error reports a refused credential. Variables to refresh: SEC_API_KEY. Call store_secret for each, then retry this call once.',
+    );
     expect(results[5]?.[1]).toContain('already asked for 2 times in this turn');
     expect(results[5]?.[1]).toContain('tell the user the credential problem');
     expect(log.at(-1)?.content).toBe('the key keeps failing');

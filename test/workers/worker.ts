@@ -404,7 +404,7 @@ const runtime = createRuntime({
     ...toolContext.tools,
     ...callVisibility.tools,
   },
-  models: [scripted, remote, ...modelsApp.models, ...google.models, ...workersAi.models],
+  models: [scripted, remote, ...modelGuidance.models, ...modelsApp.models, ...google.models, ...workersAi.models],
   prompts: [
     general,
     withSecrets,

@@ -20,6 +20,7 @@ import {
 } from '../../spec/internal.js';
 import { truncationLimits } from '../files/index.js';
 import { runningLine } from './call-heartbeat.js';
+import { credentialHint, STORE_SECRET } from './credential-hint.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
 import { checkOutput } from './output-check.js';
@@ -194,6 +195,17 @@ async function persist(
       limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
     },
   });
+  // CRED-1: a refused credential's error names the variables store_secret should refresh.
+  if (shaped.status === 'error') {
+    const definition = deps.tools.get(call.function.name)?.definition;
+    const offersStoreSecret = deps.tools.has(STORE_SECRET);
+    const hint = credentialHint(definition, shaped.content, {
+      store: deps.store,
+      toolCallId: call.id,
+      offersStoreSecret,
+    });
+    if (hint) shaped.content = `${shaped.content}\n${hint}`;
+  }
   // INJ-1: what came from outside reaches the model delimited, as data.
   if (shaped.status === 'success' && deps.tools.get(call.function.name)?.definition.untrustedOutput) {
     shaped.content = markUntrusted(shaped.content, call.function.name);

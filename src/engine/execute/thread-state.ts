@@ -17,6 +17,7 @@ import { canonicalHost, type EgressPolicy, type FetchTransport, outboundFetch } 
 import type { ThreadFiles } from '../files/index.js';
 import type { AccessGate } from '../permissions/index.js';
 import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
+import { noteAuthStatus } from './credential-hint.js';
 import { contextApi, isContextKey } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
@@ -154,8 +155,8 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
 
     // Each hop passes the egress policy, then the host check, then the call's net.fetch rules.
-    fetch: (input, init) =>
-      outboundFetch(
+    fetch: async (input, init) => {
+      const response = await outboundFetch(
         {
           ...deps,
           checkHost(url) {
@@ -165,7 +166,11 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
         },
         input,
         init,
-      ),
+      );
+      // CRED-1: a refused credential is told to the model with the call's error.
+      if (deps.execution) noteAuthStatus(store, deps.execution.toolCallId, response.status);
+      return response;
+    },
 
     emit(event: string, data: unknown) {
       emit({ type: 'event', event, data });

@@ -4,7 +4,8 @@
  * value through `POST /api/threads/:id/secrets`. The value goes straight into the thread's sealed
  * variables (VAR-3): the model, the message log, the interaction and the frames only ever learn that
  * it was stored. Only a declared variable can be stored, and at most `MAX_SECRET_ROUNDS` times per
- * variable per turn, so a credential that keeps failing is reported instead of asked for forever.
+ * failing tool per turn (CRED-1; per variable when no tool failed), so a credential that keeps
+ * failing is reported instead of asked for forever.
  */
 import { z } from 'zod';
 import type { ThreadState } from '../../spec/index.js';
@@ -14,7 +15,7 @@ import type { SecretAnswer, SecretRequestPayload } from '../../spec/internal.js'
 /** The id under which the tool is registered and offered. */
 export const STORE_SECRET_TOOL = 'store_secret';
 
-/** store_secret rounds allowed for one variable in one turn (seed 002: two per failing tool). */
+/** store_secret rounds allowed for one failing tool in one turn (seed 002: two per failing tool). */
 export const MAX_SECRET_ROUNDS = 2;
 
 /** The key (in the tool's value space of the thread store) counting this turn's rounds. */
@@ -60,14 +61,31 @@ async function currentTurn(state: ThreadState): Promise<string> {
   return '';
 }
 
-/** Counts one more round for `name`; false when the turn has used its rounds already. */
-async function takeRound(state: ThreadState, name: string): Promise<boolean> {
+/**
+ * CRED-1: what the rounds are counted by: the tool whose failure the call answers (the newest failed
+ * call of this turn other than store_secret), so a tool with two credentials still gets two rounds in
+ * all; without one, the variable.
+ */
+async function failingTool(state: ThreadState, name: string): Promise<string> {
+  const log = await state.getMessages();
+  for (let index = log.length - 1; index >= 0; index--) {
+    const message = log[index];
+    if (!message || message.role === 'user') break;
+    if (message.role === 'tool' && message.tool_status === 'error' && message.name !== STORE_SECRET_TOOL) {
+      return `tool ${message.name}`;
+    }
+  }
+  return `variable ${name}`;
+}
+
+/** Counts one more round for `counter`; false when the turn has used its rounds already. */
+async function takeRound(state: ThreadState, counter: string): Promise<boolean> {
   const turn = await currentTurn(state);
   const stored = await state.getValue<Rounds>(ROUNDS_KEY);
   const counts = stored?.turn === turn ? stored.counts : {};
-  const used = counts[name] ?? 0;
+  const used = counts[counter] ?? 0;
   if (used >= MAX_SECRET_ROUNDS) return false;
-  await state.setValue(ROUNDS_KEY, { turn, counts: { ...counts, [name]: used + 1 } } satisfies Rounds);
+  await state.setValue(ROUNDS_KEY, { turn, counts: { ...counts, [counter]: used + 1 } } satisfies Rounds);
   return true;
 }
 
@@ -83,10 +101,12 @@ export const storeSecret = defineInteractiveTool({
           error: `No tool, prompt or agent of this thread declares a variable named "${input.name}"; only a declared variable can be stored. Use the exact name the failing tool needs.`,
         };
       }
-      if (!(await takeRound(state, input.name))) {
+      const counter = await failingTool(state, input.name);
+      if (!(await takeRound(state, counter))) {
+        const failing = counter.startsWith('tool ') ? `the failing ${counter}` : `"${input.name}"`;
         return {
           status: 'error',
-          error: `The credential "${input.name}" was already asked for ${MAX_SECRET_ROUNDS} times in this turn. Stop retrying: tell the user the credential problem (which tool failed and why) and let them fix it.`,
+          error: `Credentials for ${failing} were already asked for ${MAX_SECRET_ROUNDS} times in this turn. Stop retrying: tell the user the credential problem (which tool failed and why) and let them fix it.`,
         };
       }
       const payload: SecretRequestPayload = { name: input.name, reason: input.reason };

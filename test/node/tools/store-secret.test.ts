@@ -94,7 +94,10 @@ describe('store_secret (VAR-5)', () => {
     h.store.answerInteraction(wait?.toolCallId as string, 'secret', { stored: true });
     expect(await h.run()).toMatchObject({ kind: 'done' });
     expect(h.byRole('tool').map((m) => [m.tool_status, m.content])).toEqual([
-      ['error', 'Error: 401 Unauthorized'],
+      [
+        'error',
+        'Error: 401 Unauthorized\nCredential hint: the error reports a refused credential. Variables to refresh: SERVICE_KEY. Call store_secret for each, then retry this call once.',
+      ],
       [
         'success',
         'The user stored a new value for "SERVICE_KEY" (the value is kept from you on purpose). Retry the tool call that failed.',
