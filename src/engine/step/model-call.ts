@@ -1,8 +1,9 @@
 /**
  * The model call of a step: the request sent with streaming, each text delta a `message_delta`
- * frame under the id the step's message will have (THR-2). A call stopped after some text keeps
- * that text as a message marked `aborted`; a call that fails after some text abandons it
- * (streamed-text.ts), so clients never keep text no message holds. A tool call's arguments stream as
+ * frame under the id the step's message will have (THR-2), never showing part of a secret
+ * (text-delta-frames.ts). A call stopped after some text keeps that text as a message marked
+ * `aborted`; a call that fails after some text abandons it (streamed-text.ts), so clients never
+ * keep text no message holds. A tool call's arguments stream as
  * `tool_call_delta` frames, coalesced per call (tool-call-deltas.ts, ARGS-1).
  */
 import type { ModelMessage } from '../../spec/index.js';
@@ -10,6 +11,7 @@ import type { TurnOutcome } from '../conversation/index.js';
 import type { ModelResponse } from '../ports/index.js';
 import type { StepRequest, StepRun } from './step-types.js';
 import { abandonStreamedText, streamingEnded, streamingStarted } from './streamed-text.js';
+import { TextDeltaFrames } from './text-delta-frames.js';
 import { ToolCallDeltaFrames } from './tool-call-deltas.js';
 
 /** The model's answer, and whether it streamed text (which its stored message ends). */
@@ -26,6 +28,7 @@ export async function callModel(
   const { tools } = request;
   let text = '';
   const argumentFrames = new ToolCallDeltaFrames(emit, deps.now ?? Date.now, deps.withoutSecretStart);
+  const textFrames = new TextDeltaFrames(emit, messageId, deps.withoutSecretStart);
   try {
     const response = await run.provider.complete(
       {
@@ -42,11 +45,12 @@ export async function callModel(
         onTextDelta(delta) {
           if (text === '') streamingStarted(store, messageId);
           text += delta;
-          emit({ type: 'message_delta', message_id: messageId, delta });
+          textFrames.add(delta);
         },
         onToolCallDelta: (delta) => argumentFrames.add(delta),
       },
     );
+    textFrames.flush();
     argumentFrames.flush();
     return { response, streamed: text !== '' };
   } catch (error) {
