@@ -12,6 +12,7 @@ import { webFetch } from '../../../../src/tools/web-fetch/web-fetch.js';
 import { expectRefusal } from '../../../support/egress-refusals.js';
 import { refusedUrls } from '../../../support/hostile-corpus.js';
 import { createHarness } from '../../../support/memory-store.js';
+import { markedAs } from '../../../support/outside-data.js';
 
 interface Sent {
   url: string;
@@ -230,7 +231,7 @@ describe('web_fetch through the loop', () => {
       'https://docs.example/moved': redirect('http://10.0.0.5/secret'),
     });
     const [page, moved] = await run(transport, ['https://docs.example/page', 'https://docs.example/moved']);
-    expect(page).toMatchObject({ tool_status: 'success', content: '# Hi' });
+    expect(page).toMatchObject({ tool_status: 'success', content: markedAs('# Hi') });
     expect(moved?.content).toBe(
       'Error: web_fetch: redirected to a refused URL: http://10.0.0.5/secret is refused: 10.0.0.5 is a private address (RFC 1918) (set EGRESS_ALLOW_HOSTS to allow a development host)',
     );
