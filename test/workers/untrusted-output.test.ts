@@ -7,7 +7,7 @@
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, inject, it } from 'vitest';
-import { createThread, settled } from '../support/api.js';
+import { api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { UNTRUSTED_BLOCK_ESCAPES, UNTRUSTED_ORDERS, UNTRUSTED_PLAIN_TEXT } from '../support/hostile-corpus.js';
 
@@ -112,5 +112,42 @@ describe('untrusted output (INJ-1)', () => {
     const [fetched, relayedToo] = await run('inj_trusting', [fetchPlain, relay], `m-${crypto.randomUUID()}`);
     expect(fetched?.content).toBe(UNTRUSTED_PLAIN_TEXT);
     expect(block(relayedToo?.content ?? null, 'inj_relay').body).toBe(UNTRUSTED_PLAIN_TEXT);
+  });
+
+  it('INJ-1: a file a client uploaded is outside text when read back; a file the model wrote is not', async () => {
+    const hostile = `${UNTRUSTED_BLOCK_ESCAPES[1]?.text}\n${UNTRUSTED_ORDERS}`;
+    const id = await createThread({ agent: 'fs_tools' });
+    const bytes = new TextEncoder().encode(hostile);
+    const put = await api(`/api/threads/${id}/files/inbox/note.txt`, {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'content-type': 'text/plain', 'content-length': String(bytes.byteLength) },
+    });
+    expect(put.status).toBe(201);
+    await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: {
+        content: directive([
+          { toolCalls: [{ name: 'read', arguments: { path: 'inbox/note.txt' } }] },
+          { toolCalls: [{ name: 'grep', arguments: { pattern: 'SYSTEM', path: '/inbox' } }] },
+          { toolCalls: [{ name: 'write', arguments: { path: '/mine.txt', content: UNTRUSTED_PLAIN_TEXT } }] },
+          { toolCalls: [{ name: 'read', arguments: { path: '/mine.txt' } }] },
+          { text: 'read' },
+        ]),
+      },
+    });
+    const [uploaded, grepped, written, own] = (await settled(id)).filter((message) => message.role === 'tool');
+    for (const [tool, result] of [
+      ['read', uploaded],
+      ['grep', grepped],
+    ] as const) {
+      const { body } = block(result?.content ?? null, tool);
+      expect(body).toContain(UNTRUSTED_ORDERS);
+      expect(body).not.toMatch(DELIMITER_SHAPED);
+    }
+    // The model's own file and its own write are not marked.
+    expect(written?.content).not.toContain('<<<untrusted');
+    expect(own?.content).toContain(UNTRUSTED_PLAIN_TEXT);
+    expect(own?.content).not.toContain('<<<untrusted');
   });
 });

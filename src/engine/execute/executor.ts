@@ -24,6 +24,7 @@ import { credentialHint, STORE_SECRET } from './credential-hint.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
 import { checkOutput } from './output-check.js';
+import { readsOutsideFile } from './outside-files.js';
 import { shapeResult } from './result-shaping.js';
 import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
@@ -207,7 +208,9 @@ async function persist(
     if (hint) shaped.content = `${shaped.content}\n${hint}`;
   }
   // INJ-1: what came from outside reaches the model delimited, as data.
-  if (shaped.status === 'success' && deps.tools.get(call.function.name)?.definition.untrustedOutput) {
+  const definition = deps.tools.get(call.function.name)?.definition;
+  const outside = definition?.untrustedOutput || readsOutsideFile(deps.store, definition, call.function.arguments);
+  if (shaped.status === 'success' && outside) {
     shaped.content = markUntrusted(shaped.content, call.function.name);
   }
   // KIND-2: the stored result keeps the progress events that preceded it.

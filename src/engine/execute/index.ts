@@ -7,6 +7,7 @@ export { seedToolContexts } from './context-seed.js';
 export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
 export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
+export { noteOutsideFile } from './outside-files.js';
 export type { ResolvedVariables } from './thread-state.js';
 export { isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
 export { STOPPED_MESSAGE } from './tool-call-error.js';

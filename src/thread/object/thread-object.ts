@@ -8,6 +8,7 @@
  * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts).
  */
 import type { TurnOutcome } from '../../engine/conversation/index.js';
+import { noteOutsideFile } from '../../engine/execute/index.js';
 import type { AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import {
   type ChildDelivery,
@@ -154,7 +155,12 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     file: UploadedFile,
     body: ReadableStream | null,
   ): Promise<RpcResult<AttachmentRef>> {
-    return this.asOwner(userId, id, () => storeUpload(this.files(), file, body));
+    return this.asOwner(userId, id, async () => {
+      const stored = await storeUpload(this.files(), file, body);
+      // INJ-1: what a client uploads is outside text when a tool reads it back.
+      if (stored.ok) noteOutsideFile(this.store(), stored.value.path);
+      return stored;
+    });
   }
 
   /** A child hands over the files it produced: copied here under this thread's quota (ATT-4, ATT-6). */
