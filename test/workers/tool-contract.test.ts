@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, createThread, messages, settled, thread } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { READ_RANGE_FILE, SIDECAR_SPELLINGS } from '../support/hostile-corpus.js';
+import { outsideData } from '../support/outside-data.js';
 import { openStream } from '../support/socket.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -101,11 +102,11 @@ describe('read by byte ranges over HTTP', () => {
       { toolCalls: [{ name: 'read', arguments: { path: '/ranges.txt', offset: 16 } }] },
       { text: 'done' },
     ]);
-    expect(inside?.content).toBe('     1\ta😀b\n     2\t€x\n     3\tend');
-    expect(last?.content).toBe(
+    expect(outsideData(inside?.content)).toBe('     1\ta😀b\n     2\t€x\n     3\tend');
+    expect(outsideData(last?.content)).toBe(
       '     2\t€x\n[Lines 2-2 of 3, bytes 7-11 of 15 (limit 1 bytes); read on with offset 12.]',
     );
-    expect(bounded?.content).toBe(
+    expect(outsideData(bounded?.content)).toBe(
       '     1\ta😀b\n[Lines 1-1 of 3, bytes 0-6 of 15 (limit 8 bytes); read on with offset 7.]',
     );
     expect(past).toMatchObject({ tool_status: 'error' });
@@ -148,7 +149,7 @@ describe('the lifetime of truncation sidecars', () => {
       expect(read?.tool_status).toBe('error');
       expect(read?.content).toMatch(refused ?? new RegExp(`^Error: ${sidecar.replace(/\./g, '\\.')} has expired: `));
     }
-    expect(reads.at(-1)?.content?.startsWith('     1\tmatch 1\n')).toBe(true);
+    expect(outsideData(reads.at(-1)?.content).startsWith('     1\tmatch 1\n')).toBe(true);
     // Another thread's sidecar, not yet due in its own alarm, is untouched.
     expect(await r2Keys(other.id)).toContain(`threads/${other.id}${other.sidecar}`);
     expect((await api(`/api/threads/${other.id}`, { method: 'DELETE' })).status).toBe(204);

@@ -16,6 +16,7 @@ import {
   QUESTION_ANSWER_FORGERIES,
   READ_ONLY_REACHES,
 } from '../support/hostile-corpus.js';
+import { outsideData } from '../support/outside-data.js';
 
 type Call = { name: string; arguments: Record<string, unknown> };
 
@@ -86,7 +87,8 @@ describe('read-only tools (RO-1)', () => {
     expect(results[0]?.content).toContain('hello from a');
     expect(results[1]?.content).toContain('/notes/a.md');
     expect(results[2]?.content).toContain('hello from b');
-    expect(results[3]?.content).toBe('hello from b');
+    // Files the model did not write reach it as outside data.
+    expect(outsideData(results[3]?.content)).toBe('hello from b');
     expect(results[4]?.content).toBe('colour: unset');
   });
 

@@ -1,7 +1,7 @@
 /**
- * Files the model did not write (INJ-1): a client's upload came from outside the thread, so a tool
- * that reads it back (`read`, `grep`, `glob`, or any tool whose `access` names it among its reads)
- * hands the model outside text, marked like a web page. The thread remembers the uploaded paths; a
+ * Files the model did not write (INJ-1): a client's upload came from outside the thread, so a
+ * read-only tool that reads it back (`read`, `grep`, `glob`, or any `readOnly` tool whose `access`
+ * names it among its reads) hands the model outside text, marked like a web page. The thread remembers the uploaded paths; a
  * path stays marked after the model rewrites it, erring on the side of the notice.
  */
 import type { AnyToolDefinition } from '../../spec/index.js';
@@ -40,7 +40,8 @@ export function readsOutsideFile(
   rawArguments: string,
 ): boolean {
   const outside = outsideFiles(store);
-  if (outside.length === 0 || !definition?.access) return false;
+  // Read-only tools hand back what they read; others (an agent given the file) answer in their own words.
+  if (outside.length === 0 || !definition?.access || !definition.readOnly) return false;
   try {
     const access = definition.access as (input: unknown) => { read?: string[]; write?: string[] };
     const { read = [], write = [] } = access(JSON.parse(rawArguments || '{}'));
