@@ -7,12 +7,18 @@ import { DEFAULT_LIMITS, Registry } from '../../../../src/engine/registry/index.
 import { DefinitionError } from '../../../../src/spec/internal.js';
 
 describe('thread limits', () => {
-  it('ATT-6, THR-8: 1 GiB of files and 100 waiting messages unless the application says otherwise', () => {
-    expect(new Registry({}).limits).toEqual({ threadStorageBytes: 1024 ** 3, inboxMessages: 100 });
+  it('ATT-6, THR-8, SIDE-1: 1 GiB of files, 100 waiting messages and sidecars kept 7 days unless the application says otherwise', () => {
+    const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+    expect(new Registry({}).limits).toEqual({
+      threadStorageBytes: 1024 ** 3,
+      inboxMessages: 100,
+      toolOutputRetentionMs: WEEK_MS,
+    });
     expect(DEFAULT_LIMITS).toEqual(new Registry({}).limits);
     expect(new Registry({ limits: { inboxMessages: 3 } }).limits).toEqual({
       threadStorageBytes: 1024 ** 3,
       inboxMessages: 3,
+      toolOutputRetentionMs: WEEK_MS,
     });
   });
 
