@@ -133,8 +133,9 @@ describe('web_search', () => {
       search('anything'),
     );
     expect(refused).toMatchObject({ tool_status: 'error' });
+    // The credential routine's hint names the one key of the three the error names (CRED-1).
     expect(refused.content).toBe(
-      'Error: web_search: Brave Search refused the request (HTTP 401): check the BRAVE_SEARCH_API_KEY variable',
+      'Error: web_search: Brave Search refused the request (HTTP 401): check the BRAVE_SEARCH_API_KEY variable\nCredential hint: the service answered HTTP 401. Variables to refresh: BRAVE_SEARCH_API_KEY. Call store_secret for each, then retry this call once.',
     );
     const tavilyVariables = tavily();
     const limited = await one(tavilyVariables, search('fail:429 please'));
