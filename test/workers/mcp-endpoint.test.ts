@@ -94,7 +94,11 @@ describe('the MCP endpoint', () => {
     expect(tools.find((tool) => tool.name === 'with_secrets')?.description).toContain('API_TOKEN, region');
     expect(tools.find((tool) => tool.name === 'list_threads')?.inputSchema).toMatchObject({
       type: 'object',
-      properties: { agent: { type: 'string' }, status: { enum: ['idle', 'running', 'error'] }, limit: {} },
+      properties: {
+        agent: { type: 'string' },
+        status: { enum: ['idle', 'running', 'waiting', 'awaiting_hitl', 'error'] },
+        limit: {},
+      },
     });
     expect(tools.find((tool) => tool.name === 'read_thread')?.inputSchema).toMatchObject({
       type: 'object',

@@ -55,7 +55,13 @@ const EnvelopeMetadata = z.object({
 
 /** Inline in Message: as a component, `.nullable()` there would put the null into the component. */
 export const ToolEnvelopeSchema = z.union([
-  z.object({ type: z.literal('output'), data: present('The output shown to the model'), metadata: EnvelopeMetadata }),
+  z.object({
+    type: z.literal('output'),
+    data: present(
+      "The tool's value: the value itself when the result is a JSON object or array, otherwise the text the model was shown; a cut result is { head, truncated: true, output_path }",
+    ),
+    metadata: EnvelopeMetadata,
+  }),
   z.object({ type: z.literal('error'), error_text: z.string(), metadata: EnvelopeMetadata }),
 ]);
 

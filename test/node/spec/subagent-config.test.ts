@@ -66,4 +66,14 @@ describe('SubagentToolConfig', () => {
     expect(define({ initUserMessageProperty: 'a', initAgentNameProperty: 'a' })).toThrow(DefinitionError);
     expect(define({ initAttachmentsProperty: 'not valid' })).toThrow('is not a valid argument name');
   });
+
+  it('WAIT-1: waitTimeout is a whole number of milliseconds up to the ten-minute tool ceiling', () => {
+    const define = (waitTimeout: unknown) => () =>
+      definePrompt({ name: 'p', prompt: '', model: 'm', tools: [{ name: 'helper', waitTimeout } as never] });
+    expect(define(1)).not.toThrow();
+    expect(define(600_000)).not.toThrow();
+    for (const forged of [600_001, 0, -1, 1.5, Number.POSITIVE_INFINITY, Number.NaN, '1000']) {
+      expect(define(forged), String(forged)).toThrow('waitTimeout must be a whole number of milliseconds');
+    }
+  });
 });
