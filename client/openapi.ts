@@ -748,7 +748,7 @@ export interface components {
         | {
             /** @enum {string} */
             type: 'output';
-            /** @description The output shown to the model */
+            /** @description The tool's value: the value itself when the result is a JSON object or array, otherwise the text the model was shown; a cut result is { head, truncated: true, output_path } */
             data:
               | string
               | number
