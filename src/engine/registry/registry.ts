@@ -79,6 +79,8 @@ export class Registry {
   readonly toolHeartbeatMs: number;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
+  /** Per agent: its tools that keep a context; asked at every turn's start, built once. */
+  private readonly contextToolsByAgent = new Map<string, ReadonlyMap<string, ResolvedTool>>();
   /** Per prompt: the agents it offers (as agent tools or resumable subagents), which its tools may start. */
   private readonly agentsByPrompt = new Map<string, Set<string>>();
 
@@ -334,9 +336,14 @@ export class Registry {
   }
 
   /** The tools of an agent's threads that keep a context of their own (KIND-6, CTX-1), by name. */
-  contextTools(agent: AgentDefinition): Map<string, ResolvedTool> {
-    const tools = this.reachableTools(agent).filter((tool) => tool.definition.contextSchema);
-    return new Map(tools.map((tool) => [tool.name, tool]));
+  contextTools(agent: AgentDefinition): ReadonlyMap<string, ResolvedTool> {
+    let tools = this.contextToolsByAgent.get(agent.name);
+    if (!tools) {
+      const kept = this.reachableTools(agent).filter((tool) => tool.definition.contextSchema);
+      tools = new Map(kept.map((tool) => [tool.name, tool]));
+      this.contextToolsByAgent.set(agent.name, tools);
+    }
+    return tools;
   }
 
   /** Every tool an agent's threads can run, nested prompt tools' included. */
