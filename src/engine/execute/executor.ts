@@ -186,6 +186,7 @@ async function persist(
   progress: readonly unknown[],
   deps: ExecutorDeps,
 ): Promise<Message> {
+  const definition = deps.tools.get(call.function.name)?.definition;
   const shaped = await shapeResult(result, {
     files: deps.files,
     scrub: deps.scrub,
@@ -193,12 +194,11 @@ async function persist(
     truncation: {
       toolName: call.function.name,
       toolCallId: call.id,
-      limits: truncationLimits(deps.tools.get(call.function.name)?.definition),
+      limits: truncationLimits(definition),
     },
   });
   // CRED-1: a refused credential's error names the variables store_secret should refresh.
   if (shaped.status === 'error') {
-    const definition = deps.tools.get(call.function.name)?.definition;
     const offersStoreSecret = deps.tools.has(STORE_SECRET);
     const hint = credentialHint(definition, shaped.content, {
       store: deps.store,
@@ -208,9 +208,10 @@ async function persist(
     if (hint) shaped.content = `${shaped.content}\n${hint}`;
   }
   // INJ-1: what came from outside reaches the model delimited, as data.
-  const definition = deps.tools.get(call.function.name)?.definition;
-  const outside = definition?.untrustedOutput || readsOutsideFile(deps.store, definition, call.function.arguments);
-  if (shaped.status === 'success' && outside) {
+  const outside =
+    shaped.status === 'success' &&
+    (definition?.untrustedOutput || readsOutsideFile(deps.store, definition, call.function.arguments));
+  if (outside) {
     shaped.content = markUntrusted(shaped.content, call.function.name);
   }
   // KIND-2: the stored result keeps the progress events that preceded it.

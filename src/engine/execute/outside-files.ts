@@ -39,9 +39,11 @@ export function readsOutsideFile(
   definition: AnyToolDefinition | undefined,
   rawArguments: string,
 ): boolean {
-  const outside = outsideFiles(store);
   // Read-only tools hand back what they read; others (an agent given the file) answer in their own words.
-  if (outside.length === 0 || !definition?.access || !definition.readOnly) return false;
+  // Checked before the store is read: most results come from tools that are not.
+  if (!definition?.access || !definition.readOnly) return false;
+  const outside = outsideFiles(store);
+  if (outside.length === 0) return false;
   try {
     const access = definition.access as (input: unknown) => { read?: string[]; write?: string[] };
     const { read = [], write = [] } = access(JSON.parse(rawArguments || '{}'));
