@@ -6,6 +6,7 @@
  * upgrade of `/api/threads/:id/stream` and `GET /api/threads/:id/events` (THR-2).
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { DEFAULT_TENANT } from '../../thread/access/index.js';
 import { errorResponse } from './errors.js';
 import type { HttpEnv } from './http-env.js';
 
@@ -96,7 +97,9 @@ export function bearerAuth(): MiddlewareHandler<HttpEnv> {
     if (!(await keyDigests(configured)).has(digest)) {
       return unauthorized(c, 'invalid API key', 'invalid_token');
     }
-    c.set('userId', userIdForDigest(digest));
+    const subject = userIdForDigest(digest);
+    c.set('principal', { tenant: DEFAULT_TENANT, subject, role: 'approver', via: 'api_keys' });
+    c.set('userId', subject);
     await next();
   };
 }

@@ -1,7 +1,11 @@
-/** What every route of the app sees: the Worker's bindings and the authenticated user (THR-6). */
+/** What every route of the app sees: the Worker's bindings and the authenticated principal (IDN-1). */
+import type { Principal } from '../../thread/access/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 
-/** What the bearer-key middleware sets: the user the key stands for. */
-export type AuthVariables = { userId: string };
+/**
+ * What sign-in sets: the principal the request acts as, and `userId`, its subject, which owns the
+ * threads it starts (THR-6).
+ */
+export type AuthVariables = { principal: Principal; userId: string };
 
 export type HttpEnv = { Bindings: RuntimeEnv; Variables: AuthVariables };
