@@ -7,7 +7,6 @@ import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { Registry } from '../engine/registry/index.js';
 import {
-  bearerAuth,
   declareBearerAuth,
   errorResponse,
   type HttpEnv,
@@ -18,6 +17,7 @@ import {
   validationHook,
   withSecurityHeaders,
 } from './contract/index.js';
+import { signIn } from './identity/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
 import {
   agentRoutes,
@@ -70,7 +70,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   // A browser starting or returning from an MCP server's authorization: no key, a one-time link and
   // then the cookie that link set.
   app.route('/oauth', mcpOAuthRoutes());
-  app.use('/api/*', bearerAuth());
+  app.use('/api/*', signIn());
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', eventRoutes(options.events));
@@ -80,7 +80,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).
-  app.use('/mcp', bearerAuth());
+  app.use('/mcp', signIn());
   app.route('/mcp', mcpRoutes(registry, options.mcp));
   return app;
 }

@@ -13,7 +13,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 import { Registry } from '../../src/engine/registry/index.js';
-import { userIdForKey } from '../../src/http/contract/auth.js';
+import { userIdForKey } from '../../src/http/identity/index.js';
 import type { HttpEnv } from '../../src/http/contract/index.js';
 import { createApp } from '../../src/http/index.js';
 import { eventRoutes } from '../../src/http/routes/index.js';

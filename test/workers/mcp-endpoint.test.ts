@@ -12,7 +12,7 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import type { Message } from '@standardagents/spec';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Registry } from '../../src/engine/registry/index.js';
-import { userIdForKey } from '../../src/http/contract/auth.js';
+import { userIdForKey } from '../../src/http/identity/index.js';
 import { agentToolNames } from '../../src/http/mcp/tool-names.js';
 import { followTurn } from '../../src/http/mcp/turn-follower.js';
 import type { RuntimeEnv } from '../../src/thread/bindings/index.js';

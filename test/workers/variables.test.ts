@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { userIdForKey } from '../../src/http/contract/auth.js';
+import { userIdForKey } from '../../src/http/identity/index.js';
 import { ALICE, createThread, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 

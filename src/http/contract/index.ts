@@ -1,10 +1,9 @@
 /**
  * The API contract's door (THR-5, THR-6): request and response schemas, the app routes are declared
- * on and its validation answers, JSON bodies, the JSON error shape, bearer authentication, the
+ * on and its validation answers, JSON bodies, the JSON error shape, the
  * OpenAPI document, the security headers every answer carries, and the env every route sees.
  */
 export { AgentListSchema } from './agent-schemas.js';
-export { bearerAuth } from './auth.js';
 export { serveDocumented } from './documented-route.js';
 export { entityTag, noneMatchHits } from './entity-tag.js';
 export { errorResponse, HttpError, unwrap } from './errors.js';

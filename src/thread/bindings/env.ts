@@ -2,17 +2,33 @@
  * The Worker bindings and variables the runtime reads (wrangler.toml names them).
  */
 import type { ProviderEnv } from '../../providers/index.js';
+import type { TenantRpc } from './tenant-api.js';
 import type { ThreadRpc } from './thread-api.js';
 
 export interface RuntimeEnv extends ProviderEnv {
   /** The Thread Durable Object namespace. */
   THREADS: DurableObjectNamespace<ThreadRpc>;
+  /**
+   * The Tenant Durable Object namespace: one object per tenant counts its rate limits, turn slots and
+   * spend quotas (IDN-5, IDN-6). Absent: nothing is limited.
+   */
+  TENANTS?: DurableObjectNamespace<TenantRpc>;
+  /**
+   * Default limits of every tenant, JSON: `{ "tenant": {...}, "principal": {...} }`, each with any of
+   * requestsPerMinute, threadsPerHour, concurrentTurns, tokensPerDay, costPerDay (IDN-5, IDN-6).
+   */
+  TENANT_LIMITS?: string;
   /** Thread filesystems (ATT-1). */
   FILES: R2Bucket;
   /** The thread index (THR-1). */
   DB: D1Database;
-  /** Comma-separated bearer keys; each key is one user (THR-6). */
+  /**
+   * Comma-separated bearer keys, each `<key>` or `<key>:<role>`; each key is one subject of the default
+   * tenant (THR-6, IDN-1).
+   */
   API_KEYS?: string;
+  /** The bootstrap admin key: the default tenant's `admin`, which issues the first keys (IDN-2). */
+  ADMIN_KEY?: string;
   /** Master key for secret variables (VAR-3). */
   SECRETS_KEY?: string;
   /**
