@@ -47,6 +47,16 @@ class_name = "Thread"
 tag = "v1"
 new_sqlite_classes = ["Thread"]
 
+# One Durable Object per tenant: its rate limits and spend quotas (TENANT_LIMITS, PUT /api/limits).
+# Without it nothing is limited.
+[[durable_objects.bindings]]
+name = "TENANTS"
+class_name = "Tenant"
+
+[[migrations]]
+tag = "v2"
+new_sqlite_classes = ["Tenant"]
+
 # Each thread's files. \`wrangler deploy\` creates the bucket the first time.
 [[r2_buckets]]
 binding = "FILES"

@@ -14,6 +14,7 @@ import * as app from '../agents/index.js';
 const runtime = createRuntime(app);
 export const Thread = runtime.Thread; // the Durable Object class wrangler.toml names
 export const SandboxNetwork = runtime.SandboxNetwork; // the network of programs granted one
+export const Tenant = runtime.Tenant; // one per tenant: its rate limits and spend quotas
 export default runtime.worker;
 `;
 }

@@ -13,11 +13,13 @@ import { createRuntime } from './runtime.js';
 import { deferDefinitionErrors } from './spec/internal.js';
 import type { RuntimeEnv } from './thread/bindings/index.js';
 import { SandboxNetwork } from './thread/sandbox/index.js';
+import { Tenant } from './thread/tenancy/index.js';
 
 export interface DevelopmentRuntime {
   worker: ExportedHandler<RuntimeEnv>;
   Thread: new (...args: never[]) => unknown;
   SandboxNetwork: typeof SandboxNetwork;
+  Tenant: typeof Tenant;
 }
 
 /**
@@ -28,10 +30,12 @@ export function createDevelopmentRuntime(load: () => AppDefinitions): Developmen
   deferDefinitionErrors();
   try {
     const runtime = createRuntime(load());
-    return { worker: runtime.worker, Thread: runtime.Thread, SandboxNetwork: runtime.SandboxNetwork };
+    const { worker, Thread } = runtime;
+    return { worker, Thread, SandboxNetwork: runtime.SandboxNetwork, Tenant: runtime.Tenant };
   } catch (error) {
     const failure = loadFailure(error);
     console.error(`[standard-agents] ${failure.message}\n  serving it at / until the definitions load`);
-    return { worker: loadFailureWorker(failure), Thread: loadFailureThread(failure), SandboxNetwork };
+    // The tenants' limits need no definitions: the class is the same either way.
+    return { worker: loadFailureWorker(failure), Thread: loadFailureThread(failure), SandboxNetwork, Tenant };
   }
 }

@@ -17,4 +17,5 @@ const runtime = createDevelopmentRuntime(() => require('../agents/index.js'));
 
 export const Thread = runtime.Thread;
 export const SandboxNetwork = runtime.SandboxNetwork;
+export const Tenant = runtime.Tenant;
 export default runtime.worker;

@@ -6,6 +6,7 @@
  *   const runtime = createRuntime({ tools, prompts, agents, models });
  *   export const Thread = runtime.Thread;
  *   export const SandboxNetwork = runtime.SandboxNetwork;
+ *   export const Tenant = runtime.Tenant;
  *   export default runtime.worker;
  */
 
@@ -15,6 +16,7 @@ import { createApp } from './http/index.js';
 import type { RuntimeEnv } from './thread/bindings/index.js';
 import { createThreadClass } from './thread/object/index.js';
 import { SandboxNetwork } from './thread/sandbox/index.js';
+import { Tenant } from './thread/tenancy/index.js';
 import { lockedTools } from './tools/index.js';
 import { agentTool, subagentLifecycleTools } from './tools/subagents/index.js';
 
@@ -24,6 +26,8 @@ export interface Runtime {
   Thread: ReturnType<typeof createThreadClass>;
   /** The outbound of `state.runCode` programs granted the network (CODE-1). */
   SandboxNetwork: typeof SandboxNetwork;
+  /** One per tenant: counts its rate limits, turn slots and spend quotas (IDN-5, IDN-6; binding TENANTS). */
+  Tenant: typeof Tenant;
 }
 
 export function createRuntime(definitions: AppDefinitions): Runtime {
@@ -44,5 +48,6 @@ export function createRuntime(definitions: AppDefinitions): Runtime {
     worker: { fetch: (request, env, ctx) => app.fetch(request, env, ctx) },
     Thread: createThreadClass(registry),
     SandboxNetwork,
+    Tenant,
   };
 }

@@ -11,4 +11,5 @@ const runtime = createRuntime(app);
 
 export const Thread = runtime.Thread;
 export const SandboxNetwork = runtime.SandboxNetwork;
+export const Tenant = runtime.Tenant;
 export default runtime.worker;

@@ -519,4 +519,5 @@ export class Thread extends runtime.Thread {
   }
 }
 export const SandboxNetwork = runtime.SandboxNetwork;
+export const Tenant = runtime.Tenant;
 export default runtime.worker;

@@ -40,6 +40,7 @@ export {
   effectiveBudget,
   NO_USAGE,
   recordUsage,
+  stepCost,
   threadBudget,
   threadUsage,
   turnIdOf,

@@ -45,7 +45,7 @@ export type TurnOutcome =
   /** A tool call waits for an answer; the answer resumes the turn (KIND-7). */
   | { kind: 'waiting' }
   | { kind: 'stopped' }
-  /** A step or budget limit ended the turn; `code` names which (default `step_limit`). */
-  | { kind: 'limit'; message: string; code?: 'step_limit' | 'budget_exceeded' | 'context_overflow' }
+  /** A step, budget or quota limit ended the turn; `code` names which (default `step_limit`). */
+  | { kind: 'limit'; message: string; code?: 'step_limit' | 'budget_exceeded' | 'context_overflow' | 'quota_exceeded' }
   /** The turn failed; `code` says how when it is more than a model or runtime failure. */
   | { kind: 'failed'; message: string; code?: 'response_format' };

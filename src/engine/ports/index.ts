@@ -30,5 +30,5 @@ export type {
 } from './sandbox.js';
 export type { NestedPlace } from './store-view.js';
 export { NestedStore, StoreView } from './store-view.js';
-export type { ConnectedTool, ThreadHost } from './thread-host.js';
+export type { ConnectedTool, SpendEstimate, SpendPort, ThreadHost } from './thread-host.js';
 export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

@@ -24,6 +24,23 @@ export interface ConnectedTool {
   hidden?: boolean;
 }
 
+/** Tokens and US dollars: what a model call is estimated to need, or what it spent. */
+export interface SpendEstimate {
+  tokens: number;
+  cost: number;
+}
+
+/**
+ * The quotas of whoever pays for a thread's model calls (IDN-6): asked before each call with its
+ * estimate (the request's input tokens, priced), told after it what it spent.
+ */
+export interface SpendPort {
+  /** A hold to settle after the call, or why the call may not be made. */
+  beforeModelCall(estimate: SpendEstimate): Promise<{ ok: true; hold: string } | { ok: false; message: string }>;
+  /** What the call spent (null when it failed or was stopped before an answer), settling the hold. */
+  afterModelCall(hold: string, spent: SpendEstimate | null): Promise<void>;
+}
+
 export interface ThreadHost {
   /** Makes sure the thread will run its loop (queued messages are delivered by the loop). */
   wake(): void;
@@ -39,6 +56,8 @@ export interface ThreadHost {
    * Absent: `state.runCode` is refused.
    */
   runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+  /** The spend quotas the thread's model calls count against (IDN-6). Absent: none. */
+  spend?: SpendPort;
   /** The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4). Absent: none. */
   connectedTools?(
     servers: Readonly<Record<string, McpServerConfig>>,

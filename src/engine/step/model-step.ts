@@ -2,7 +2,8 @@
  * One model step, the same for a side's turn and a nested prompt run: the request fitted to the
  * budget and the context window (compacting when needed), the model called with streaming, the
  * round limit decided, the assistant message with its tool calls stored before anything runs
- * (THR-3), its usage recorded and a final answer held to the response format (THR-4).
+ * (THR-3), its usage recorded and a final answer held to the response format (THR-4). Before the
+ * call its estimate is held against the payer's spend quotas, and settled after it (IDN-6).
  */
 import type { Message } from '../../spec/index.js';
 import { recordUsage, type TurnOutcome } from '../conversation/index.js';
@@ -11,6 +12,7 @@ import { responseFormatProblem } from '../request/index.js';
 import { callModel } from './model-call.js';
 import { fitRequest } from './request-fit.js';
 import { roundDecision } from './round-limit.js';
+import { holdSpend, settleSpend } from './spend-check.js';
 import type { StepEnd, StepRequest, StepRun } from './step-types.js';
 import { streamingEnded } from './streamed-text.js';
 
@@ -22,8 +24,12 @@ export async function runModelStep(run: StepRun, request: StepRequest, own: read
   const turnId = conversation.turnId(own);
   const fitted = await fitRequest(run, request, own, turnId);
   if ('outcome' in fitted) return ended(fitted.outcome);
+  // IDN-6: a call the day's quota cannot take ends the run here, before anything is sent or stored.
+  const spend = await holdSpend(run, fitted.messages, request.tools);
+  if ('outcome' in spend) return ended(spend.outcome);
   const messageId = crypto.randomUUID();
   const answer = await callModel(run, request, fitted.messages, messageId);
+  await settleSpend(run, spend.hold, 'response' in answer ? answer.response.usage : null);
   if ('outcome' in answer) return ended(answer.outcome);
   const { response } = answer;
   const round = await roundDecision(run, own, response.toolCalls);

@@ -3,6 +3,16 @@
  * and stub, the D1 thread index and the R2 file store.
  */
 export type { RuntimeEnv } from './env.js';
+export type {
+  Admission,
+  AdmissionWithLimits,
+  LimitSet,
+  LimitsView,
+  Spend,
+  SpendDecision,
+  TenantLimits,
+  TenantRpc,
+} from './tenant-api.js';
 export { R2FileStore } from './r2-file-store.js';
 export type {
   ApiError,

@@ -6,6 +6,8 @@
 export type { FileWriteRow } from './file-rows.js';
 export { FileRows } from './file-rows.js';
 export { FrameLog } from './frame-log.js';
+export type { SpendAmount } from './tenant-rows.js';
+export { TenantRows } from './tenant-rows.js';
 export type { IdempotencyRow } from './idempotency-rows.js';
 export { IdempotencyRows } from './idempotency-rows.js';
 export type { McpServerColumn } from './mcp-rows.js';

@@ -1,0 +1,71 @@
+/**
+ * The RPC contract of the Tenant Durable Object (IDN-5, IDN-6): one object per tenant, named by the
+ * tenant, counting what its limits and quotas count. The Worker and the thread objects call it; the
+ * class is in thread/tenancy.
+ */
+
+/**
+ * The limits of one scope (the whole tenant, or each principal of it). A field left out is unlimited;
+ * a tenant's override may set a field to `null`, unlimited whatever the default says.
+ */
+export interface LimitSet {
+  /** Requests admitted in any 60 seconds. */
+  requestsPerMinute?: number | null;
+  /** Threads started in any 60 minutes. */
+  threadsPerHour?: number | null;
+  /** Turns running (or waiting for an answer) at once. */
+  concurrentTurns?: number | null;
+  /** Model tokens (input and output) per UTC day. */
+  tokensPerDay?: number | null;
+  /** Model cost in US dollars per UTC day. */
+  costPerDay?: number | null;
+}
+
+/** Limits for the tenant as a whole and for each principal in it. */
+export interface TenantLimits {
+  tenant: LimitSet;
+  principal: LimitSet;
+}
+
+/** A tenant's limits: the Worker's defaults (`TENANT_LIMITS`), its own override, and what applies. */
+export interface LimitsView {
+  tenant: string;
+  defaults: TenantLimits;
+  override: TenantLimits | null;
+  effective: TenantLimits;
+}
+
+/** The answer to a request for something counted. */
+export type Admission = { ok: true } | { ok: false; code: 'rate_limited'; message: string; retryAfterSeconds: number };
+
+/** An admission with the tenant's limits, so the Worker can skip the next RPC when none applies. */
+export type AdmissionWithLimits = Admission & { limits: TenantLimits };
+
+/** What counts toward a spend quota: tokens and US dollars. */
+export interface Spend {
+  tokens: number;
+  cost: number;
+}
+
+/** What a model call is told before it starts: go ahead under a hold, or refused. */
+export type SpendDecision = { ok: true; hold: string } | { ok: false; code: 'quota_exceeded'; message: string };
+
+/** What the Worker and threads may ask of a tenant's object; `now` is given only by tests. */
+export interface TenantRpc extends Rpc.DurableObjectBranded {
+  limits(tenant: string): Promise<LimitsView>;
+  setLimits(tenant: string, override: TenantLimits | null): Promise<LimitsView>;
+  /** Counts a request or a thread start of `key` when its window has room. */
+  admit(kind: 'request' | 'thread', key: string, now?: number): Promise<AdmissionWithLimits>;
+  /** A turn slot for `thread`; `fresh` says it was not held already. */
+  acquireTurn(
+    thread: string,
+    key: string,
+    now?: number,
+  ): Promise<Admission & { fresh?: boolean; limits: TenantLimits }>;
+  renewTurn(thread: string, now?: number): Promise<void>;
+  releaseTurn(thread: string): Promise<void>;
+  /** Reserves a model call's estimate against the day's quotas of the tenant and `key`, or refuses. */
+  holdSpend(key: string, estimate: Spend, now?: number): Promise<SpendDecision>;
+  /** Replaces a hold by what the call spent (nothing when it failed). */
+  settleSpend(hold: string, key: string, spent: Spend | null, now?: number): Promise<void>;
+}

@@ -1,0 +1,77 @@
+/**
+ * The Tenant Durable Object (IDN-5, IDN-6): one per tenant (named by the tenant), the single place
+ * where its rate limits, turn slots and spend quotas are counted, so they hold exactly however many
+ * Worker isolates and threads ask at once. It keeps the tenant's override of the default limits; the
+ * defaults are the Worker's `TENANT_LIMITS`. `now` is given only by tests, to move the clock.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import type {
+  AdmissionWithLimits,
+  LimitsView,
+  RuntimeEnv,
+  Spend,
+  SpendDecision,
+  TenantLimits,
+  TenantRpc,
+} from '../bindings/index.js';
+import { TenantRows } from '../storage/index.js';
+import { defaultLimits, effectiveLimits } from './limit-config.js';
+import { TenantCounters } from './tenant-counters.js';
+
+/** Where the tenant's override is kept (key-value storage, beside the SQL rows). */
+const OVERRIDE_KEY = 'limits';
+
+export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
+  private readonly counters: TenantCounters;
+  private override: TenantLimits | null = null;
+
+  constructor(ctx: DurableObjectState, env: RuntimeEnv) {
+    super(ctx, env);
+    this.counters = new TenantCounters(new TenantRows(ctx.storage));
+    ctx.blockConcurrencyWhile(async () => {
+      this.override = (await ctx.storage.get<TenantLimits>(OVERRIDE_KEY)) ?? null;
+    });
+  }
+
+  private effective(): TenantLimits {
+    return effectiveLimits(defaultLimits(this.env.TENANT_LIMITS), this.override);
+  }
+
+  async limits(tenant: string): Promise<LimitsView> {
+    const defaults = defaultLimits(this.env.TENANT_LIMITS);
+    return { tenant, defaults, override: this.override, effective: effectiveLimits(defaults, this.override) };
+  }
+
+  async setLimits(tenant: string, override: TenantLimits | null): Promise<LimitsView> {
+    this.override = override;
+    if (override) await this.ctx.storage.put(OVERRIDE_KEY, override);
+    else await this.ctx.storage.delete(OVERRIDE_KEY);
+    return this.limits(tenant);
+  }
+
+  async admit(kind: 'request' | 'thread', key: string, now = Date.now()): Promise<AdmissionWithLimits> {
+    const limits = this.effective();
+    return { ...this.counters.admit(kind, key, limits, now), limits };
+  }
+
+  async acquireTurn(thread: string, key: string, now = Date.now()) {
+    const limits = this.effective();
+    return { ...this.counters.acquireTurn(thread, key, limits, now), limits };
+  }
+
+  async renewTurn(thread: string, now = Date.now()): Promise<void> {
+    this.counters.renewTurn(thread, now);
+  }
+
+  async releaseTurn(thread: string): Promise<void> {
+    this.counters.releaseTurn(thread);
+  }
+
+  async holdSpend(key: string, estimate: Spend, now = Date.now()): Promise<SpendDecision> {
+    return this.counters.holdSpend(key, estimate, this.effective(), now);
+  }
+
+  async settleSpend(hold: string, key: string, spent: Spend | null, now = Date.now()): Promise<void> {
+    this.counters.settleSpend(hold, key, spent, now);
+  }
+}
