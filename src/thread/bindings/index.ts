@@ -3,6 +3,7 @@
  * and stub, the D1 thread index and the R2 file store.
  */
 export type { RuntimeEnv } from './env.js';
+export { R2FileStore } from './r2-file-store.js';
 export type {
   Admission,
   AdmissionWithLimits,
@@ -13,7 +14,6 @@ export type {
   TenantLimits,
   TenantRpc,
 } from './tenant-api.js';
-export { R2FileStore } from './r2-file-store.js';
 export type {
   ApiError,
   ChildDelivery,

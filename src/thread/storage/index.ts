@@ -6,14 +6,14 @@
 export type { FileWriteRow } from './file-rows.js';
 export { FileRows } from './file-rows.js';
 export { FrameLog } from './frame-log.js';
-export type { SpendAmount } from './tenant-rows.js';
-export { TenantRows } from './tenant-rows.js';
 export type { IdempotencyRow } from './idempotency-rows.js';
 export { IdempotencyRows } from './idempotency-rows.js';
 export type { McpServerColumn } from './mcp-rows.js';
 export { McpServerRows } from './mcp-rows.js';
 export { FILES_UNCOUNTED_KEY } from './sql-schema.js';
 export { SqliteThreadStore } from './sqlite-store.js';
+export type { SpendAmount } from './tenant-rows.js';
+export { TenantRows } from './tenant-rows.js';
 export type { ThreadRecord } from './thread-meta.js';
 export { indexRowFor, recordFor, ThreadMeta } from './thread-meta.js';
 export type { VariableRow } from './variable-rows.js';
