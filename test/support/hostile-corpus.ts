@@ -1794,3 +1794,86 @@ export const CREDENTIAL_ROUND_DETOURS: readonly { label: string; asks: readonly 
   { label: 'the same variable twice, then the other', asks: ['CRED_A', 'CRED_A', 'CRED_B'] },
   { label: 'the second variable first', asks: ['CRED_B', 'CRED_A', 'CRED_B'] },
 ];
+
+// ---- forged identity-provider tokens (IDN-3) ------------------------------------------------------
+// Tokens offered to JWT sign-in that must be refused: each is built in test/support/jwt-issuer.ts
+// (`forge`) the way an attacker would, against a provider whose key set holds one key. Each is
+// refused with its code and a reason naming the check, never the token; nothing is created and the
+// real users are unharmed.
+
+export type JwtForgery =
+  | 'wrong_issuer'
+  | 'wrong_audience'
+  | 'bad_signature'
+  | 'stranger_key_same_kid'
+  | 'alg_none'
+  | 'hs256_with_public_key'
+  | 'hs256_with_public_jwk'
+  | 'unknown_kid'
+  | 'expired'
+  | 'not_yet_valid'
+  | 'no_expiry'
+  | 'missing_subject'
+  | 'oversized'
+  | 'unknown_role'
+  | 'role_list_with_unknown'
+  | 'subject_with_control_characters';
+
+export const JWT_FORGERIES: readonly {
+  label: string;
+  forgery: JwtForgery;
+  code: 'invalid_token' | 'token_expired';
+  reason: RegExp;
+}[] = [
+  { label: 'signed for another issuer', forgery: 'wrong_issuer', code: 'invalid_token', reason: /another issuer/ },
+  { label: 'for another audience', forgery: 'wrong_audience', code: 'invalid_token', reason: /audience/ },
+  {
+    label: 'claims swapped under a good signature',
+    forgery: 'bad_signature',
+    code: 'invalid_token',
+    reason: /signature/,
+  },
+  {
+    label: "signed by a stranger's key under the provider's key id",
+    forgery: 'stranger_key_same_kid',
+    code: 'invalid_token',
+    reason: /signature/,
+  },
+  { label: 'alg: none, no signature', forgery: 'alg_none', code: 'invalid_token', reason: /algorithm/ },
+  {
+    label: "HS256 keyed with the public key's PEM bytes (algorithm confusion)",
+    forgery: 'hs256_with_public_key',
+    code: 'invalid_token',
+    reason: /algorithm/,
+  },
+  {
+    label: "HS256 keyed with the published JWK's bytes",
+    forgery: 'hs256_with_public_jwk',
+    code: 'invalid_token',
+    reason: /algorithm/,
+  },
+  { label: 'a key id the provider never published', forgery: 'unknown_kid', code: 'invalid_token', reason: /key id/ },
+  {
+    label: 'expired two minutes ago (past the 30 s tolerance)',
+    forgery: 'expired',
+    code: 'token_expired',
+    reason: /expired/,
+  },
+  { label: 'not valid for ten minutes yet', forgery: 'not_yet_valid', code: 'invalid_token', reason: /not valid yet/ },
+  { label: 'no expiry at all', forgery: 'no_expiry', code: 'invalid_token', reason: /no expiry/ },
+  { label: 'no subject', forgery: 'missing_subject', code: 'invalid_token', reason: /sub claim/ },
+  { label: 'larger than 8 KiB', forgery: 'oversized', code: 'invalid_token', reason: /larger than 8192 bytes/ },
+  { label: 'a role that does not exist', forgery: 'unknown_role', code: 'invalid_token', reason: /names no role/ },
+  {
+    label: 'a role list with one unknown entry',
+    forgery: 'role_list_with_unknown',
+    code: 'invalid_token',
+    reason: /names no role/,
+  },
+  {
+    label: 'a subject carrying a header line',
+    forgery: 'subject_with_control_characters',
+    code: 'invalid_token',
+    reason: /sub claim/,
+  },
+];

@@ -43,6 +43,31 @@ export interface RuntimeEnv extends ProviderEnv {
   PUBLIC_URL?: string;
   /** Upload size limit in bytes (ATT-5). */
   MAX_UPLOAD_BYTES?: string;
+  /**
+   * Sign-in with an identity provider's JWTs (IDN-3): the URL of the provider's JSON Web Key Set
+   * (https; http only for a host listed in EGRESS_ALLOW_HOSTS). Needs JWT_ISSUER and JWT_AUDIENCE.
+   */
+  JWT_JWKS_URL?: string;
+  /** The `iss` every accepted token carries (IDN-3). */
+  JWT_ISSUER?: string;
+  /** The accepted `aud` values, comma-separated (IDN-3). */
+  JWT_AUDIENCE?: string;
+  /** Accepted signature algorithms, comma-separated; default `RS256,ES256,EdDSA,PS256`, never `none` or HS* (IDN-3). */
+  JWT_ALGORITHMS?: string;
+  /** The claim naming a token's tenant; unset: every token belongs to JWT_DEFAULT_TENANT (IDN-3). */
+  JWT_TENANT_CLAIM?: string;
+  /** The tenant of tokens when JWT_TENANT_CLAIM is unset; default `default` (IDN-3). */
+  JWT_DEFAULT_TENANT?: string;
+  /** The claim naming a token's subject; default `sub` (IDN-3). */
+  JWT_SUBJECT_CLAIM?: string;
+  /** The claim holding a token's role, a role name or a list of them (the highest counts); default `role` (IDN-3). */
+  JWT_ROLE_CLAIM?: string;
+  /** The role of a token without the role claim; default `member` (IDN-3). */
+  JWT_DEFAULT_ROLE?: string;
+  /** `cloudflare-access`: the key URL and issuer come from CF_ACCESS_TEAM_DOMAIN; JWT_AUDIENCE is the AUD tag (IDN-3). */
+  JWT_PRESET?: string;
+  /** The Cloudflare Access team domain, e.g. `https://myteam.cloudflareaccess.com` (IDN-3). */
+  CF_ACCESS_TEAM_DOMAIN?: string;
   /** Isolates for `state.runCode` programs (CODE-1): `[[worker_loaders]] binding = "LOADER"`. */
   LOADER?: WorkerLoader;
 }
