@@ -67,6 +67,11 @@ bucket_name = "${name}-files"
 binding = "DB"
 database_name = "${name}-index"
 
+# MCP clients signing in with OAuth: their registrations, grants and hashed tokens. Without it /mcp
+# takes keys and identity-provider tokens only. \`wrangler deploy\` creates the namespace the first time.
+[[kv_namespaces]]
+binding = "OAUTH_KV"
+
 # An isolate of its own for each program \`run_code\` and \`state.runCode\` run.
 [[worker_loaders]]
 binding = "LOADER"
@@ -78,7 +83,7 @@ enabled = true
 [assets]
 directory = "${PACKAGE_DIR}/inspector/public"
 binding = "ASSETS"
-run_worker_first = ["/", "/api/*", "/api", "/mcp", "/oauth/*", "/openapi.json", "/docs", "/docs/*"]
+run_worker_first = ["/", "/api/*", "/api", "/mcp", "/mcp/*", "/oauth/*", "/.well-known/oauth-*", "/openapi.json", "/docs", "/docs/*"]
 `;
 }
 

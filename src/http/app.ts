@@ -17,8 +17,9 @@ import {
   validationHook,
   withSecurityHeaders,
 } from './contract/index.js';
-import { signIn } from './identity/index.js';
+import { resolvePrincipal, signIn } from './identity/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
+import { oauthRoutes, resourceChallenge } from './oauth/index.js';
 import {
   agentRoutes,
   deferredChildRoutes,
@@ -70,6 +71,9 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   // A browser starting or returning from an MCP server's authorization: no key, a one-time link and
   // then the cookie that link set.
   app.route('/oauth', mcpOAuthRoutes());
+  // An MCP client signing in with OAuth 2.1 (IDN-7): discovery, token, registration and the page a
+  // person signs in on with their key or token, which the same sign-in checks.
+  app.route('/', oauthRoutes(resolvePrincipal));
   app.use('/api/*', signIn());
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/threads', streamRoutes());
@@ -80,6 +84,8 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).
+  // Or an OAuth access token issued here (IDN-7), whose 401 names where to get one.
+  app.use('/mcp', resourceChallenge());
   app.use('/mcp', signIn());
   app.route('/mcp', mcpRoutes(registry, options.mcp));
   return app;

