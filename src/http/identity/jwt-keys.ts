@@ -2,7 +2,8 @@
  * The identity provider's public keys (IDN-3), fetched and cached per isolate: jose's remote key set
  * keeps the last set for 10 minutes, and a token naming a key id the set does not hold (the provider
  * rotated its keys) fetches it again, at most once per cooldown, so a stream of made-up key ids cannot
- * make the Worker hammer the provider.
+ * make the Worker hammer the provider; nor can a provider that is down (after a failure, nothing is
+ * fetched for the same cooldown).
  *
  * Every fetch goes through the runtime's egress policy, the same check as `state.fetch`: no private or
  * loopback address unless `EGRESS_ALLOW_HOSTS` lists it, no redirect followed (a key set that moved
@@ -53,20 +54,47 @@ async function cappedBody(response: Response): Promise<Uint8Array> {
   return body;
 }
 
-/** The fetch jose uses: egress-checked, capped, and failing as JwksUnavailable. */
+/** One fetch of the key set: egress-checked, no redirect, capped; any failure is JwksUnavailable. */
+async function fetchKeySet(egress: EgressPolicy, url: string, init: RequestInit): Promise<Response> {
+  let response: Response;
+  try {
+    response = await outboundFetch({ egress }, url, { ...init, redirect: 'manual' });
+  } catch (error) {
+    throw new JwksUnavailable(error instanceof Error ? error.message : String(error));
+  }
+  if (response.status !== 200) {
+    await response.body?.cancel();
+    throw new JwksUnavailable(`the key set URL answered ${response.status}`);
+  }
+  const body = new TextDecoder().decode(await cappedBody(response));
+  let keys: unknown;
+  try {
+    keys = (JSON.parse(body) as { keys?: unknown } | null)?.keys;
+  } catch {
+    throw new JwksUnavailable('the key set is not valid JSON');
+  }
+  if (!Array.isArray(keys)) throw new JwksUnavailable('the key set has no "keys" list');
+  return new Response(body, { status: 200 });
+}
+
+/**
+ * The fetch jose uses. After a failure it fetches nothing for a cooldown: jose retries a set it never
+ * got on every token, and a provider that is down must not turn each request into another fetch.
+ */
 function checkedKeyFetch(egress: EgressPolicy) {
+  let failed: { at: number; reason: string } | null = null;
   return async (url: string, init: RequestInit): Promise<Response> => {
-    let response: Response;
+    if (failed && Date.now() - failed.at < JWKS_COOLDOWN_MS) {
+      throw new JwksUnavailable(`${failed.reason} (tried again a few seconds after a failure)`);
+    }
     try {
-      response = await outboundFetch({ egress }, url, { ...init, redirect: 'manual' });
+      const response = await fetchKeySet(egress, url, init);
+      failed = null;
+      return response;
     } catch (error) {
-      throw new JwksUnavailable(error instanceof Error ? error.message : String(error));
+      failed = { at: Date.now(), reason: (error as Error).message };
+      throw error;
     }
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new JwksUnavailable(`the key set URL answered ${response.status}`);
-    }
-    return new Response(await cappedBody(response), { status: 200 });
   };
 }
 

@@ -126,7 +126,9 @@ describe('IDN-3: resolveJwt', () => {
     serve('/jwks/target', first);
     routes.set('/jwks/broken', () => ({ status: 500, body: 'oops' }));
     routes.set('/jwks/not-json', () => ({ status: 200, body: '<html>' }));
+    routes.set('/jwks/no-keys', () => ({ status: 200, body: '{"kid":"x"}' }));
     const reasons: Record<string, RegExp> = {
+      '/jwks/no-keys': /no "keys" list/,
       '/jwks/large': /larger than 65536 bytes/,
       '/jwks/redirect': /answered 302/,
       '/jwks/broken': /answered 500/,
@@ -138,6 +140,21 @@ describe('IDN-3: resolveJwt', () => {
       expect(failure.message, path).toMatch(reason);
     }
     expect(hits.get('/jwks/target')).toBeUndefined();
+  });
+
+  it('a provider that failed is not asked again until the cooldown has passed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const path = '/jwks/down';
+    routes.set(path, () => ({ status: 503, body: 'down' }));
+    const token = await signToken(first, { sub: 'alice' });
+    for (let attempt = 0; attempt < 4; attempt++) {
+      expect((await providerFailure(resolveJwt(token, env(path)))).code).toBe('identity_provider_unavailable');
+    }
+    expect(hits.get(path)).toBe(1);
+    serve(path, first);
+    vi.setSystemTime(Date.now() + JWKS_COOLDOWN_MS + 1);
+    expect(await resolveJwt(token, env(path))).toMatchObject({ ok: true });
+    expect(hits.get(path)).toBe(2);
   });
 
   it('fetches the key set under the egress policy: an inward address is refused unless listed', async () => {
