@@ -13,8 +13,8 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { NumberedFrame } from '../../src/engine/ports/frames.js';
 import { Registry } from '../../src/engine/registry/index.js';
-import { userIdForKey } from '../../src/http/identity/index.js';
 import type { HttpEnv } from '../../src/http/contract/index.js';
+import { userIdForKey } from '../../src/http/identity/index.js';
 import { createApp } from '../../src/http/index.js';
 import { eventRoutes } from '../../src/http/routes/index.js';
 import { ALICE, api, BOB, createThread, settled, thread, until } from '../support/api.js';
@@ -599,6 +599,7 @@ describe('GET /api/threads/{id}/events (Server-Sent Events)', () => {
     const app = new OpenAPIHono<HttpEnv>();
     const userId = await userIdForKey(ALICE);
     app.use('*', async (c, next) => {
+      c.set('principal', { tenant: 'default', subject: userId, role: 'approver', via: 'api_keys' });
       c.set('userId', userId);
       await next();
     });

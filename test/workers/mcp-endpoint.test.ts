@@ -15,6 +15,7 @@ import type { Registry } from '../../src/engine/registry/index.js';
 import { userIdForKey } from '../../src/http/identity/index.js';
 import { agentToolNames } from '../../src/http/mcp/tool-names.js';
 import { followTurn } from '../../src/http/mcp/turn-follower.js';
+import type { Principal } from '../../src/thread/access/index.js';
 import type { RuntimeEnv } from '../../src/thread/bindings/index.js';
 import { ALICE, api, BOB, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
@@ -365,7 +366,7 @@ describe('following a turn through the frame stream', () => {
   const follow = (threadId: string, deadlineMs: number, frames: string[] = []) =>
     followTurn({
       env: runtimeEnv,
-      userId: '',
+      principal: { tenant: 'default', subject: '', role: 'approver', via: 'api_keys' },
       threadId,
       after: 0,
       isOurs: (message: Message) => message.role === 'user',
@@ -373,7 +374,7 @@ describe('following a turn through the frame stream', () => {
       deadlineMs,
     });
 
-  async function blockedThread(): Promise<{ id: string; userId: string }> {
+  async function blockedThread(): Promise<{ id: string; principal: Principal }> {
     const id = await createThread({
       agent: 'general',
       messages: [{ content: directive([{ toolCalls: [{ name: 'wait_for_abort' }] }]) }],
@@ -382,12 +383,15 @@ describe('following a turn through the frame stream', () => {
       () => thread(id),
       (view) => view.status === 'running' && view.message_count === 2,
     );
-    return { id, userId: await userIdForKey(ALICE) };
+    return {
+      id,
+      principal: { tenant: 'default', subject: await userIdForKey(ALICE), role: 'approver', via: 'api_keys' },
+    };
   }
 
   it('THR-5: a turn longer than the wait is reported as still running, then its end is seen', async () => {
-    const { id, userId } = await blockedThread();
-    const base = { env: runtimeEnv, userId, threadId: id, after: 0, isOurs: (m: Message) => m.role === 'user' };
+    const { id, principal } = await blockedThread();
+    const base = { env: runtimeEnv, principal, threadId: id, after: 0, isOurs: (m: Message) => m.role === 'user' };
     const early = await followTurn({ ...base, onFrame: () => {}, deadlineMs: 200 });
     expect(early).toEqual({ kind: 'still_running', why: 'deadline', answer: '' });
     const frames: string[] = [];
@@ -399,12 +403,12 @@ describe('following a turn through the frame stream', () => {
   });
 
   it('THR-2: a stream the thread closes is reopened after the last frame seen: no frame lost, none twice', async () => {
-    const { id, userId } = await blockedThread();
+    const { id, principal } = await blockedThread();
     const seqs: number[] = [];
     const types: string[] = [];
     const ending = followTurn({
       env: runtimeEnv,
-      userId,
+      principal,
       threadId: id,
       after: 0,
       isOurs: (m) => m.role === 'user',
@@ -430,8 +434,8 @@ describe('following a turn through the frame stream', () => {
   });
 
   it('THR-2: a thread deleted mid-turn ends its turn stopped; following it again finds no thread', async () => {
-    const { id, userId } = await blockedThread();
-    const base = { env: runtimeEnv, userId, threadId: id, after: 0, isOurs: (m: Message) => m.role === 'user' };
+    const { id, principal } = await blockedThread();
+    const base = { env: runtimeEnv, principal, threadId: id, after: 0, isOurs: (m: Message) => m.role === 'user' };
     const ending = followTurn({ ...base, onFrame: () => {}, deadlineMs: 20_000 });
     expect((await api(`/api/threads/${id}`, { method: 'DELETE' })).status).toBe(204);
     expect(await ending).toEqual({ kind: 'ended', status: 'idle', reason: 'stopped', answer: '', delivered: true });

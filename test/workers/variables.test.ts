@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { userIdForKey } from '../../src/http/identity/index.js';
+import type { Principal } from '../../src/thread/access/index.js';
 import { ALICE, createThread, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 
@@ -25,7 +26,12 @@ async function spawn(parent: string, agent: string, variables: Record<string, st
   return result;
 }
 
-const ALICE_USER = await userIdForKey(ALICE);
+const ALICE_USER: Principal = {
+  tenant: 'default',
+  subject: await userIdForKey(ALICE),
+  role: 'approver',
+  via: 'api_keys',
+};
 
 describe('variable values', () => {
   it('VAR-2: values merge prompt → agent → thread, later wins, and tenvs defaults apply', async () => {

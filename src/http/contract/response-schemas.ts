@@ -136,6 +136,8 @@ export const ThreadDetailsSchema = z
     tags: z.array(z.string()),
     headless: z.boolean(),
     parent_id: z.string().nullable(),
+    owner: z.string().nullable().describe('The subject that started the thread'),
+    shared: z.boolean().describe("Visible to the owner's whole tenant, not only to the owner and the tenant's admins"),
     children: z.array(z.object({ id: z.string(), status: ThreadStatusSchema.optional() })),
     waiting_for: z.array(WaitingForSchema).describe('What a paused thread waits for, oldest first'),
     last_error: z.string().nullable(),
@@ -158,7 +160,8 @@ export const ThreadListSchema = z
       z.object({
         id: z.string(),
         agent: z.string(),
-        user_id: z.string().nullable(),
+        user_id: z.string().nullable().describe('The subject that started the thread'),
+        shared: z.boolean(),
         parent_id: z.string().nullable(),
         status: ThreadStatusSchema,
         tags: z.array(z.string()),

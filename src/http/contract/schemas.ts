@@ -23,6 +23,12 @@ export const CreateThreadBody = z
     variables: z.record(z.string(), z.string()).default({}).describe('Thread variable values (VAR-2)'),
     tags: z.array(tag).max(64).default([]),
     headless: z.boolean().default(false).describe('No human answers this thread: questions and asks fail at once'),
+    shared: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Visible to the starter's whole tenant (its members may read and post; its approvers answer approvals)",
+      ),
     permissions: z
       .array(
         z

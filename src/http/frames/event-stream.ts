@@ -6,6 +6,7 @@
  * and nothing is sent twice. A client that goes away closes the feed, and with it the socket to the
  * thread.
  */
+import type { Principal } from '../../thread/access/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 import { type FeedEnd, FrameFeed } from './frame-feed.js';
 
@@ -16,7 +17,7 @@ export const RETRY_MS = 1000;
 
 export interface FrameEventsOptions {
   env: RuntimeEnv;
-  userId: string;
+  principal: Principal;
   threadId: string;
   /** The last frame the client saw. */
   after: number;
@@ -66,7 +67,7 @@ export async function openFrameEvents(options: FrameEventsOptions): Promise<Read
   const onAbort = () => finish(false);
   const feed = new FrameFeed({
     env: options.env,
-    userId: options.userId,
+    principal: options.principal,
     threadId: options.threadId,
     after: options.after,
     onFrame: (frame, text) => send(frameEvent(frame.seq, text)),

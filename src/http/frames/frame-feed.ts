@@ -6,9 +6,11 @@
  * new frame in between the feed gives up, saying so. The MCP agent tools follow turns with it, and
  * `GET /api/threads/:id/events` serves it as Server-Sent Events.
  */
+
 import type { NumberedFrame } from '../../engine/ports/index.js';
+import type { Principal } from '../../thread/access/index.js';
 import { type RuntimeEnv, threadStub } from '../../thread/bindings/index.js';
-import { USER_HEADER } from '../../thread/object/index.js';
+import { PRINCIPAL_HEADER, principalHeaderValue } from '../../thread/object/index.js';
 
 /** Socket closes in a row, without a new frame between them, before the feed gives up. */
 const MAX_QUIET_RECONNECTS = 3;
@@ -22,7 +24,7 @@ export type FeedEnd = 'gone' | 'lost';
 
 export interface FrameFeedOptions {
   env: RuntimeEnv;
-  userId: string;
+  principal: Principal;
   threadId: string;
   /** The last frame already seen: the feed starts after it. */
   after: number;
@@ -86,12 +88,12 @@ export class FrameFeed {
 
   private async connect(): Promise<void> {
     if (this.done) return;
-    const { env, userId, threadId } = this.options;
+    const { env, principal, threadId } = this.options;
     let response: Response;
     try {
       response = await threadStub(env, threadId).fetch(
         new Request(`https://thread.internal/stream?after=${this.lastSeq}`, {
-          headers: { upgrade: 'websocket', [USER_HEADER]: userId },
+          headers: { upgrade: 'websocket', [PRINCIPAL_HEADER]: principalHeaderValue(principal) },
         }),
       );
     } catch {

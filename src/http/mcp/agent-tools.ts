@@ -63,12 +63,13 @@ function description(context: McpCallContext, agent: AgentDefinition): string {
 }
 
 async function startNew(context: McpCallContext, agent: AgentDefinition, input: AgentToolInput): Promise<StartedTurn> {
-  const details = await startThread(context.env, context.registry, context.userId, {
+  const details = await startThread(context.env, context.registry, context.principal, {
     agent: agent.name,
     messages: [{ role: 'user', content: input.message }],
     variables: input.variables ?? {},
     tags: ['mcp'],
     headless: false,
+    shared: false,
     permissions: [],
   });
   // The thread's log starts with the one user message this call brought.
@@ -85,13 +86,13 @@ async function continueThread(
   agent: AgentDefinition,
   input: AgentToolInput & { thread_id: string },
 ): Promise<StartedTurn | { kind: 'refused'; result: CallToolResult }> {
-  const { env, userId } = context;
+  const { env, principal } = context;
   const id = parseThreadId(input.thread_id);
   if (input.variables !== undefined) {
     return refused('variables apply to a new thread only: leave them out with thread_id');
   }
   const stub = threadStub(env, id);
-  const details = unwrap(await stub.describe(userId, id));
+  const details = unwrap(await stub.describe(principal, id));
   if (details.agent !== agent.name) {
     const tool = agentToolNames(context.registry).get(details.agent) ?? details.agent;
     return refused(`thread ${id} belongs to the ${details.agent} agent: continue it with the ${tool} tool`);
@@ -103,7 +104,7 @@ async function continueThread(
       `thread ${id} waits for a human, and a message does not answer it; nothing was posted:\n${describeWaits(id, human)}`,
     );
   }
-  const posted = unwrap(await stub.postMessage(userId, id, { content: input.message }));
+  const posted = unwrap(await stub.postMessage(principal, id, { content: input.message }));
   return {
     kind: 'started',
     threadId: id,
@@ -135,7 +136,7 @@ async function callAgent(
   input: AgentToolInput,
   extra: ToolCallExtra,
 ): Promise<CallToolResult> {
-  const { call, release } = registerCall(context.userId, extra.requestId);
+  const { call, release } = registerCall(context.principal, extra.requestId);
   const progress = progressReporter(extra);
   try {
     return await asToolResult(async () => {
@@ -149,7 +150,7 @@ async function callAgent(
       const dispose = stopOnCancel(context, call, started.threadId, extra.signal);
       const end = await followTurn({
         env: context.env,
-        userId: context.userId,
+        principal: context.principal,
         threadId: started.threadId,
         after: started.after,
         isOurs: started.isOurs,
@@ -158,7 +159,7 @@ async function callAgent(
       }).finally(dispose);
       const waits = end.kind === 'ended' && (end.status === 'waiting' || end.status === 'awaiting_hitl');
       const details = waits
-        ? unwrap(await threadStub(context.env, started.threadId).describe(context.userId, started.threadId))
+        ? unwrap(await threadStub(context.env, started.threadId).describe(context.principal, started.threadId))
         : null;
       const seconds = Math.round(context.turnWaitMs / 1000);
       return turnResult(started.threadId, end, details, call.cancelled !== null, seconds);

@@ -4,15 +4,17 @@
  * on (an unknown thread, missing variables, a failed turn) is a result with `isError`, so the
  * client's model reads it, never a JSON-RPC error.
  */
+
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Registry } from '../../engine/registry/index.js';
+import type { Principal } from '../../thread/access/index.js';
 import { type ApiError, type RuntimeEnv, threadStub } from '../../thread/bindings/index.js';
 import { HttpError } from '../contract/index.js';
 
 export interface McpCallContext {
   env: RuntimeEnv;
   /** The user the bearer key stands for: every thread a tool touches must be theirs (THR-6). */
-  userId: string;
+  principal: Principal;
   registry: Registry;
   /** How long an agent tool follows a turn before answering that it still runs. */
   turnWaitMs: number;
@@ -24,7 +26,7 @@ export interface McpCallContext {
 export function stopThread(context: McpCallContext, threadId: string): void {
   context.waitUntil(
     threadStub(context.env, threadId)
-      .stop(context.userId, threadId)
+      .stop(context.principal, threadId)
       .catch((error: unknown) => console.error(`stopping thread ${threadId} for a cancelled call failed:`, error)),
   );
 }

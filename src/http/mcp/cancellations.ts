@@ -9,7 +9,9 @@
  * another, and a promise it resolves for another is not reliably continued there); a call
  * cancelled before its thread exists reads the mark once the thread is started, and stops it itself.
  */
+
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Principal } from '../../thread/access/index.js';
 
 export interface InFlightCall {
   /** The thread the call follows, once started. */
@@ -20,14 +22,14 @@ export interface InFlightCall {
 
 const inFlight = new Map<string, Set<InFlightCall>>();
 
-function key(userId: string, requestId: RequestId): string {
+function key(principal: Principal, requestId: RequestId): string {
   // A request id is a string or a number: 1 and "1" are different requests.
-  return `${userId}\n${typeof requestId}:${String(requestId)}`;
+  return `${principal.tenant}\n${principal.subject}\n${typeof requestId}:${String(requestId)}`;
 }
 
 /** Registers a call; `release` unregisters it once it has answered. */
-export function registerCall(userId: string, requestId: RequestId): { call: InFlightCall; release(): void } {
-  const id = key(userId, requestId);
+export function registerCall(principal: Principal, requestId: RequestId): { call: InFlightCall; release(): void } {
+  const id = key(principal, requestId);
   const call: InFlightCall = { threadId: null, cancelled: null };
   const calls = inFlight.get(id) ?? new Set<InFlightCall>();
   calls.add(call);
@@ -46,8 +48,8 @@ export function registerCall(userId: string, requestId: RequestId): { call: InFl
  * thread to stop, if started). Two clients of one key may use the same request id at the same time;
  * then which call is meant cannot be told, and none is cancelled rather than the wrong one.
  */
-export function cancelCall(userId: string, requestId: RequestId, reason: string): InFlightCall | null {
-  const calls = inFlight.get(key(userId, requestId));
+export function cancelCall(principal: Principal, requestId: RequestId, reason: string): InFlightCall | null {
+  const calls = inFlight.get(key(principal, requestId));
   if (calls?.size !== 1) return null;
   const [call] = calls;
   if (!call || call.cancelled !== null) return null;

@@ -63,7 +63,7 @@ export function mcpRoutes(registry: Registry, options: McpOptions = {}) {
     const sdk = await import('./mcp-server-sdk.js');
     const server = buildMcpServer(sdk, {
       env: c.env,
-      userId: c.get('userId'),
+      principal: c.get('principal'),
       registry,
       turnWaitMs: options.turnWaitMs ?? TURN_WAIT_MS,
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),

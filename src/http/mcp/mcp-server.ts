@@ -29,7 +29,7 @@ export function buildMcpServer(sdk: typeof ServerSdk, context: McpCallContext): 
   server.server.setNotificationHandler(CancelledNotificationSchema, (notification) => {
     const { requestId, reason } = notification.params;
     if (requestId === undefined) return;
-    const call = cancelCall(context.userId, requestId, reason ?? 'cancelled by the client');
+    const call = cancelCall(context.principal, requestId, reason ?? 'cancelled by the client');
     if (call?.threadId) stopThread(context, call.threadId);
   });
   return server;

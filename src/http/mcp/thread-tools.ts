@@ -42,7 +42,7 @@ const ReadThreadInput = ListMessagesQuery.extend({
 });
 
 export function registerThreadTools(server: McpServer, context: McpCallContext): void {
-  const { env, userId } = context;
+  const { env, principal } = context;
 
   server.registerTool(
     'list_threads',
@@ -54,7 +54,7 @@ export function registerThreadTools(server: McpServer, context: McpCallContext):
       outputSchema: ThreadPage,
       annotations: { readOnlyHint: true },
     },
-    (query) => asToolResult(async () => jsonResult(await new ThreadIndex(env.DB).list({ ...query, userId }))),
+    (query) => asToolResult(async () => jsonResult(await new ThreadIndex(env.DB).list({ ...query, principal }))),
   );
 
   server.registerTool(
@@ -70,7 +70,7 @@ export function registerThreadTools(server: McpServer, context: McpCallContext):
     ({ thread_id, after, limit, depth }) =>
       asToolResult(async () => {
         const id = threadId(thread_id);
-        const page = await threadStub(env, id).listMessages(userId, id, { after, limit, depth: depth ?? null });
+        const page = await threadStub(env, id).listMessages(principal, id, { after, limit, depth: depth ?? null });
         return jsonResult(unwrap(page as RpcResult<MessagePageValue>));
       }),
   );

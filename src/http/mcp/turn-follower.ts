@@ -11,9 +11,11 @@
  * - A stream the feed gives up on (closed repeatedly without a new frame) ends the follow, saying so.
  * - After `deadlineMs` the follow stops, saying the turn still runs.
  */
+
 import type { NumberedFrame } from '../../engine/ports/index.js';
 import type { Message, ThreadStatus } from '../../spec/index.js';
 import { HUMAN_INTERACTIONS } from '../../spec/internal.js';
+import type { Principal } from '../../thread/access/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 import { FrameFeed } from '../frames/index.js';
 
@@ -34,7 +36,7 @@ export type TurnEnd =
 
 export interface FollowTurnOptions {
   env: RuntimeEnv;
-  userId: string;
+  principal: Principal;
   threadId: string;
   /** The thread's last frame before the caller's message: frames up to it are history. */
   after: number;
@@ -61,10 +63,10 @@ class TurnWatch {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly options: FollowTurnOptions) {
-    const { env, userId, threadId, after } = options;
+    const { env, principal, threadId, after } = options;
     this.feed = new FrameFeed({
       env,
-      userId,
+      principal,
       threadId,
       after,
       onFrame: (frame) => this.handle(frame),

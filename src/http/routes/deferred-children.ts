@@ -52,14 +52,14 @@ export function deferredChildRoutes() {
 
   app.openapi(getDeferredVariables, async (c) => {
     const { id, requestId } = c.req.valid('param');
-    return c.json(unwrap(await threadStub(c.env, id).deferredChild(c.get('userId'), id, requestId)), 200);
+    return c.json(unwrap(await threadStub(c.env, id).deferredChild(c.get('principal'), id, requestId)), 200);
   });
 
   app.openapi(provideDeferredVariables, async (c) => {
     const { id, requestId } = c.req.valid('param');
     const { variables } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.bootDeferredChild(c.get('userId'), id, requestId, variables)), 200);
+    return c.json(unwrap(await stub.bootDeferredChild(c.get('principal'), id, requestId, variables)), 200);
   });
 
   return app;

@@ -59,7 +59,7 @@ export function eventRoutes(options: EventRoutesOptions = {}) {
     const lastEventId = c.req.valid('header')['last-event-id'];
     const events = await openFrameEvents({
       env: c.env,
-      userId: c.get('userId'),
+      principal: c.get('principal'),
       threadId: id,
       after: lastEventId ?? c.req.valid('query').after ?? 0,
       heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,

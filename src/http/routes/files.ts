@@ -5,9 +5,11 @@
  * documented as `{path}`, served as `/files/*` (documented-route.ts). A file goes back out
  * sandboxed, never sniffed, and as an attachment unless its type cannot run script (served-file.ts).
  */
+
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { mimeTypeFor, normalizeThreadPath, PathError, ThreadFiles } from '../../engine/files/index.js';
+import type { Principal } from '../../thread/access/index.js';
 import type { RuntimeEnv } from '../../thread/bindings/index.js';
 import { R2FileStore, threadStub } from '../../thread/bindings/index.js';
 import {
@@ -95,14 +97,14 @@ function filePath(url: string, id: string): string {
   }
 }
 
-async function authorize(env: RuntimeEnv, userId: string, id: string): Promise<void> {
-  unwrap(await threadStub(env, id).authorize(userId, id));
+async function authorize(env: RuntimeEnv, principal: Principal, id: string): Promise<void> {
+  unwrap(await threadStub(env, id).authorize(principal, id, 'read'));
 }
 
 async function download(c: Context<HttpEnv>): Promise<Response> {
   const id = threadId(c.req.param('id'));
   const path = filePath(c.req.url, id);
-  await authorize(c.env, c.get('userId'), id);
+  await authorize(c.env, c.get('principal'), id);
   const store = new R2FileStore(c.env.FILES, id);
   const file = path === '/' ? null : await store.get(path);
   if (file) {
@@ -140,7 +142,12 @@ async function upload(c: Context<HttpEnv>): Promise<Response> {
   // The upload's type without its parameters; one that is no clean MIME type gives way to the name's.
   const mimeType = cleanMimeType(c.req.header('content-type')?.split(';')[0]) ?? mimeTypeFor(path);
   // ATT-6: the thread's object stores it, under the thread's quota, checked before a byte is read.
-  const stored = await threadStub(c.env, id).putFile(c.get('userId'), id, { path, length, mimeType }, c.req.raw.body);
+  const stored = await threadStub(c.env, id).putFile(
+    c.get('principal'),
+    id,
+    { path, length, mimeType },
+    c.req.raw.body,
+  );
   return c.json(unwrap(stored), 201);
 }
 

@@ -102,14 +102,14 @@ export function interactionRoutes() {
     const { id } = c.req.valid('param');
     const { tool_call_id, answers } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'question', tool_call_id, answers)), 200);
+    return c.json(unwrap(await stub.answer(c.get('principal'), id, 'question', tool_call_id, answers)), 200);
   });
 
   app.openapi(answerApproval, async (c) => {
     const { id } = c.req.valid('param');
     const { tool_call_id, ...answer } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('userId'), id, 'approval', tool_call_id, answer)), 200);
+    return c.json(unwrap(await stub.answer(c.get('principal'), id, 'approval', tool_call_id, answer)), 200);
   });
 
   app.openapi(submitToolResult, async (c) => {
@@ -117,7 +117,7 @@ export function interactionRoutes() {
     const { tool_call_id, output } = c.req.valid('json');
     const stub = threadStub(c.env, id);
     const kinds = ['client_tool', 'hitl'] as const;
-    return c.json(unwrap(await stub.answer(c.get('userId'), id, kinds, tool_call_id, output ?? null)), 200);
+    return c.json(unwrap(await stub.answer(c.get('principal'), id, kinds, tool_call_id, output ?? null)), 200);
   });
 
   // VAR-5: the value goes to the thread's sealed variables only; the call is answered without it.
@@ -125,7 +125,7 @@ export function interactionRoutes() {
     const { id } = c.req.valid('param');
     const { tool_call_id, value } = c.req.valid('json');
     const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.storeSecret(c.get('userId'), id, tool_call_id, value)), 200);
+    return c.json(unwrap(await stub.storeSecret(c.get('principal'), id, tool_call_id, value)), 200);
   });
 
   return app;

@@ -50,7 +50,7 @@ export function mcpAuthorizationRoutes() {
     if ('refused' in policy) {
       return c.json({ error: { code: 'oauth_unavailable', message: policy.refused } }, 500);
     }
-    const link = unwrap(await threadStub(c.env, id).mcpStartLink(c.get('userId'), id, server));
+    const link = unwrap(await threadStub(c.env, id).mcpStartLink(c.get('principal'), id, server));
     const startUrl = new URL(MCP_OAUTH_START_PATH, c.env.PUBLIC_URL);
     startUrl.searchParams.set('ticket', link.ticket);
     return c.json({ server: link.server, start_url: startUrl.href, expires_at: link.expires_at }, 200);

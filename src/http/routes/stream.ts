@@ -4,7 +4,7 @@
  */
 import { createRoute } from '@hono/zod-openapi';
 import { threadStub } from '../../thread/bindings/index.js';
-import { USER_HEADER } from '../../thread/object/index.js';
+import { PRINCIPAL_HEADER, principalHeaderValue } from '../../thread/object/index.js';
 import {
   AUTH_FAILURES,
   errorResponse,
@@ -46,7 +46,7 @@ export function streamRoutes() {
       });
     }
     const headers = new Headers(c.req.raw.headers);
-    headers.set(USER_HEADER, c.get('userId'));
+    headers.set(PRINCIPAL_HEADER, principalHeaderValue(c.get('principal')));
     return threadStub(c.env, id).fetch(new Request(c.req.url, { headers }));
   });
   return app;

@@ -3,9 +3,11 @@
  * have a value before anything is stored. `POST /api/threads` and the MCP agent tools both start
  * threads through here, so the two cannot disagree on what a valid start is.
  */
+
 import type { z } from 'zod';
 import type { Registry } from '../../engine/registry/index.js';
 import { missingVariables } from '../../spec/internal.js';
+import { type Principal, roleAtLeast } from '../../thread/access/index.js';
 import { type RuntimeEnv, type ThreadDetails, threadStub } from '../../thread/bindings/index.js';
 import { type CreateThreadBody, HttpError, unwrap } from '../contract/index.js';
 import { seededContext } from './seeded-context.js';
@@ -14,15 +16,23 @@ import { seededContext } from './seeded-context.js';
 export type StartThreadInput = z.output<typeof CreateThreadBody>;
 
 /**
- * Creates the thread; throws an HttpError (400 `unknown_agent`, `missing_variables` or
- * `invalid_context`) without storing anything.
+ * Creates the thread, owned by `principal` in its tenant; throws an HttpError (403 `forbidden` below
+ * the member role, 400 `unknown_agent`, `missing_variables` or `invalid_context`) without storing
+ * anything.
  */
 export async function startThread(
   env: RuntimeEnv,
   registry: Registry,
-  userId: string,
+  principal: Principal,
   body: StartThreadInput,
 ): Promise<ThreadDetails> {
+  if (!roleAtLeast(principal.role, 'member')) {
+    throw new HttpError({
+      status: 403,
+      code: 'forbidden',
+      message: `the ${principal.role} role may not start threads`,
+    });
+  }
   const agent = registry.agent(body.agent);
   if (!agent) {
     throw new HttpError({
@@ -46,7 +56,9 @@ export async function startThread(
     await threadStub(env, id).create({
       id,
       agent: agent.name,
-      userId,
+      tenant: principal.tenant,
+      userId: principal.subject,
+      ...(body.shared ? { shared: true } : {}),
       messages: body.messages,
       variables: body.variables,
       tags: body.tags,

@@ -153,12 +153,12 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(createThread, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await startThread(c.env, registry, c.get('userId'), body), 201);
+    return c.json(await startThread(c.env, registry, c.get('principal'), body), 201);
   });
 
   app.openapi(listThreads, async (c) => {
     const query = c.req.valid('query');
-    const page = await new ThreadIndex(c.env.DB).list({ ...query, userId: c.get('userId') });
+    const page = await new ThreadIndex(c.env.DB).list({ ...query, principal: c.get('principal') });
     // A live list asks every few seconds: an unchanged page answers 304 and sends nothing.
     const body = JSON.stringify(page);
     const tag = await entityTag(body);
@@ -168,12 +168,12 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(getThread, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(unwrap(await threadStub(c.env, id).describe(c.get('userId'), id)), 200);
+    return c.json(unwrap(await threadStub(c.env, id).describe(c.get('principal'), id)), 200);
   });
 
   app.openapi(deleteThread, async (c) => {
     const { id } = c.req.valid('param');
-    unwrap(await threadStub(c.env, id).destroy(c.get('userId'), id));
+    unwrap(await threadStub(c.env, id).destroy(c.get('principal'), id));
     return c.body(null, 204);
   });
 
@@ -181,14 +181,18 @@ export function threadRoutes(registry: Registry) {
     const { id } = c.req.valid('param');
     const { content } = c.req.valid('json');
     const idempotencyKey = c.req.valid('header')['idempotency-key'];
-    const answer = unwrap(await threadStub(c.env, id).postMessage(c.get('userId'), id, { content, idempotencyKey }));
+    const answer = unwrap(await threadStub(c.env, id).postMessage(c.get('principal'), id, { content, idempotencyKey }));
     return c.json(answer, 202);
   });
 
   app.openapi(listMessages, async (c) => {
     const { id } = c.req.valid('param');
     const { after, limit, depth } = c.req.valid('query');
-    const page = await threadStub(c.env, id).listMessages(c.get('userId'), id, { after, limit, depth: depth ?? null });
+    const page = await threadStub(c.env, id).listMessages(c.get('principal'), id, {
+      after,
+      limit,
+      depth: depth ?? null,
+    });
     // RPC's serialisation types lose the page's type (messages carry `unknown` fields): it is the
     // thread's MessagePage, which the schema describes.
     return c.json(unwrap(page as RpcResult<MessagePageBody>), 200);
@@ -196,7 +200,7 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(stopThread, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('userId'), id)), 200);
+    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('principal'), id)), 200);
   });
 
   return app;

@@ -35,7 +35,7 @@ export type {
   ThreadRpc,
   UploadedFile,
 } from './thread-api.js';
-export { fail, notFound, ok } from './thread-api.js';
+export { fail, forbidden, notFound, ok } from './thread-api.js';
 export type { IndexedThread, McpListedTool, McpListing } from './thread-index.js';
 export { ThreadIndex } from './thread-index.js';
 export { threadStub } from './thread-stub.js';

@@ -4,6 +4,7 @@
  */
 import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
+import type { Principal, ThreadAction } from '../access/index.js';
 
 export interface ApiError {
   status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 503;
@@ -24,6 +25,9 @@ export function fail<T>(error: ApiError): RpcResult<T> {
   return { ok: false, error };
 }
 
+/** A thread the principal sees, asked to do what its role may not (IDN-4). */
+export const forbidden = (message: string): ApiError => ({ status: 403, code: 'forbidden', message });
+
 export const notFound = (id: string): ApiError => ({
   status: 404,
   code: 'thread_not_found',
@@ -40,7 +44,12 @@ export interface InitialMessage {
 export interface CreateThreadInput {
   id: string;
   agent: string;
+  /** The tenant the thread belongs to (IDN-1); its children inherit it. */
+  tenant: string;
+  /** The subject that started it, its owner (THR-6). */
   userId: string;
+  /** Visible to the whole tenant, not only its owner and the tenant's admins (IDN-1). */
+  shared?: boolean;
   messages: InitialMessage[];
   variables: Record<string, string>;
   tags: string[];
@@ -99,6 +108,10 @@ export interface ThreadDetails {
   tags: string[];
   headless: boolean;
   parent_id: string | null;
+  /** The subject that started it (IDN-1). */
+  owner: string | null;
+  /** Visible to its whole tenant (IDN-1). */
+  shared: boolean;
   /** Child threads, oldest first; `status` as the thread index last recorded it (SUB-7). */
   children: { id: string; status?: ThreadStatus }[];
   /** What a paused thread waits for, oldest first; empty when it waits for nothing. */
@@ -201,10 +214,10 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   create(input: CreateThreadInput): Promise<RpcResult<ThreadDetails>>;
   /** A request of a sandboxed program granted the network (CODE-1), sent through its run's `state.fetch`. */
   sandboxFetch(run: string, request: Request): Promise<Response>;
-  spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>>;
-  deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>>;
+  spawnChild(principal: Principal, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>>;
+  deferredChild(principal: Principal, id: string, requestId: string): Promise<RpcResult<DeferredChildView>>;
   bootDeferredChild(
-    userId: string,
+    principal: Principal,
     id: string,
     requestId: string,
     values: Record<string, string>,
@@ -218,25 +231,26 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   takeChildFiles(childId: string, paths: string[]): Promise<RpcResult<AttachmentRef[]>>;
   /** A client's upload, streamed; 413 `storage_quota_exceeded` with nothing stored when it does not fit. */
   putFile(
-    userId: string,
+    principal: Principal,
     id: string,
     file: UploadedFile,
     body: ReadableStream | null,
   ): Promise<RpcResult<AttachmentRef>>;
-  describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
-  authorize(userId: string, id: string): Promise<RpcResult<null>>;
-  postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;
+  describe(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
+  /** Whether `principal` may do `action` to the thread: null, or its 404 or 403 (IDN-1). */
+  authorize(principal: Principal, id: string, action: ThreadAction): Promise<RpcResult<null>>;
+  postMessage(principal: Principal, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;
   messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>>;
   answer(
-    userId: string,
+    principal: Principal,
     id: string,
     kinds: InteractionKind | readonly InteractionKind[],
     toolCallId: string,
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>>;
-  storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>>;
+  storeSecret(principal: Principal, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>>;
   /** Its owner asks for a one-time link that starts `server`'s OAuth authorization in a browser (LOCK-4). */
-  mcpStartLink(userId: string, id: string, server: string): Promise<RpcResult<McpStartLink>>;
+  mcpStartLink(principal: Principal, id: string, server: string): Promise<RpcResult<McpStartLink>>;
   /** A browser opened that link; `nonceHash` is the hash of the nonce its cookie now holds. */
   mcpBeginAuthorization(ticket: string, nonceHash: string): Promise<RpcResult<McpBrowserStart>>;
   /** The OAuth callback, from a browser whose cookie's nonce hashes to `nonceHash` (null: no cookie). */
@@ -246,11 +260,11 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     outcome: McpCallbackOutcome,
   ): Promise<RpcResult<McpAuthorizationResult>>;
   listMessages(
-    userId: string,
+    principal: Principal,
     id: string,
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>>;
-  stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>>;
-  destroy(userId: string, id: string): Promise<RpcResult<null>>;
+  stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
+  destroy(principal: Principal, id: string): Promise<RpcResult<null>>;
   fetch(request: Request): Promise<Response>;
 }

@@ -4,6 +4,7 @@
  * use in an isolate, so a fresh database needs no migration step.
  */
 import type { ThreadStatus } from '../../spec/index.js';
+import type { Principal } from '../access/index.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS threads (
@@ -15,7 +16,9 @@ const SCHEMA = [
     tags TEXT NOT NULL DEFAULT '[]',
     created_at INTEGER NOT NULL,
     updated_at INTEGER NOT NULL,
-    person_waits INTEGER NOT NULL DEFAULT 0
+    person_waits INTEGER NOT NULL DEFAULT 0,
+    tenant TEXT NOT NULL DEFAULT 'default',
+    shared INTEGER NOT NULL DEFAULT 0
   )`,
   'CREATE INDEX IF NOT EXISTS threads_by_user ON threads (user_id, created_at DESC, id DESC)',
   `CREATE TABLE IF NOT EXISTS thread_tags (
@@ -35,20 +38,33 @@ const SCHEMA = [
 ];
 
 /**
- * Columns added since the table was first created: a database made by an older version gets them
- * here (SQLite has no ADD COLUMN IF NOT EXISTS, so "duplicate column" means it is already there).
+ * Columns added since the table was first created: a database made by an older version gets the
+ * ones it lacks (SQLite has no ADD COLUMN IF NOT EXISTS, so the table's columns are read first).
  */
-const ADDED_COLUMNS = ['ALTER TABLE threads ADD COLUMN person_waits INTEGER NOT NULL DEFAULT 0'];
+const ADDED_COLUMNS: Record<string, string> = {
+  person_waits: 'ALTER TABLE threads ADD COLUMN person_waits INTEGER NOT NULL DEFAULT 0',
+  tenant: "ALTER TABLE threads ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
+  shared: 'ALTER TABLE threads ADD COLUMN shared INTEGER NOT NULL DEFAULT 0',
+};
+
+/** The tenant's threads by owner, newest first: what every listing reads (IDN-1). */
+const TENANT_INDEX =
+  'CREATE INDEX IF NOT EXISTS threads_by_tenant ON threads (tenant, user_id, created_at DESC, id DESC)';
 
 async function addColumns(db: D1Database): Promise<void> {
-  for (const statement of ADDED_COLUMNS) {
+  const { results } = await db.prepare("SELECT name FROM pragma_table_info('threads')").all<{ name: string }>();
+  const present = new Set(results.map((row) => row.name));
+  const missing = Object.entries(ADDED_COLUMNS).filter(([column]) => !present.has(column));
+  for (const [, statement] of missing) {
     await db
       .prepare(statement)
       .run()
       .catch((error: Error) => {
+        // Another isolate added it between the read and here.
         if (!/duplicate column/i.test(error.message)) throw error;
       });
   }
+  await db.prepare(TENANT_INDEX).run();
 }
 
 const ready = new WeakMap<D1Database, Promise<unknown>>();
@@ -83,7 +99,9 @@ export interface McpListing {
 export interface IndexedThread {
   id: string;
   agent: string;
+  tenant: string;
   user_id: string | null;
+  shared: boolean;
   parent_id: string | null;
   status: ThreadStatus;
   tags: string[];
@@ -98,7 +116,8 @@ export interface IndexedThread {
 export const WAITING_ON_A_PERSON = 'waiting';
 
 export interface ThreadListQuery {
-  userId: string;
+  /** Whose listing: its tenant's threads it sees (IDN-1). */
+  principal: Principal;
   agent?: string;
   tag?: string;
   parent?: string;
@@ -134,13 +153,16 @@ export class ThreadIndex {
     await this.db.batch([
       this.db
         .prepare(
-          `INSERT INTO threads (id, agent, user_id, parent_id, status, tags, created_at, updated_at, person_waits)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO threads (id, agent, tenant, user_id, shared, parent_id, status, tags, created_at, updated_at,
+             person_waits)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           thread.id,
           thread.agent,
+          thread.tenant,
           thread.user_id,
+          thread.shared ? 1 : 0,
           thread.parent_id,
           thread.status,
           JSON.stringify(thread.tags),
@@ -218,8 +240,14 @@ export class ThreadIndex {
 
   async list(query: ThreadListQuery): Promise<{ threads: IndexedThread[]; next_cursor: string | null }> {
     await ensureSchema(this.db);
-    const where = ['t.user_id = ?'];
-    const params: (string | number)[] = [query.userId];
+    const { principal } = query;
+    // The access rule (IDN-1): an admin sees the tenant's threads, anyone else its own and the shared ones.
+    const where = ['t.tenant = ?'];
+    const params: (string | number)[] = [principal.tenant];
+    if (principal.role !== 'admin') {
+      where.push('(t.user_id = ? OR t.shared = 1)');
+      params.push(principal.subject);
+    }
     for (const [column, value] of [
       ['t.agent', query.agent],
       ['t.parent_id', query.parent],
@@ -243,11 +271,13 @@ export class ThreadIndex {
     const { results } = await this.db
       .prepare(`SELECT * FROM threads t WHERE ${where.join(' AND ')} ORDER BY t.created_at DESC, t.id DESC LIMIT ?`)
       .bind(...params, query.limit + 1)
-      .all<Omit<IndexedThread, 'tags'> & { tags: string; person_waits: number }>();
+      .all<Omit<IndexedThread, 'tags' | 'shared'> & { tags: string; shared: number; person_waits: number }>();
     // The row as the API lists it: person_waits is how the index answers ?status=waiting, not a field.
-    const rows = results
-      .slice(0, query.limit)
-      .map(({ person_waits: _, ...row }) => ({ ...row, tags: JSON.parse(row.tags) as string[] }));
+    const rows = results.slice(0, query.limit).map(({ person_waits: _, ...row }) => ({
+      ...row,
+      shared: row.shared === 1,
+      tags: JSON.parse(row.tags) as string[],
+    }));
     const last = rows[rows.length - 1];
     return {
       threads: rows,

@@ -18,7 +18,7 @@ import {
   threadStub,
 } from '../bindings/index.js';
 import { SecretBox, SecretsKeyMissing, type ThreadVariables } from '../secrets/index.js';
-import type { SqliteThreadStore, ThreadRecord } from '../storage/index.js';
+import { ownershipOf, type SqliteThreadStore, type ThreadRecord } from '../storage/index.js';
 import { createChildThread, SCOPED_NAMES_KEY } from './child-threads.js';
 import {
   type DeferredChild,
@@ -71,6 +71,7 @@ export async function startChild(
   if (refused) return fail({ status: 409, code: 'instance_refused', message: refused });
   const parent = {
     id: record.id,
+    ...ownershipOf(record),
     userId: record.userId ?? '',
     variables: await host.variables.open(),
     rules: rulesForChild(host.store, host.registry.agent(record.agentId)),

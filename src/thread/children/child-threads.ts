@@ -24,7 +24,10 @@ import { copyIntoThread } from './cross-thread-files.js';
 
 export interface ChildParent {
   id: string;
+  /** The parent's owner facts: a child belongs to the same tenant and owner and is as shared (IDN-1). */
+  tenant: string;
   userId: string;
+  shared: boolean;
   variables: LoadedVariables;
   /** The rules the child inherits: never freer than its parent (thread-rules.ts). */
   rules: PermissionRule[];
@@ -80,7 +83,9 @@ export async function createChildThread(
     files: handed.map((file) => ({ path: file.path, size: file.size })),
     id: childId,
     agent: agent.name,
+    tenant: parent.tenant,
     userId: parent.userId,
+    ...(parent.shared ? { shared: true } : {}),
     messages,
     variables,
     tags: input.tags,

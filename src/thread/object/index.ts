@@ -1,5 +1,7 @@
 /**
  * The Thread Durable Object (THR-1): its RPC methods, WebSocket, alarm, creation and details.
  */
+
+export { PRINCIPAL_HEADER, principalHeaderValue } from './principal-header.js';
 export { createThreadClass, type ThreadClass } from './thread-class.js';
-export { ThreadObject, USER_HEADER } from './thread-object.js';
+export { ThreadObject } from './thread-object.js';

@@ -25,6 +25,8 @@ export function threadDetails(
     tags: record.tags,
     headless: record.headless,
     parent_id: record.parentId,
+    owner: record.userId,
+    shared: record.shared === true,
     children: store.children().map((id) => ({ id })),
     waiting_for: store.openInteractions().map((wait) => ({
       tool_call_id: wait.toolCallId,

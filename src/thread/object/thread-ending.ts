@@ -7,6 +7,7 @@
 import { cancelPendingCalls } from '../../engine/conversation/index.js';
 import { STOPPED_MESSAGE } from '../../engine/execute/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
+import type { Principal } from '../access/index.js';
 import { R2FileStore, type ThreadIndex, threadStub } from '../bindings/index.js';
 import { forEachChild } from '../children/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
@@ -23,9 +24,9 @@ export interface EndingHost {
   erase(): Promise<void>;
 }
 
-export async function stopThread({ desk, setStatus }: EndingHost, userId: string): Promise<void> {
+export async function stopThread({ desk, setStatus }: EndingHost, principal: Principal): Promise<void> {
   await desk.driver.abort('stopped');
-  await forEachChild(desk, (child) => threadStub(desk.env, child).stop(userId, child));
+  await forEachChild(desk, (child) => threadStub(desk.env, child).stop(principal, child));
   if (desk.store.openInteractions().length > 0) {
     cancelPendingCalls(desk.store, desk.emit, STOPPED_MESSAGE);
     setStatus('idle', 'stopped');
@@ -34,10 +35,10 @@ export async function stopThread({ desk, setStatus }: EndingHost, userId: string
   }
 }
 
-export async function deleteThread(host: EndingHost, userId: string, record: ThreadRecord): Promise<void> {
+export async function deleteThread(host: EndingHost, principal: Principal, record: ThreadRecord): Promise<void> {
   const { desk } = host;
   await desk.driver.abort('deleted');
-  await forEachChild(desk, (child) => threadStub(desk.env, child).destroy(userId, child));
+  await forEachChild(desk, (child) => threadStub(desk.env, child).destroy(principal, child));
   await host.indexWrites.settled();
   await new R2FileStore(desk.env.FILES, record.id).deleteAll();
   await host.index.remove(record.id);

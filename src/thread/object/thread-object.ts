@@ -10,6 +10,7 @@
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import { noteOutsideFile } from '../../engine/execute/index.js';
 import type { AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
+import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
 import {
   type ChildDelivery,
   type ChildOutcome,
@@ -43,14 +44,15 @@ import {
   storeSecretAnswer,
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
+import { ownershipOf } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
+import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
 import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
-export const USER_HEADER = 'x-thread-user';
 
 export class ThreadObject extends ThreadWiring implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
@@ -108,23 +110,25 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
    * Creates a child thread of this one: its own Durable Object, owned by the same user, inheriting
    * this thread's variables except those the child declares scoped (VAR-4).
    */
-  async spawnChild(userId: string, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, (record) => startChild(this.answerDesk(), record, input));
+  async spawnChild(principal: Principal, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
+    return this.asPrincipal(principal, id, 'write', (record) => startChild(this.answerDesk(), record, input));
   }
 
   /** SUB-6: the deferred child request `requestId`, or 404. */
-  async deferredChild(userId: string, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
-    return this.asOwner(userId, id, () => viewDeferredChild(this.store(), requestId));
+  async deferredChild(principal: Principal, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
+    return this.asPrincipal(principal, id, 'read', () => viewDeferredChild(this.store(), requestId));
   }
 
   /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
   async bootDeferredChild(
-    userId: string,
+    principal: Principal,
     id: string,
     requestId: string,
     values: Record<string, string>,
   ): Promise<RpcResult<{ child_id: string }>> {
-    return this.asOwner(userId, id, (record) => bootDeferredChild(this.answerDesk(), record, requestId, values));
+    return this.asPrincipal(principal, id, 'write', (record) =>
+      bootDeferredChild(this.answerDesk(), record, requestId, values),
+    );
   }
 
   /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
@@ -141,8 +145,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     return 'delivered';
   }
 
-  async describe(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, async (record) => {
+  async describe(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
+    return this.asPrincipal(principal, id, 'read', async (record) => {
       const details = this.details(record, await this.files().settledUsage());
       return ok(await withChildStatuses(details, this.index));
     });
@@ -150,12 +154,12 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
 
   /** A client's upload, streamed in and stored under the thread's quota (ATT-5, ATT-6). */
   async putFile(
-    userId: string,
+    principal: Principal,
     id: string,
     file: UploadedFile,
     body: ReadableStream | null,
   ): Promise<RpcResult<AttachmentRef>> {
-    return this.asOwner(userId, id, async () => {
+    return this.asPrincipal(principal, id, 'write', async () => {
       const stored = await storeUpload(this.files(), file, body);
       // INJ-1: what a client uploads is outside text when a tool reads it back.
       if (stored.ok) noteOutsideFile(this.store(), stored.value.path);
@@ -169,12 +173,12 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     return receiveChildFiles(this.env.FILES, childId, paths, this.files());
   }
 
-  async authorize(userId: string, id: string): Promise<RpcResult<null>> {
-    return this.asOwner(userId, id, () => ok(null));
+  async authorize(principal: Principal, id: string, action: ThreadAction): Promise<RpcResult<null>> {
+    return this.asPrincipal(principal, id, action, () => ok(null));
   }
 
-  async postMessage(userId: string, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
-    return this.asOwner(userId, id, () => acceptMessage(this.answerDesk(), input));
+  async postMessage(principal: Principal, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
+    return this.asPrincipal(principal, id, 'write', () => acceptMessage(this.answerDesk(), input));
   }
 
   /**
@@ -193,22 +197,24 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
    * when the call does not wait for this kind of answer, or was answered already.
    */
   async answer(
-    userId: string,
+    principal: Principal,
     id: string,
     kinds: InteractionKind | readonly InteractionKind[],
     toolCallId: string,
     answer: unknown,
   ): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, async (record) => {
-      const list = typeof kinds === 'string' ? [kinds] : kinds;
+    const list: readonly InteractionKind[] = typeof kinds === 'string' ? [kinds] : kinds;
+    // Approving a call takes an approver; the other answers, a member (IDN-4).
+    const action = list.includes('approval') ? 'approve' : 'answer';
+    return this.asPrincipal(principal, id, action, async (record) => {
       const problem = await answerWait(this.answerDesk(), list, toolCallId, answer);
       return problem ? fail(problem) : ok(this.details(record));
     });
   }
 
   /** Its owner asks for a one-time link that starts an MCP server's authorization in a browser (LOCK-4). */
-  async mcpStartLink(userId: string, id: string, server: string): Promise<RpcResult<McpStartLink>> {
-    return this.asOwner(userId, id, () => mcpStartLink(this.mcp, this.store(), server));
+  async mcpStartLink(principal: Principal, id: string, server: string): Promise<RpcResult<McpStartLink>> {
+    return this.asPrincipal(principal, id, 'write', () => mcpStartLink(this.mcp, this.store(), server));
   }
 
   /** A browser opened a start link: no key here, the link's secret is the authority (LOCK-4). */
@@ -228,31 +234,36 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   /** Answers a `store_secret` call (VAR-5): see storeSecretAnswer. */
-  async storeSecret(userId: string, id: string, toolCallId: string, value: string): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, async (record) => {
+  async storeSecret(
+    principal: Principal,
+    id: string,
+    toolCallId: string,
+    value: string,
+  ): Promise<RpcResult<ThreadDetails>> {
+    return this.asPrincipal(principal, id, 'answer', async (record) => {
       const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
       return problem ? fail(problem) : ok(this.details(record));
     });
   }
 
   async listMessages(
-    userId: string,
+    principal: Principal,
     id: string,
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>> {
-    return this.asOwner(userId, id, () => ok(this.store().page(query.after, query.limit, query.depth)));
+    return this.asPrincipal(principal, id, 'read', () => ok(this.store().page(query.after, query.limit, query.depth)));
   }
 
-  async stop(userId: string, id: string): Promise<RpcResult<ThreadDetails>> {
-    return this.asOwner(userId, id, async (record) => {
-      await stopThread(this.ending(), userId);
+  async stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
+    return this.asPrincipal(principal, id, 'write', async (record) => {
+      await stopThread(this.ending(), principal);
       return ok(this.details(record));
     });
   }
 
-  async destroy(userId: string, id: string): Promise<RpcResult<null>> {
-    return this.asOwner(userId, id, async (record) => {
-      await deleteThread(this.ending(), userId, record);
+  async destroy(principal: Principal, id: string): Promise<RpcResult<null>> {
+    return this.asPrincipal(principal, id, 'delete', async (record) => {
+      await deleteThread(this.ending(), principal, record);
       return ok(null);
     });
   }
@@ -267,8 +278,11 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
         { status: 426 },
       );
     }
-    const record = this.owned(request.headers.get(USER_HEADER) ?? '');
-    if (!record) return Response.json({ error: notFound(url.pathname) }, { status: 404 });
+    const principal = principalFromHeader(request.headers.get(PRINCIPAL_HEADER));
+    const record = this.record();
+    if (!principal || !record || threadAccess(ownershipOf(record), principal, 'read') !== 'allowed') {
+      return Response.json({ error: notFound(url.pathname) }, { status: 404 });
+    }
     return this.frames.openSocket(Number(url.searchParams.get('after') ?? '0'));
   }
 

@@ -13,8 +13,10 @@ import type { TurnOutcome } from '../../engine/conversation/index.js';
 import type { Frame } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
+import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
 import {
   fail,
+  forbidden,
   notFound,
   R2FileStore,
   type RpcResult,
@@ -28,7 +30,7 @@ import type { AnswerDesk } from '../inbox/index.js';
 import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
-import { FrameLog, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { FrameLog, ownershipOf, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
 import { TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
@@ -104,23 +106,22 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     return this.storeCache ? (this.storeCache.info as ThreadRecord) : this.metaTable.record();
   }
 
-  /** The thread's record if it exists and belongs to `userId` (THR-6). */
-  protected owned(userId: string): ThreadRecord | null {
-    const record = this.record();
-    return record && record.userId === userId ? record : null;
-  }
-
   /**
-   * THR-6: runs `act` for the thread's owner; anyone else, or a thread that does not exist, gets the
-   * same 404, so a key never learns which threads other keys own.
+   * Runs `act` when `principal` may do `action` to the thread (THR-6, IDN-1, IDN-4). A thread it does
+   * not see, another tenant's above all, gets the same 404 as one that does not exist, so nobody
+   * learns which threads others own; one it sees but may not act on, a 403.
    */
-  protected async asOwner<T>(
-    userId: string,
+  protected async asPrincipal<T>(
+    principal: Principal,
     id: string,
+    action: ThreadAction,
     act: (record: ThreadRecord) => RpcResult<T> | Promise<RpcResult<T>>,
   ): Promise<RpcResult<T>> {
-    const record = this.owned(userId);
-    return record ? act(record) : fail(notFound(id));
+    const record = this.record();
+    const access = record ? threadAccess(ownershipOf(record), principal, action) : 'hidden';
+    if (access === 'hidden' || !record) return fail(notFound(id));
+    if (access === 'forbidden') return fail(forbidden(`the ${principal.role} role may not ${action} this thread`));
+    return act(record);
   }
 
   protected store(): SqliteThreadStore {

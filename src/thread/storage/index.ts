@@ -15,6 +15,6 @@ export { SqliteThreadStore } from './sqlite-store.js';
 export type { SpendAmount } from './tenant-rows.js';
 export { TenantRows } from './tenant-rows.js';
 export type { ThreadRecord } from './thread-meta.js';
-export { indexRowFor, recordFor, ThreadMeta } from './thread-meta.js';
+export { indexRowFor, ownershipOf, recordFor, ThreadMeta } from './thread-meta.js';
 export type { VariableRow } from './variable-rows.js';
 export { VariableRows } from './variable-rows.js';

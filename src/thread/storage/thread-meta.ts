@@ -5,6 +5,7 @@
  */
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
+import { DEFAULT_TENANT, type ThreadOwnership } from '../access/index.js';
 import type { CreateThreadInput, IndexedThread } from '../bindings/index.js';
 import { hasSchema, migrate } from './sql-schema.js';
 
@@ -16,6 +17,15 @@ export interface ThreadRecord extends ThreadInfo {
   notifyParent?: boolean;
   /** A resumable instance (SUB-4): each session's answer is reported, not only the first. */
   resumable?: boolean;
+  /** The tenant (IDN-1); absent on threads made before tenants, which belong to the default tenant. */
+  tenant?: string;
+  /** Visible to the whole tenant (IDN-1). */
+  shared?: boolean;
+}
+
+/** Who owns the thread and who else sees it, as the access rule reads them (IDN-1). */
+export function ownershipOf(record: ThreadRecord): ThreadOwnership {
+  return { tenant: record.tenant ?? DEFAULT_TENANT, userId: record.userId, shared: record.shared === true };
 }
 
 export class ThreadMeta {
@@ -80,6 +90,8 @@ export function recordFor(input: CreateThreadInput): ThreadRecord {
     id: input.id,
     agentId: input.agent,
     userId: input.userId,
+    tenant: input.tenant,
+    ...(input.shared ? { shared: true } : {}),
     createdAt: Date.now(),
     headless: input.headless,
     parentId: input.parentId ?? null,
@@ -95,7 +107,9 @@ export function indexRowFor(record: ThreadRecord): IndexedThread {
   return {
     id: record.id,
     agent: record.agentId,
+    tenant: record.tenant ?? DEFAULT_TENANT,
     user_id: record.userId,
+    shared: record.shared === true,
     parent_id: record.parentId,
     status: 'idle',
     tags: record.tags,

@@ -37,7 +37,9 @@ const ctx = { waitUntil: () => {} } as unknown as DurableObjectState;
 const row: IndexedThread = {
   id: 't1',
   agent: 'general',
+  tenant: 'default',
   user_id: 'u',
+  shared: false,
   parent_id: null,
   status: 'idle',
   tags: [],
