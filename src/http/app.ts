@@ -27,6 +27,7 @@ import {
   eventRoutes,
   fileRoutes,
   interactionRoutes,
+  limitRoutes,
   mcpAuthorizationRoutes,
   mcpOAuthRoutes,
   serviceRoutes,
@@ -76,6 +77,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/', oauthRoutes(resolvePrincipal));
   app.use('/api/*', signIn());
   app.route('/api/agents', agentRoutes(registry));
+  app.route('/api/limits', limitRoutes());
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());

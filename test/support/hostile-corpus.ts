@@ -1906,3 +1906,21 @@ export const JWT_FORGERIES: readonly {
     reason: /sub claim/,
   },
 ];
+
+// ---- limit settings an admin sends (IDN-5, IDN-6) --------------------------------------------------
+// Each is refused with 400 and changes nothing: a negative or fractional count, a string where a
+// number goes, an unknown limit or scope (a typo must not silently mean "unlimited"), a scope that
+// is not an object, and a prototype key.
+
+export const HOSTILE_LIMIT_SETTINGS: readonly unknown[] = [
+  { tenant: { requestsPerMinute: -1 } },
+  { tenant: { requestsPerMinute: 1.5 } },
+  { principal: { costPerDay: '5' } },
+  { principal: { costPerDay: -0.01 } },
+  { tenant: { requestsPerMinut: 10 } },
+  { everyone: { requestsPerMinute: 10 } },
+  { tenant: [10] },
+  { tenant: null },
+  JSON.parse('{"__proto__": {"requestsPerMinute": 1}}'),
+  { tenant: JSON.parse('{"__proto__": {"concurrentTurns": 0}}') },
+];

@@ -21,6 +21,7 @@ import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
 import * as google from './google-app.js';
+import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
 import * as modelGuidance from './model-guidance-app.js';
 import * as modelsApp from './models-app.js';
@@ -404,7 +405,15 @@ const runtime = createRuntime({
     ...toolContext.tools,
     ...callVisibility.tools,
   },
-  models: [scripted, remote, ...modelGuidance.models, ...modelsApp.models, ...google.models, ...workersAi.models],
+  models: [
+    scripted,
+    remote,
+    ...limitsApp.models,
+    ...modelGuidance.models,
+    ...modelsApp.models,
+    ...google.models,
+    ...workersAi.models,
+  ],
   prompts: [
     general,
     withSecrets,
@@ -439,6 +448,7 @@ const runtime = createRuntime({
     ...toolRules.prompts,
     ...toolContext.prompts,
     ...callVisibility.prompts,
+    ...limitsApp.prompts,
   ],
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
@@ -468,6 +478,7 @@ const runtime = createRuntime({
     ...toolRules.agents,
     ...toolContext.agents,
     ...callVisibility.agents,
+    ...limitsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),

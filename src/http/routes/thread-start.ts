@@ -11,6 +11,7 @@ import { type Principal, roleAtLeast } from '../../thread/access/index.js';
 import { type RuntimeEnv, type ThreadDetails, threadStub } from '../../thread/bindings/index.js';
 import { type CreateThreadBody, HttpError, unwrap } from '../contract/index.js';
 import { seededContext } from './seeded-context.js';
+import { withThreadAdmission } from './turn-admission.js';
 
 /** A validated `POST /api/threads` body. */
 export type StartThreadInput = z.output<typeof CreateThreadBody>;
@@ -52,20 +53,23 @@ export async function startThread(
   }
   const context = body.context ? seededContext(registry, agent, body.context) : undefined;
   const id = crypto.randomUUID();
-  return unwrap(
-    await threadStub(env, id).create({
-      id,
-      agent: agent.name,
-      tenant: principal.tenant,
-      userId: principal.subject,
-      ...(body.shared ? { shared: true } : {}),
-      messages: body.messages,
-      variables: body.variables,
-      tags: body.tags,
-      headless: body.headless,
-      permissions: body.permissions,
-      ...(body.budget ? { budget: body.budget } : {}),
-      ...(context ? { context } : {}),
-    }),
+  // IDN-5: counted once the start is known valid; a start with messages takes a turn slot.
+  return withThreadAdmission(env, principal, id, body.messages.length > 0, async () =>
+    unwrap(
+      await threadStub(env, id).create({
+        id,
+        agent: agent.name,
+        tenant: principal.tenant,
+        userId: principal.subject,
+        ...(body.shared ? { shared: true } : {}),
+        messages: body.messages,
+        variables: body.variables,
+        tags: body.tags,
+        headless: body.headless,
+        permissions: body.permissions,
+        ...(body.budget ? { budget: body.budget } : {}),
+        ...(context ? { context } : {}),
+      }),
+    ),
   );
 }

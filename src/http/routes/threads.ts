@@ -32,6 +32,7 @@ import {
   unwrap,
 } from '../contract/index.js';
 import { startThread } from './thread-start.js';
+import { withTurnSlot } from './turn-admission.js';
 
 /** A thread id from a path or a tool argument; anything but a UUID cannot name a thread. */
 export function threadId(raw: string | undefined): string {
@@ -56,6 +57,12 @@ const createThread = createRoute({
       '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema) or `secret_too_short` (a secret value under 8 characters); nothing is created',
     ),
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+    429: {
+      ...failure(
+        "`rate_limited`: the tenant's or your limit of threads started per hour, or of turns running at once, is reached; nothing is created",
+      ),
+      headers: z.object({ 'Retry-After': z.string().describe('Seconds to wait before trying again') }),
+    },
     ...AUTH_FAILURES,
   },
 });
@@ -115,7 +122,7 @@ const postMessage = createRoute({
     422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
     429: {
       ...failure(
-        "`inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); nothing is stored",
+        "`inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); or `rate_limited`: the tenant's or your limit of turns running at once is reached. Nothing is stored",
       ),
       headers: z.object({ 'Retry-After': z.string().describe('Seconds to wait before sending again') }),
     },
@@ -181,7 +188,11 @@ export function threadRoutes(registry: Registry) {
     const { id } = c.req.valid('param');
     const { content } = c.req.valid('json');
     const idempotencyKey = c.req.valid('header')['idempotency-key'];
-    const answer = unwrap(await threadStub(c.env, id).postMessage(c.get('principal'), id, { content, idempotencyKey }));
+    const principal = c.get('principal');
+    // IDN-5: a message starts or joins a turn, which takes a slot first.
+    const answer = await withTurnSlot(c.env, principal, id, async () =>
+      unwrap(await threadStub(c.env, id).postMessage(principal, id, { content, idempotencyKey })),
+    );
     return c.json(answer, 202);
   });
 

@@ -1,9 +1,10 @@
 /**
  * What a turn borrows from its thread (the engine's ThreadHost port), built once per object: child
  * threads and the parent through the thread's bindings (SUB-3, SUB-4, SUB-7), programs in isolates
- * (CODE-1), the tools of connected MCP servers (LOCK-4), and the alarm that runs the loop.
+ * (CODE-1), the tools of connected MCP servers (LOCK-4), the alarm that runs the loop, and the
+ * spend quotas its model calls count against (IDN-6).
  */
-import type { ConnectedTool, ThreadHost } from '../../engine/ports/index.js';
+import type { ConnectedTool, SpendPort, ThreadHost } from '../../engine/ports/index.js';
 import type {
   McpServerConfig,
   RunCodeOptions,
@@ -11,21 +12,31 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../../spec/index.js';
+import { DEFAULT_TENANT } from '../access/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { messageInstance, notifyParentThread, spawnForTool } from '../children/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import type { ThreadMcp } from '../mcp/index.js';
 import type { ThreadPrograms } from '../sandbox/index.js';
 import type { ThreadRecord } from '../storage/index.js';
+import { threadSpend } from '../tenancy/index.js';
 
 export class DurableThreadHost implements ThreadHost {
+  /** IDN-6: the thread's model calls count against its tenant's and its owner's daily quotas. */
+  readonly spend: SpendPort | undefined;
+
   constructor(
     private readonly env: RuntimeEnv,
     private readonly programs: ThreadPrograms,
     private readonly mcp: ThreadMcp,
     /** The object's desk, asked for at each use: it holds the store, which exists once the thread does. */
     private readonly desk: () => AnswerDesk,
-  ) {}
+  ) {
+    this.spend = threadSpend(env, () => {
+      const record = this.record(this.desk());
+      return { tenant: record.tenant ?? DEFAULT_TENANT, subject: record.userId ?? '' };
+    });
+  }
 
   /** The thread's record: a turn runs only in a thread that exists. */
   private record(desk: AnswerDesk): ThreadRecord {

@@ -75,6 +75,9 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
+    // IDN-5: a turn waiting for an answer, or followed by queued messages, keeps its slot.
+    const waits = effect.status === 'waiting' || effect.status === 'awaiting_hitl';
+    this.lease.ended(waits || this.store().hasQueued());
   }
 
   // ---- RPC ----------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import { FrameLog, ownershipOf, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { leaseHolder, TurnLease } from '../tenancy/index.js';
 import { TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
@@ -53,6 +54,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   /** The thread's MCP client (LOCK-4). */
   protected readonly mcp: ThreadMcp;
   protected readonly driver: TurnDriver;
+  /** The thread's turn slot among its tenant's, renewed while a turn runs (IDN-5). */
+  protected readonly lease: TurnLease;
 
   constructor(
     ctx: DurableObjectState,
@@ -68,6 +71,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.programs = new ThreadPrograms(ctx, env);
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
+    this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -79,6 +83,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       turnStarted: () => this.setStatus('running'),
       sessionEnded: (outcome) => this.reportOutcome(outcome),
       turnEnded: (outcome) => this.recordOutcome(outcome),
+      turnAlive: () => this.lease.alive(),
       thread: new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk()),
     });
     ctx.blockConcurrencyWhile(async () => {

@@ -16,4 +16,4 @@ export { CONFIG_TTL_MS, forgetLimits, tenantStub } from './limits-cache.js';
 export { TURN_LEASE_MS } from './tenant-counters.js';
 export { Tenant } from './tenant-object.js';
 export { type SpendOwner, threadSpend } from './thread-spend.js';
-export { type LeaseHolder, TurnLease } from './turn-lease.js';
+export { type LeaseHolder, leaseHolder, TurnLease } from './turn-lease.js';

@@ -5,6 +5,7 @@
  * for an answer) with nothing queued, the thread gives it back. A thread that dies without giving it
  * back loses it when its lease expires (tenant-counters.ts: TURN_LEASE_MS).
  */
+import { DEFAULT_TENANT } from '../access/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { releaseTurnSlot } from './admission.js';
 import { tenantStub } from './limits-cache.js';
@@ -17,6 +18,11 @@ const RENEW_EVERY_MS = TURN_LEASE_MS / 5;
 export interface LeaseHolder {
   tenant: string;
   id: string;
+}
+
+/** The holder of a thread's record: its tenant (the default tenant's for threads made before tenants). */
+export function leaseHolder(record: { id: string; tenant?: string } | null): LeaseHolder | null {
+  return record ? { tenant: record.tenant ?? DEFAULT_TENANT, id: record.id } : null;
 }
 
 export class TurnLease {

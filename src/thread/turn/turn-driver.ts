@@ -39,6 +39,8 @@ export interface TurnDriverHost {
   turnEnded(outcome: TurnOutcome): void;
   /** What each turn borrows from the thread (children, the parent, programs, MCP tools), handed down as it is. */
   readonly thread: ThreadHost;
+  /** The turn is still running (each time the safety alarm is re-armed): its turn slot is renewed (IDN-5). */
+  turnAlive?(): void;
 }
 
 interface RunningTurn {
@@ -97,6 +99,7 @@ export class TurnDriver {
     if (this.safetyAlarmAt - now > SAFETY_ALARM_MS / 2) return;
     this.safetyAlarmAt = now + SAFETY_ALARM_MS;
     void this.host.ctx.storage.setAlarm(this.safetyAlarmAt);
+    this.host.turnAlive?.();
   }
 
   private async run(): Promise<void> {
