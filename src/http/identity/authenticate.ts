@@ -3,6 +3,7 @@
  * the principal every route reads, or the request ends here with a JSON error whose code says why.
  */
 import type { Context, MiddlewareHandler } from 'hono';
+import { admitRequest } from '../../thread/tenancy/index.js';
 import type { HttpEnv } from '../contract/index.js';
 import { errorResponse } from '../contract/index.js';
 import { oauthPrincipal } from '../oauth/index.js';
@@ -37,15 +38,18 @@ const NOT_CONFIGURED =
 
 export function signIn(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
-    if (!signInConfigured(c.env)) {
+    const token = presentedToken(c.req.raw, c.req.path);
+    if (!signInConfigured(c.env, token)) {
       return errorResponse(c, { status: 503, code: 'auth_not_configured', message: NOT_CONFIGURED });
     }
-    const token = presentedToken(c.req.raw, c.req.path);
-    if (!token) return authFailure(c, 'unauthorized', 'missing credentials: send "Authorization: Bearer <key>"');
+    if (!token) return authFailure(c, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>"');
     // An access token issued through OAuth signs in on /mcp only (IDN-7); anything else goes to the resolvers.
     const oauth = await oauthPrincipal(c);
     const resolution = oauth ? { ok: true as const, principal: oauth } : await resolvePrincipal(token, c.env);
     if (!resolution.ok) return authFailure(c, resolution.code, resolution.message);
+    // IDN-5: the request counts against its tenant's and its own requests-per-minute limits.
+    const admission = await admitRequest(c.env, resolution.principal);
+    if (!admission.ok) return authFailure(c, admission.code, admission.message, admission.retryAfterSeconds);
     c.set('principal', resolution.principal);
     c.set('userId', resolution.principal.subject);
     await next();
