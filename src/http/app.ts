@@ -6,6 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { Registry } from '../engine/registry/index.js';
+import { apiKeyRoutes, auditRoutes } from './admin/index.js';
 import {
   declareBearerAuth,
   errorResponse,
@@ -78,6 +79,8 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.use('/api/*', signIn());
   app.route('/api/agents', agentRoutes(registry));
   app.route('/api/limits', limitRoutes());
+  app.route('/api/keys', apiKeyRoutes());
+  app.route('/api/audit', auditRoutes());
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());

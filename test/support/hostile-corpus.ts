@@ -1127,6 +1127,75 @@ export const FILES_THAT_ARE_PAGES: readonly PageFileCase[] = [
   },
 ];
 
+// ---- API keys issued through the API, and the audit log (IDN-2, IDN-8) -------------------------
+
+/**
+ * Bodies of `POST /api/keys` an admin's client might send, by mistake or on purpose: each is refused
+ * with 400 `invalid_request`, and no key is made.
+ */
+export const HOSTILE_KEY_BODIES: readonly { label: string; body: unknown }[] = [
+  { label: 'a name of 101 characters', body: { role: 'member', name: 'n'.repeat(101) } },
+  { label: 'a name of a megabyte', body: { role: 'member', name: 'n'.repeat(1_000_000) } },
+  { label: 'a name with a newline (a forged log line)', body: { role: 'member', name: 'ci\nkey.revoked by admin' } },
+  { label: 'a name with a NUL', body: { role: 'member', name: 'ci\u0000' } },
+  { label: 'a name with a right-to-left override', body: { role: 'member', name: 'ci\u202etxt.exe' } },
+  { label: 'a name with a zero-width space', body: { role: 'member', name: 'c\u200bi' } },
+  { label: 'an empty name', body: { role: 'member', name: '' } },
+  { label: 'a role that does not exist', body: { role: 'owner' } },
+  { label: 'a role in capitals', body: { role: 'ADMIN' } },
+  { label: 'a role as a list', body: { role: ['viewer', 'admin'] } },
+  { label: 'no role', body: { name: 'no role' } },
+  { label: 'a subject with a space and a quote', body: { role: 'member', subject: "alice' OR '1'='1" } },
+  { label: 'a subject with a header line', body: { role: 'member', subject: 'alice\r\nx-admin: 1' } },
+  { label: 'a subject of 129 characters', body: { role: 'member', subject: 's'.repeat(129) } },
+  { label: 'a tenant that climbs a path', body: { role: 'member', tenant: '../other' } },
+  { label: 'an expiry in words', body: { role: 'member', expires_at: 'tomorrow' } },
+  { label: 'an expiry before the epoch', body: { role: 'member', expires_at: -1 } },
+  { label: 'an expiry past the year 9999', body: { role: 'member', expires_at: 1e20 } },
+  { label: 'an expiry on the 45th of the 13th month', body: { role: 'member', expires_at: '2030-13-45T00:00:00Z' } },
+  { label: 'a hash chosen by the caller', body: { role: 'member', hash: '0'.repeat(64) } },
+  { label: 'an id chosen by the caller', body: { role: 'member', id: 'aaaaaaaaaa' } },
+  { label: 'a body that is a list', body: [{ role: 'member' }] },
+];
+
+/**
+ * Tokens shaped like issued keys, or made from a real one: each is refused with 401 `unauthorized`
+ * (never `key_revoked` or `token_expired`, which only a key's holder may learn), nothing is recorded,
+ * and the real key goes on working.
+ */
+export const FORGED_ISSUED_KEYS: readonly { label: string; token: (real: string) => string }[] = [
+  { label: 'the prefix alone', token: () => 'sak_' },
+  { label: 'garbage after the prefix', token: () => 'sak_!!garbage!!' },
+  { label: 'SQL after the prefix', token: () => "sak_' OR '1'='1' --" },
+  { label: 'an id in SQL and a secret', token: () => `sak_x' OR 1=1_${'A'.repeat(43)}` },
+  { label: 'the real id and a secret made up', token: (real) => `${real.slice(0, 15)}${'A'.repeat(43)}` },
+  {
+    label: 'the real key with its last character changed',
+    token: (real) => `${real.slice(0, -1)}${real.endsWith('A') ? 'B' : 'A'}`,
+  },
+  { label: 'the real key one character longer', token: (real) => `${real}A` },
+  { label: 'the real key one character shorter', token: (real) => real.slice(0, -1) },
+  {
+    label: 'the real key with its id in capitals',
+    token: (real) => `sak_${real.slice(4, 14).toUpperCase()}${real.slice(14)}`,
+  },
+  { label: 'an id nobody was given', token: (real) => `sak_aaaaaaaaaa${real.slice(14)}` },
+  { label: 'the real key with a tab inside', token: (real) => `${real.slice(0, 20)}\t${real.slice(20)}` },
+  { label: '10,000 characters after the prefix', token: () => `sak_${'a'.repeat(10_000)}` },
+  { label: '10,000 characters', token: () => 'k'.repeat(10_000) },
+];
+
+/** Key ids in a path: none names a key, each answers 404 `key_not_found`, and the table is unharmed. */
+export const HOSTILE_KEY_IDS: readonly string[] = [
+  "x' OR '1'='1",
+  '1; DROP TABLE api_keys; --',
+  '%27%20OR%201%3D1',
+  '*',
+  'aaaaaaaaaa%00',
+  'AAAAAAAAAA',
+  'k'.repeat(5000),
+];
+
 // ---- thread list queries -----------------------------------------------------------------------
 
 /**

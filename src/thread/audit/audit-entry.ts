@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'key.rotated',
   'key.revoked',
   'key.role_changed',
+  'key.renamed',
   'approval.answered',
   'permission.always_added',
   'limits.changed',
