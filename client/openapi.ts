@@ -99,6 +99,115 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/.well-known/oauth-protected-resource/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The protected resource metadata of `/mcp`, named by its 401 challenge (IDN-7) */
+    get: operations['oauthProtectedResourceMetadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/oauth-protected-resource': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The same document at the path MCP clients fall back to (IDN-7) */
+    get: operations['oauthProtectedResourceMetadataRoot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/oauth-authorization-server': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** RFC 8414 metadata of the authorization server that issues tokens for `/mcp` (IDN-7) */
+    get: operations['oauthAuthorizationServerMetadata'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp/oauth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Exchange an authorization code (with its PKCE verifier) or a refresh token; revoke a token (IDN-7) */
+    post: operations['oauthToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp/oauth/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Dynamic client registration, RFC 7591 (IDN-7) */
+    post: operations['oauthRegister'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp/oauth/authorize': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The page where a person signs in with a key or token and allows an MCP client (IDN-7)
+     * @description Query as OAuth 2.1 has it: `response_type=code`, `client_id`, `redirect_uri`, `code_challenge` (S256), `state`, `resource`. Sets the `__Host-` cookie the form must come back with.
+     */
+    get: operations['oauthAuthorize'];
+    put?: never;
+    /**
+     * The page's form: sign in and allow, or deny (IDN-7)
+     * @description Fields `handle` (from the page), `decision` (`approve` or `deny`) and `credential`.
+     */
+    post: operations['oauthAuthorizeAnswer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/agents': {
     parameters: {
       query?: never;
@@ -108,6 +217,94 @@ export interface paths {
     };
     /** The agents, their prompts and tools with the JSON Schemas the model sees, and the models */
     get: operations['listAgents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/limits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's rate limits and spend quotas: defaults, override and what applies */
+    get: operations['getLimits'];
+    /** Replace the tenant's override of the default limits (audited) */
+    put: operations['setLimits'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's keys, newest first, revoked ones included; never a key's secret */
+    get: operations['listApiKeys'];
+    put?: never;
+    /** Make an API key; the answer shows the key itself, once */
+    post: operations['createApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/keys/{id}/rotate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** A new key with the same tenant, subject, role, name and expiry; the old one is revoked at once */
+    post: operations['rotateApiKey'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/keys/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Revoke a key: the next request made with it is refused (`key_revoked`); revoking again changes nothing */
+    delete: operations['revokeApiKey'];
+    options?: never;
+    head?: never;
+    /** Change a key's role or name */
+    patch: operations['updateApiKey'];
+    trace?: never;
+  };
+  '/api/audit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's audit log, newest first: who changed keys, roles and limits, who answered approvals */
+    get: operations['listAudit'];
     put?: never;
     post?: never;
     delete?: never;
@@ -383,6 +580,40 @@ export interface components {
       openapi: string;
       mcp: string;
     };
+    ProtectedResourceMetadata: {
+      /** @description `<origin>/mcp`: the audience every token issued here is bound to */
+      resource: string;
+      /** @description This origin, the issuer */
+      authorization_servers: string[];
+      bearer_methods_supported: string[];
+    } & {
+      [key: string]: unknown;
+    };
+    Error: {
+      error: {
+        /** @description A stable, machine-readable code such as `invalid_request` or `thread_not_found` */
+        code: string;
+        /** @description What was wrong, for a human */
+        message: string;
+        /** @description More, by code: the issues of a body, the missing variable names */
+        details?: unknown;
+      };
+    };
+    AuthorizationServerMetadata: {
+      issuer: string;
+      authorization_endpoint: string;
+      token_endpoint: string;
+      registration_endpoint?: string;
+      code_challenge_methods_supported: string[];
+    } & {
+      [key: string]: unknown;
+    };
+    OAuthError: {
+      error: string;
+      error_description?: string;
+    } & {
+      [key: string]: unknown;
+    };
     AgentList: {
       agents: components['schemas']['Agent'][];
       models: components['schemas']['ModelStatus'][];
@@ -466,15 +697,121 @@ export interface components {
       /** @description Answered by the offline demo model (demo mode, not configured) */
       demo: boolean;
     };
-    Error: {
-      error: {
-        /** @description A stable, machine-readable code such as `invalid_request` or `thread_not_found` */
-        code: string;
-        /** @description What was wrong, for a human */
-        message: string;
-        /** @description More, by code: the issues of a body, the missing variable names */
-        details?: unknown;
-      };
+    Limits: {
+      tenant: string;
+      defaults: components['schemas']['TenantLimits'];
+      override: components['schemas']['TenantLimits'] & (Record<string, never> | null);
+      effective: components['schemas']['TenantLimits'] & unknown;
+      /** @description How long a change may take to reach every Worker isolate */
+      propagation_seconds: number;
+    };
+    /** @description The Worker's defaults (TENANT_LIMITS) */
+    TenantLimits: {
+      tenant?: components['schemas']['LimitSet'];
+      principal?: components['schemas']['LimitSet'] & unknown;
+    };
+    /** @description For the whole tenant */
+    LimitSet: {
+      /** @description Requests admitted in any 60 seconds; null: unlimited */
+      requestsPerMinute?: number | null;
+      /** @description Threads started in any 60 minutes; null: unlimited */
+      threadsPerHour?: number | null;
+      /** @description Turns running (or waiting for an answer) at once; null: unlimited */
+      concurrentTurns?: number | null;
+      /** @description Model tokens, input and output, per UTC day; null: unlimited */
+      tokensPerDay?: number | null;
+      /** @description Model cost in US dollars per UTC day; null: unlimited */
+      costPerDay?: number | null;
+    };
+    IssuedApiKey: components['schemas']['ApiKey'] & {
+      /** @description The key itself: shown in this answer only, store it now */
+      key: string;
+    };
+    ApiKey: {
+      id: string;
+      /** @description `sak_<id>`: how the key is recognised; the secret is never shown again */
+      prefix: string;
+      tenant: string;
+      subject: string;
+      /**
+       * @description viewer < member < approver < admin
+       * @enum {string}
+       */
+      role: 'viewer' | 'member' | 'approver' | 'admin';
+      name: string | null;
+      /** @description Milliseconds since the epoch, as every time here */
+      created_at: number;
+      /** @description The subject that made the key */
+      created_by: string;
+      /** @description Recorded at most once a minute */
+      last_used_at: number | null;
+      expires_at: number | null;
+      revoked_at: number | null;
+      /** @description The key a rotation made in its place */
+      replaced_by: string | null;
+    };
+    CreateApiKeyBody: {
+      /** @description What the key is for, for people reading the list */
+      name?: string;
+      /**
+       * @description viewer < member < approver < admin
+       * @enum {string}
+       */
+      role: 'viewer' | 'member' | 'approver' | 'admin';
+      /** @description Who the key signs in as; `key_<id>` when left out */
+      subject?: string;
+      /** @description When the key stops working: an ISO 8601 time or milliseconds since the epoch; never when left out */
+      expires_at?: number | string;
+      /** @description The key's tenant; only the bootstrap admin key may name another tenant than its own */
+      tenant?: string;
+    };
+    ApiKeyList: {
+      keys: components['schemas']['ApiKey'][];
+      next: string | null;
+    };
+    UpdateApiKeyBody: {
+      /**
+       * @description viewer < member < approver < admin
+       * @enum {string}
+       */
+      role?: 'viewer' | 'member' | 'approver' | 'admin';
+      /** @description What the key is for, for people reading the list */
+      name?: string | null;
+    };
+    AuditPage: {
+      entries: {
+        id: number;
+        tenant: string;
+        /** @description Milliseconds since the epoch */
+        at: number;
+        actor: {
+          subject: string;
+          /**
+           * @description viewer < member < approver < admin
+           * @enum {string}
+           */
+          role: 'viewer' | 'member' | 'approver' | 'admin';
+          /** @description How the actor signed in */
+          via: string;
+        };
+        /** @enum {string} */
+        action:
+          | 'key.created'
+          | 'key.rotated'
+          | 'key.revoked'
+          | 'key.role_changed'
+          | 'key.renamed'
+          | 'approval.answered'
+          | 'permission.always_added'
+          | 'limits.changed';
+        /** @description What changed: a key id, a thread id... */
+        target: string | null;
+        detail: {
+          [key: string]: unknown;
+        } | null;
+      }[];
+      /** @description The cursor of the next, older page */
+      next: string | null;
     };
     FolderListing: {
       path: string;
@@ -508,6 +845,10 @@ export interface components {
       tags: string[];
       headless: boolean;
       parent_id: string | null;
+      /** @description The subject that started the thread */
+      owner: string | null;
+      /** @description Visible to the owner's whole tenant, not only to the owner and the tenant's admins */
+      shared: boolean;
       children: {
         id: string;
         status?: components['schemas']['ThreadStatus'];
@@ -654,6 +995,11 @@ export interface components {
        */
       headless?: boolean;
       /**
+       * @description Visible to the starter's whole tenant (its members may read and post; its approvers answer approvals)
+       * @default false
+       */
+      shared?: boolean;
+      /**
        * @description Session-scope permission rules (PERM-1)
        * @default []
        */
@@ -685,7 +1031,9 @@ export interface components {
       threads: {
         id: string;
         agent: string;
+        /** @description The subject that started the thread */
         user_id: string | null;
+        shared: boolean;
         parent_id: string | null;
         status: components['schemas']['ThreadStatus'];
         tags: string[];
@@ -977,6 +1325,297 @@ export interface operations {
       };
     };
   };
+  oauthProtectedResourceMetadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description RFC 9728 metadata of `/mcp` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProtectedResourceMetadata'];
+        };
+      };
+      /** @description `oauth_not_configured`: no KV namespace is bound as `OAUTH_KV` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  oauthProtectedResourceMetadataRoot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description RFC 9728 metadata of `/mcp` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ProtectedResourceMetadata'];
+        };
+      };
+      /** @description `oauth_not_configured`: no KV namespace is bound as `OAUTH_KV` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  oauthAuthorizationServerMetadata: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Endpoints, grant types, PKCE methods */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthorizationServerMetadata'];
+        };
+      };
+      /** @description `oauth_not_configured`: no KV namespace is bound as `OAUTH_KV` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  oauthToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The tokens */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            access_token: string;
+            token_type: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description `invalid_grant` (a wrong verifier or redirect URI, a used or expired code), `invalid_request` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `invalid_client` */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `oauth_not_configured`: no KV namespace is bound as `OAUTH_KV` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  oauthRegister: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          redirect_uris: string[];
+        } & {
+          [key: string]: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description The registered client */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            client_id: string;
+          } & {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description `invalid_client_metadata`, `invalid_redirect_uri` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OAuthError'];
+        };
+      };
+      /** @description `oauth_not_configured`: no KV namespace is bound as `OAUTH_KV` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  oauthAuthorize: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sign-in and consent page */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description Back to the client with an error, for a request whose client and redirect URI are known */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A request that cannot be shown: unknown client, unregistered redirect URI, no PKCE */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description OAuth is not set up */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
+  oauthAuthorizeAnswer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/x-www-form-urlencoded': {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description To the client: with `code` when allowed, `error=access_denied` when denied */
+      302: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The form is not bound to this browser, was used already or expired */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description The key or token did not sign in: the page again */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+      /** @description OAuth is not set up */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/html': string;
+        };
+      };
+    };
+  };
   listAgents: {
     parameters: {
       query?: never;
@@ -997,6 +1636,520 @@ export interface operations {
       };
       /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLimits: {
+    parameters: {
+      query?: {
+        /** @description Another tenant: the bootstrap admin (ADMIN_KEY) only */
+        tenant?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tenant's limits */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Limits'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: only an admin of the tenant (or the bootstrap admin) sees and sets its limits */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: no way of signing in is set; or `limits_not_configured`: the Worker has no TENANTS binding, so nothing is limited */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  setLimits: {
+    parameters: {
+      query?: {
+        /** @description Another tenant: the bootstrap admin (ADMIN_KEY) only */
+        tenant?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['TenantLimits'];
+      };
+    };
+    responses: {
+      /** @description The tenant's limits after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Limits'];
+        };
+      };
+      /** @description `invalid_request` or `invalid_json`: nothing is changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: only an admin of the tenant (or the bootstrap admin) sees and sets its limits */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: no way of signing in is set; or `limits_not_configured`: the Worker has no TENANTS binding, so nothing is limited */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description `next` of the page before */
+        after?: string;
+        /** @description Another tenant: the bootstrap admin key only */
+        tenant?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of keys */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKeyList'];
+        };
+      };
+      /** @description `invalid_request`: a query parameter or the cursor is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateApiKeyBody'];
+      };
+    };
+    responses: {
+      /** @description The new key: store `key` now, it is never shown again */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKey'];
+        };
+      };
+      /** @description `invalid_request` or `invalid_json`: nothing is changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rotateApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key's id (`sak_<id>` without `sak_`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new key: store `key` now, it is never shown again */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IssuedApiKey'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `key_not_found`: no such key in your tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `key_revoked`: the key is revoked already, so there is nothing to rotate */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key's id (`sak_<id>` without `sak_`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revoked key */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `key_not_found`: no such key in your tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The key's id (`sak_<id>` without `sak_`) */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateApiKeyBody'];
+      };
+    };
+    responses: {
+      /** @description The key after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ApiKey'];
+        };
+      };
+      /** @description `invalid_request` or `invalid_json`: nothing is changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `key_not_found`: no such key in your tenant */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listAudit: {
+    parameters: {
+      query?: {
+        limit?: number;
+        /** @description `next` of the page before */
+        after?: string;
+        /** @description Another tenant: the bootstrap admin key only */
+        tenant?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of entries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuditPage'];
+        };
+      };
+      /** @description `invalid_request`: a query parameter or the cursor is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -1956,6 +3109,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: the tenant's or your limit of threads started per hour, or of turns running at once, is reached; nothing is created */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
       503: {
         headers: {
@@ -2203,7 +3367,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); nothing is stored */
+      /** @description `inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); or `rate_limited`: the tenant's or your limit of turns running at once is reached. Nothing is stored */
       429: {
         headers: {
           /** @description Seconds to wait before sending again */
