@@ -44,8 +44,13 @@ export type Frame = Numbered<
     }
   /** A tool call waits for an answer: a question, an approval, a client tool's output, a secret. */
   | { type: 'waiting'; tool_call_id: string; name: string; kind: InteractionKind; payload: JsonValue }
-  /** A wait was answered; the thread resumes. */
-  | { type: 'answered'; tool_call_id: string; kind: InteractionKind }
+  /** A wait was answered; the thread resumes. An approval names who answered it. */
+  | {
+      type: 'answered';
+      tool_call_id: string;
+      kind: InteractionKind;
+      answered_by?: { subject: string; role: string };
+    }
   /** The thread's status changed. */
   | { type: 'status'; status: ThreadStatus; reason?: string }
   /** A turn failed or hit a limit. */

@@ -179,6 +179,19 @@ function nextGroup(calls: readonly ToolCall[], from: number, deps: ExecutorDeps)
   return calls.slice(from, end);
 }
 
+/** IDN-10: how the call's approval was answered and by whom, when a person approved or refused it. */
+function approvalOf(waits: readonly Interaction[]): Record<string, unknown> | null {
+  const wait = waits.find((candidate) => candidate.kind === 'approval' && candidate.answered);
+  const answer = wait?.answer as (ApprovalAnswer & { answered_by?: unknown }) | undefined;
+  if (!answer || typeof answer.approved !== 'boolean') return null;
+  return { approved: answer.approved, ...(answer.answered_by ? { answered_by: answer.answered_by } : {}) };
+}
+
+function resultMetadata(stack: string | undefined, approval: Record<string, unknown> | null) {
+  if (!stack && !approval) return null;
+  return { ...(stack ? { stack } : {}), ...(approval ? { approval } : {}) };
+}
+
 async function persist(
   call: ToolCall,
   result: ToolResult,
@@ -224,7 +237,7 @@ async function persist(
     tool_status: shaped.status,
     attachments: shaped.attachments.length > 0 ? shaped.attachments : null,
     envelope: shaped.envelope,
-    metadata: shaped.stack ? { stack: shaped.stack } : null,
+    metadata: resultMetadata(shaped.stack, approvalOf(deps.store.interactions(call.id))),
   });
   deps.emit({
     type: 'tool_result',

@@ -34,8 +34,13 @@ export type Frame =
     }
   /** A tool call waits for an answer: a question, an approval, a client tool's output. */
   | { type: 'waiting'; tool_call_id: string; name: string; kind: InteractionKind; payload: unknown }
-  /** A wait was answered; the loop resumes. */
-  | { type: 'answered'; tool_call_id: string; kind: InteractionKind }
+  /** A wait was answered; the loop resumes. An approval names who answered it (IDN-10). */
+  | {
+      type: 'answered';
+      tool_call_id: string;
+      kind: InteractionKind;
+      answered_by?: { subject: string; role: string };
+    }
   /** The thread's status changed. */
   | { type: 'status'; status: ThreadStatus; reason?: string }
   /** A turn failed (the model could not be reached, a limit was hit). */

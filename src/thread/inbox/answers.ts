@@ -18,6 +18,7 @@ import type { ThreadVariables } from '../secrets/index.js';
 import { storeRefusal, storeSecretVariable } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 import type { TurnDriver } from '../turn/index.js';
+import { type AnswerAuthor, authoredAnswer } from './answer-author.js';
 import { checkAnswer } from './answer-check.js';
 import { timedOutChildWait } from './wait-deadlines.js';
 
@@ -46,6 +47,7 @@ export async function answerWait(
   kinds: readonly InteractionKind[],
   toolCallId: string,
   answer: unknown,
+  by?: AnswerAuthor,
 ): Promise<ApiError | null> {
   // A secret is never an ordinary answer: it would be stored in plain text (storeSecretAnswer seals it).
   if (kinds.includes('secret')) throw new Error('secrets are answered through storeSecretAnswer');
@@ -57,8 +59,9 @@ export async function answerWait(
   }
   const problem = checkAnswer(wait, answer, desk.registry.tools.get(wait.toolName));
   if (problem) return { status: 400, code: 'invalid_answer', message: problem };
-  desk.store.answerInteraction(toolCallId, wait.kind, answer);
-  desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: wait.kind });
+  desk.store.answerInteraction(toolCallId, wait.kind, authoredAnswer(wait.kind, answer, by));
+  const author = wait.kind === 'approval' && by ? { answered_by: by } : {};
+  desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: wait.kind, ...author });
   await desk.driver.wake();
   return null;
 }

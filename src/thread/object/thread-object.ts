@@ -9,7 +9,7 @@
  */
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import { noteOutsideFile } from '../../engine/execute/index.js';
-import type { AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
+import type { ApprovalAnswer, AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
 import {
   type ChildDelivery,
@@ -39,12 +39,14 @@ import {
   answerFromChild,
   answerWait,
   armChildWaitAlarm,
+  auditApproval,
+  authorOf,
   expireChildWaits,
   messageFromChild,
   storeSecretAnswer,
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
-import { ownershipOf } from '../storage/index.js';
+import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
 import { writeNewThread } from './thread-creation.js';
@@ -210,9 +212,21 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     // Approving a call takes an approver; the other answers, a member (IDN-4).
     const action = list.includes('approval') ? 'approve' : 'answer';
     return this.asPrincipal(principal, id, action, async (record) => {
-      const problem = await answerWait(this.answerDesk(), list, toolCallId, answer);
-      return problem ? fail(problem) : ok(this.details(record));
+      const problem = await answerWait(this.answerDesk(), list, toolCallId, answer, authorOf(principal));
+      if (problem) return fail(problem);
+      if (action === 'approve') await this.auditApproval(principal, record, toolCallId);
+      return ok(this.details(record));
     });
+  }
+
+  /** IDN-10: the approval just stored, in the tenant's audit log. */
+  private async auditApproval(principal: Principal, record: ThreadRecord, toolCallId: string): Promise<void> {
+    const wait = this.store()
+      .interactions(toolCallId)
+      .find((candidate) => candidate.kind === 'approval' && candidate.answered);
+    if (!wait) return;
+    const call = { threadId: record.id, toolCallId, toolName: wait.toolName };
+    await auditApproval(this.env, ownershipOf(record).tenant, principal, call, wait.answer as ApprovalAnswer);
   }
 
   /** Its owner asks for a one-time link that starts an MCP server's authorization in a browser (LOCK-4). */
