@@ -163,6 +163,11 @@ describe('IDN-2: API keys as data, through HTTP', () => {
     const refused = await call('/api/keys', key.key);
     expect(refused.status).toBe(403);
     expect(await errorCode(refused)).toBe('forbidden');
+    const { entries } = await auditLog(ADMIN_KEY, '?tenant=patching');
+    expect(entries.slice(0, 2).map((entry) => [entry.action, entry.detail])).toEqual([
+      ['key.renamed', { from: null, to: 'demoted' }],
+      ['key.role_changed', { from: 'admin', to: 'viewer' }],
+    ]);
   });
 
   it('every role below admin, and an API_KEYS key, gets 403 forbidden from every key and audit route', async () => {
