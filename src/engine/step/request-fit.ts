@@ -13,6 +13,7 @@ import {
   requestBudget,
   turnStartIndex,
 } from '../request/index.js';
+import { recordSummarySpend } from './spend-check.js';
 import type { StepRequest, StepRun } from './step-types.js';
 
 /**
@@ -70,5 +71,6 @@ async function compact(run: StepRun, history: readonly Message[], turnId: string
     messageId: compacted.message.id,
     turnId,
   });
+  await recordSummarySpend(run, summariser, compacted.usage);
   return true;
 }

@@ -2,8 +2,9 @@
  * Answers to waiting tool calls (THR-5; the routes are listed in docs/api.md): `answers` for the
  * question tool (LOCK-1), `approvals` for calls that need a human's consent (KIND-5, PERM-2),
  * `tool-results` for client and human-in-the-loop tools (KIND-3, KIND-4), `secrets` for
- * `store_secret` (VAR-5). Each resumes the thread; an answer for a call that does not wait for it
- * is a 409.
+ * `store_secret` (VAR-5). Each resumes the thread, so it holds a turn slot first (IDN-5: kept
+ * since the turn began, or taken again if its lease ran out during a long wait); an answer for a call
+ * that does not wait for it is a 409.
  */
 import { createRoute } from '@hono/zod-openapi';
 import type { ZodType } from 'zod';
@@ -24,6 +25,7 @@ import {
   ToolResultsBody,
   unwrap,
 } from '../contract/index.js';
+import { TURN_SLOT_REFUSED, withTurnSlot } from './turn-admission.js';
 
 /** An answer route: the thread in the path, a JSON body, the thread resumed or why not. */
 function answerRoute<T extends ZodType>(
@@ -47,6 +49,7 @@ function answerRoute<T extends ZodType>(
       404: THREAD_NOT_FOUND,
       409: failure(refusals[409]),
       413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+      429: TURN_SLOT_REFUSED,
       ...(refusals[500] ? { 500: failure(refusals[500]) } : {}),
       ...AUTH_FAILURES,
     },
@@ -101,31 +104,43 @@ export function interactionRoutes() {
   app.openapi(answerQuestion, async (c) => {
     const { id } = c.req.valid('param');
     const { tool_call_id, answers } = c.req.valid('json');
-    const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('principal'), id, 'question', tool_call_id, answers)), 200);
+    const [stub, principal] = [threadStub(c.env, id), c.get('principal')];
+    const answered = withTurnSlot(c.env, principal, id, async () =>
+      unwrap(await stub.answer(principal, id, 'question', tool_call_id, answers)),
+    );
+    return c.json(await answered, 200);
   });
 
   app.openapi(answerApproval, async (c) => {
     const { id } = c.req.valid('param');
     const { tool_call_id, ...answer } = c.req.valid('json');
-    const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.answer(c.get('principal'), id, 'approval', tool_call_id, answer)), 200);
+    const [stub, principal] = [threadStub(c.env, id), c.get('principal')];
+    const answered = withTurnSlot(c.env, principal, id, async () =>
+      unwrap(await stub.answer(principal, id, 'approval', tool_call_id, answer)),
+    );
+    return c.json(await answered, 200);
   });
 
   app.openapi(submitToolResult, async (c) => {
     const { id } = c.req.valid('param');
     const { tool_call_id, output } = c.req.valid('json');
-    const stub = threadStub(c.env, id);
+    const [stub, principal] = [threadStub(c.env, id), c.get('principal')];
     const kinds = ['client_tool', 'hitl'] as const;
-    return c.json(unwrap(await stub.answer(c.get('principal'), id, kinds, tool_call_id, output ?? null)), 200);
+    const answered = withTurnSlot(c.env, principal, id, async () =>
+      unwrap(await stub.answer(principal, id, kinds, tool_call_id, output ?? null)),
+    );
+    return c.json(await answered, 200);
   });
 
   // VAR-5: the value goes to the thread's sealed variables only; the call is answered without it.
   app.openapi(storeSecret, async (c) => {
     const { id } = c.req.valid('param');
     const { tool_call_id, value } = c.req.valid('json');
-    const stub = threadStub(c.env, id);
-    return c.json(unwrap(await stub.storeSecret(c.get('principal'), id, tool_call_id, value)), 200);
+    const [stub, principal] = [threadStub(c.env, id), c.get('principal')];
+    const answered = withTurnSlot(c.env, principal, id, async () =>
+      unwrap(await stub.storeSecret(principal, id, tool_call_id, value)),
+    );
+    return c.json(await answered, 200);
   });
 
   return app;

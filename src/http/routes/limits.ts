@@ -20,6 +20,9 @@ import {
   routeApp,
 } from '../contract/index.js';
 
+/** A tenant id as keys and JWT settings accept it. */
+const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
+
 const count = (what: string) => z.number().int().min(0).nullable().optional().describe(`${what}; null: unlimited`);
 
 const LimitSetSchema = z
@@ -57,7 +60,11 @@ const LimitsViewSchema = z
   .openapi('Limits');
 
 const LimitsQuery = z.object({
-  tenant: z.string().min(1).max(200).optional().describe('Another tenant: the bootstrap admin (ADMIN_KEY) only'),
+  tenant: z
+    .string()
+    .regex(TENANT_ID, 'letters, digits and . _ : @ -, at most 128, starting with a letter or digit')
+    .optional()
+    .describe('Another tenant: the bootstrap admin (ADMIN_KEY) only'),
 });
 
 const LIMIT_FAILURES = {
