@@ -12,7 +12,7 @@ import type { AgentDefinition, Message } from '../../spec/index.js';
 import { HUMAN_INTERACTIONS, missingVariables } from '../../spec/internal.js';
 import { threadStub } from '../../thread/bindings/index.js';
 import { PostMessageBody, unwrap } from '../contract/index.js';
-import { threadId as parseThreadId, startThread } from '../routes/index.js';
+import { threadId as parseThreadId, startThread, withTurnSlot } from '../routes/index.js';
 import { asToolResult, errorResult, type McpCallContext, stopThread } from './call-context.js';
 import { type InFlightCall, registerCall } from './cancellations.js';
 import { progressReporter, type ToolCallExtra } from './progress.js';
@@ -104,7 +104,10 @@ async function continueThread(
       `thread ${id} waits for a human, and a message does not answer it; nothing was posted:\n${describeWaits(id, human)}`,
     );
   }
-  const posted = unwrap(await stub.postMessage(principal, id, { content: input.message }));
+  // IDN-5: the message starts a turn, which takes a slot first, as over HTTP.
+  const posted = await withTurnSlot(env, principal, id, async () =>
+    unwrap(await stub.postMessage(principal, id, { content: input.message })),
+  );
   return {
     kind: 'started',
     threadId: id,

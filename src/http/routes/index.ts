@@ -15,3 +15,4 @@ export { serviceRoutes } from './service.js';
 export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';
+export { withTurnSlot } from './turn-admission.js';
