@@ -53,8 +53,9 @@ export async function startThread(
   }
   const context = body.context ? seededContext(registry, agent, body.context) : undefined;
   const id = crypto.randomUUID();
-  // IDN-5: counted once the start is known valid; a start with messages takes a turn slot.
-  return withThreadAdmission(env, principal, id, body.messages.length > 0, async () =>
+  // IDN-5: counted once the start is known valid; a trailing user message starts a turn, which takes a slot.
+  const startsTurn = body.messages.at(-1)?.role === 'user';
+  return withThreadAdmission(env, principal, id, startsTurn, async () =>
     unwrap(
       await threadStub(env, id).create({
         id,
