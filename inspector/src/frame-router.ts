@@ -53,7 +53,7 @@ export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withF
       break;
     }
     case 'answered':
-      log.answered(frame.tool_call_id, frame.kind);
+      log.answered(frame.tool_call_id, frame.kind, frame.answered_by, frame.approved);
       waits.remove(frame.tool_call_id);
       refreshSoon(false);
       break;

@@ -6,7 +6,7 @@
 import { h } from './dom.js';
 import { failedTurnEntry } from './failed-turn.js';
 import { json, parseArguments, time } from './format.js';
-import { type LogActions, ToolCallView } from './tool-call-view.js';
+import { type ApprovalAuthor, type LogActions, ToolCallView } from './tool-call-view.js';
 import type { Frame, Message, ToolEnvelope } from './types.js';
 
 export { downloadLink, type LogActions } from './tool-call-view.js';
@@ -117,8 +117,10 @@ export class LogView {
     if (typeof child === 'string') view.linkChild(child);
   }
 
-  answered(id: string, kind: string): void {
-    this.calls.get(id)?.answered(kind);
+  answered(id: string, kind: string, by?: ApprovalAuthor, approved?: boolean): void {
+    const view = this.calls.get(id);
+    view?.answered(kind);
+    if (by) view?.answeredBy(by, approved ?? null);
   }
 
   /** A turn failed or hit a limit, now: it goes at the end. */
@@ -142,6 +144,8 @@ export class LogView {
     const id = message.tool_call_id ?? message.id;
     const view = this.call(id, message.name ?? 'tool');
     view.finish(message.tool_status ?? 'success', message.envelope, message.content, message.attachments);
+    const approval = message.metadata?.approval as { approved?: boolean; answered_by?: ApprovalAuthor } | undefined;
+    if (approval?.answered_by) view.answeredBy(approval.answered_by, approval.approved ?? null);
   }
 
   /** The view of a call, made on its own when its assistant message is not shown. */

@@ -1,4 +1,7 @@
-/** The sign-in screen: an API key, checked against the server, kept in this tab's sessionStorage. */
+/**
+ * The sign-in screen: an API key or an identity provider's token (both are bearer credentials),
+ * checked against the server, kept in this tab's sessionStorage.
+ */
 import { Api, describeError, isUnauthorized } from './api.js';
 import { field, h } from './dom.js';
 
@@ -10,6 +13,16 @@ export function storedKey(): string | null {
 
 export function forgetKey(): void {
   sessionStorage.removeItem(STORAGE_KEY);
+}
+
+/** Why the server refused the credential, in words (the error codes of docs/identity.md). */
+function refusal(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'key_revoked') return 'This key was revoked.';
+  if (code === 'token_expired') return 'This key or token has expired.';
+  if (code === 'invalid_token')
+    return 'This token was refused: its signature, issuer or audience is not the expected one.';
+  return 'This key was refused.';
 }
 
 /** The sign-in form; `onSignedIn` gets a client for a key the server accepted. */
@@ -28,7 +41,11 @@ export function signInScreen(prefill: string, onSignedIn: (api: Api) => void): H
   const form = h(
     'form',
     { 'aria-labelledby': 'sign-in-title' },
-    field('API key', input, 'One of the keys in the Worker’s API_KEYS. Kept for this tab only.'),
+    field(
+      'API key or token',
+      input,
+      'A key from API_KEYS or issued by an admin, or a token from your identity provider, pasted whole. Kept for this tab only.',
+    ),
     h('div', { class: 'actions' }, submit),
     alert,
   );
@@ -44,9 +61,7 @@ export function signInScreen(prefill: string, onSignedIn: (api: Api) => void): H
       sessionStorage.setItem(STORAGE_KEY, key);
       onSignedIn(api);
     } catch (error) {
-      alert.textContent = isUnauthorized(error)
-        ? 'This key was refused.'
-        : `Could not sign in: ${describeError(error)}`;
+      alert.textContent = isUnauthorized(error) ? refusal(error) : `Could not sign in: ${describeError(error)}`;
       submit.disabled = false;
     }
   });

@@ -26,6 +26,12 @@ export function downloadLink(actions: LogActions, path: string, text: string = p
 
 type CallState = 'called' | 'running' | 'waiting' | 'answered' | 'success' | 'error';
 
+/** Who answered an approval, as the server records it. */
+export interface ApprovalAuthor {
+  subject: string;
+  role: string;
+}
+
 /** One tool call: its arguments, then whatever happens to it. */
 export class ToolCallView {
   readonly element: HTMLElement;
@@ -38,6 +44,7 @@ export class ToolCallView {
   private readonly args = h('pre', { class: 'json' });
   private readonly argsBox = h('details', { class: 'arguments' }, h('summary', {}, 'Arguments'), this.args);
   private readonly links = h('p', { class: 'small', hidden: true });
+  private readonly approval = h('p', { class: 'small approval-author', hidden: true });
   private readonly progress = h('ol', { class: 'progress', 'aria-label': 'Progress events', hidden: true });
   private readonly result = h('section', { class: 'result', 'aria-label': 'Result', hidden: true });
   private startedAt: number | null = null;
@@ -61,6 +68,7 @@ export class ToolCallView {
       ),
       this.argsBox,
       this.links,
+      this.approval,
       this.progress,
       this.result,
     );
@@ -106,6 +114,13 @@ export class ToolCallView {
   answered(kind: string): void {
     if (this.done) return;
     this.setState('answered', kind);
+  }
+
+  /** Who approved or refused the call: from the `answered` frame, or the stored result's metadata. */
+  answeredBy(author: ApprovalAuthor, approved: boolean | null): void {
+    const verb = approved === null ? 'Answered' : approved ? 'Approved' : 'Refused';
+    replace(this.approval, `${verb} by `, h('strong', {}, author.subject), ` (${author.role}).`);
+    this.approval.hidden = false;
   }
 
   /** The call ended: from its `tool_result` frame or its stored tool message. */

@@ -276,6 +276,8 @@ describe('the inspector page', () => {
     expect(await first.getByRole('region', { name: 'Result' }).textContent()).toContain('"temperature_c": 21');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: '21 °C' }).waitFor();
     expect(data.requested).toEqual(['/weather.json']);
+    // IDN-10: the call names who approved it.
+    expect(await first.textContent()).toMatch(/Approved by u_[0-9a-f]{32} \(approver\)/);
     await settled(id);
 
     model.enqueue(
@@ -300,6 +302,7 @@ describe('the inspector page', () => {
     expect(await second.getByRole('region', { name: 'Result' }).textContent()).toContain('that file is private');
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'I will not read it' }).waitFor();
     await shot('08-approval-rejected');
+    expect(await second.textContent()).toMatch(/Refused by u_[0-9a-f]{32} \(approver\)/);
 
     expect(data.requested).toEqual(['/weather.json']);
     await settled(id);

@@ -40,6 +40,7 @@ export type Frame =
       tool_call_id: string;
       kind: InteractionKind;
       answered_by?: { subject: string; role: string };
+      approved?: boolean;
     }
   /** The thread's status changed. */
   | { type: 'status'; status: ThreadStatus; reason?: string }

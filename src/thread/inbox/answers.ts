@@ -60,7 +60,8 @@ export async function answerWait(
   const problem = checkAnswer(wait, answer, desk.registry.tools.get(wait.toolName));
   if (problem) return { status: 400, code: 'invalid_answer', message: problem };
   desk.store.answerInteraction(toolCallId, wait.kind, authoredAnswer(wait.kind, answer, by));
-  const author = wait.kind === 'approval' && by ? { answered_by: by } : {};
+  const approved = (answer as { approved?: unknown }).approved === true;
+  const author = wait.kind === 'approval' && by ? { answered_by: by, approved } : {};
   desk.emit({ type: 'answered', tool_call_id: toolCallId, kind: wait.kind, ...author });
   await desk.driver.wake();
   return null;

@@ -61,7 +61,7 @@ describe('who answered an approval (IDN-10)', () => {
     const result = (await settled(id)).find((message) => message.role === 'tool');
     expect(result?.metadata).toMatchObject({ approval: { approved: true, answered_by: author } });
     const frame = await stream.waitFor((seen) => seen.type === 'answered');
-    expect(frame).toMatchObject({ tool_call_id: toolCallId, kind: 'approval', answered_by: author });
+    expect(frame).toMatchObject({ tool_call_id: toolCallId, kind: 'approval', answered_by: author, approved: true });
     stream.close();
     const entries = (await auditEntries()).filter((entry) => entry.target === `${id}/${toolCallId}`);
     expect(entries.map((entry) => entry.action).sort()).toEqual(['approval.answered', 'permission.always_added']);
