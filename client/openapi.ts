@@ -2512,6 +2512,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: the tenant's or your limit of turns running at once is reached; nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
       503: {
         headers: {
@@ -2587,6 +2598,17 @@ export interface operations {
       /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the tenant's or your limit of turns running at once is reached; nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
@@ -2674,6 +2696,17 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `rate_limited`: the tenant's or your limit of turns running at once is reached; nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
       503: {
         headers: {
@@ -2749,6 +2782,17 @@ export interface operations {
       /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
       413: {
         headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the tenant's or your limit of turns running at once is reached; nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {
