@@ -20,6 +20,25 @@ describe('authentication and ownership', () => {
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
   });
 
+  it('IDN-9: a refused credential of any kind is never repeated in the answer', async () => {
+    const marker = 'CANARY7f3a9c';
+    const header = btoa(JSON.stringify({ alg: 'RS256', kid: marker })).replace(/=+$/, '');
+    const credentials = [
+      `plain-${marker}`,
+      `sak_abcdefghij_${marker}${'x'.repeat(40)}`,
+      `${header}.${btoa(JSON.stringify({ sub: marker })).replace(/=+$/, '')}.${marker}`,
+      `${marker}:admin`,
+      `${marker}${'y'.repeat(9000)}`,
+    ];
+    for (const credential of credentials) {
+      const response = await api('/api/threads', { key: credential });
+      expect(response.status, credential.slice(0, 40)).toBe(401);
+      const text = `${[...response.headers].join('\n')}\n${await response.text()}`;
+      expect(text).not.toContain(marker);
+      expect(JSON.parse(text.slice(text.indexOf('{'))).error.code).toBe('unauthorized');
+    }
+  });
+
   it('THR-6: a thread is reachable only with the key that created it', async () => {
     const id = await createThread({ agent: 'general' }, ALICE);
     expect((await api(`/api/threads/${id}`, { key: ALICE })).status).toBe(200);
