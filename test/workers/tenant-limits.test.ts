@@ -221,6 +221,62 @@ describe('spend quotas (IDN-6)', () => {
   });
 });
 
+describe("the tenant's object, by its clock", () => {
+  /** A fresh tenant's object with `limits` set. */
+  async function tenantObject(limits: Record<string, unknown>) {
+    const tenant = newTenant('object');
+    const stub = env.TENANTS?.get(env.TENANTS.idFromName(tenant));
+    if (!stub) throw new Error('the test Worker binds TENANTS');
+    await stub.setLimits(tenant, { tenant: {}, principal: {}, ...limits });
+    return stub;
+  }
+
+  it('IDN-6: calls under way hold their estimates, so two at once cannot pass the quota together', async () => {
+    const stub = await tenantObject({ tenant: { costPerDay: 1 } });
+    const now = Date.UTC(2026, 0, 1, 12);
+    const [first, second] = await Promise.all([
+      stub.holdSpend('sub:a', { tokens: 10, cost: 0.6 }, now),
+      stub.holdSpend('sub:b', { tokens: 10, cost: 0.6 }, now),
+    ]);
+    expect([first.ok, second.ok].sort()).toEqual([false, true]);
+    const held = first.ok ? first : second;
+    if (!held.ok) throw new Error('one call holds');
+    // The call spent less than it held: the rest is free again.
+    await stub.settleSpend(held.hold, 'sub:a', { tokens: 10, cost: 0.3 }, now);
+    const again = await stub.holdSpend('sub:b', { tokens: 10, cost: 0.6 }, now);
+    if (!again.ok) throw new Error('0.3 + 0.6 fits in 1');
+    expect(await stub.holdSpend('sub:c', { tokens: 10, cost: 0.6 }, now)).toMatchObject({ ok: false });
+    // A call that failed spends nothing: its hold goes, and another call fits.
+    await stub.settleSpend(again.hold, 'sub:b', null, now);
+    expect(await stub.holdSpend('sub:c', { tokens: 10, cost: 0.6 }, now)).toMatchObject({ ok: true });
+  });
+
+  it('IDN-6: a day is UTC: the quota used up at 23:59 is whole again at 00:00', async () => {
+    const stub = await tenantObject({ principal: { tokensPerDay: 100 } });
+    const evening = Date.UTC(2026, 0, 1, 23, 59);
+    const held = await stub.holdSpend('sub:a', { tokens: 50, cost: 0 }, evening);
+    if (!held.ok) throw new Error('the first call fits');
+    await stub.settleSpend(held.hold, 'sub:a', { tokens: 100, cost: 0 }, evening);
+    const refused = await stub.holdSpend('sub:a', { tokens: 1, cost: 0 }, evening + 1_000);
+    expect(refused).toMatchObject({ ok: false, code: 'quota_exceeded' });
+    if (refused.ok) throw new Error('refused');
+    expect(refused.message).toContain('daily quota of 100 model tokens');
+    // Another principal of the tenant has its own quota.
+    expect(await stub.holdSpend('sub:b', { tokens: 1, cost: 0 }, evening + 1_000)).toMatchObject({ ok: true });
+    expect(await stub.holdSpend('sub:a', { tokens: 1, cost: 0 }, Date.UTC(2026, 0, 2))).toMatchObject({ ok: true });
+  });
+
+  it('IDN-5: the window slides: a request is admitted again exactly when the oldest counted one is a minute old', async () => {
+    const stub = await tenantObject({ principal: { requestsPerMinute: 2 } });
+    const start = 5_000_000;
+    expect(await stub.admit('request', 'sub:a', start)).toMatchObject({ ok: true });
+    expect(await stub.admit('request', 'sub:a', start + 30_000)).toMatchObject({ ok: true });
+    expect(await stub.admit('request', 'sub:a', start + 59_999)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
+    expect(await stub.admit('request', 'sub:a', start + 60_000)).toMatchObject({ ok: true });
+    expect(await stub.admit('request', 'sub:a', start + 60_001)).toMatchObject({ ok: false, retryAfterSeconds: 30 });
+  });
+});
+
 describe('GET and PUT /api/limits', () => {
   it('admins only; an admin of one tenant cannot touch another; a change is audited; bad settings change nothing', async () => {
     const acme = newTenant('acme');
