@@ -832,6 +832,19 @@ export const FORGED_CONSENT_FORMS: readonly {
   { label: 'a handle made up', cookie: 'own', handle: 'made up' },
 ];
 
+/**
+ * What an admin may do to a key after an MCP client was allowed with it (through `/api/keys`): the
+ * client's access ends on its next request, as the key's own would; other clients go on.
+ */
+export const KEY_ENDINGS_AFTER_GRANT: readonly {
+  label: string;
+  method: 'DELETE' | 'POST';
+  path: (id: string) => string;
+}[] = [
+  { label: 'revoked', method: 'DELETE', path: (id) => `/api/keys/${id}` },
+  { label: 'rotated (the old key is revoked)', method: 'POST', path: (id) => `/api/keys/${id}/rotate` },
+];
+
 // ---- programs ----------------------------------------------------------------------------------
 
 /**

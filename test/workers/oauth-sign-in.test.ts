@@ -12,7 +12,7 @@ import { Registry } from '../../src/engine/registry/index.js';
 import { createApp } from '../../src/http/index.js';
 import type { RuntimeEnv } from '../../src/thread/bindings/index.js';
 import { ALICE, api } from '../support/api.js';
-import { FORGED_CONSENT_FORMS, HOSTILE_CLIENT_NAMES } from '../support/hostile-corpus.js';
+import { FORGED_CONSENT_FORMS, HOSTILE_CLIENT_NAMES, KEY_ENDINGS_AFTER_GRANT } from '../support/hostile-corpus.js';
 
 const ORIGIN = 'https://runtime.test';
 const escaped = (text: string) => text.replace(/[&<>"'`]/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -272,6 +272,43 @@ describe('an issued access token', () => {
     // One character off is no token.
     const forged = await mcpInitialize(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
     expect(forged.status).toBe(401);
+  });
+});
+
+describe('a grant made with a key issued through the API', () => {
+  const ADMIN_KEY = 'test-oauth-bootstrap-admin-key';
+  const adminEnv = { ...(env as unknown as RuntimeEnv), ADMIN_KEY } as unknown as RuntimeEnv;
+  const asAdmin = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+    createApp(new Registry({})).fetch(
+      new Request(`${ORIGIN}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+        ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
+      }),
+      adminEnv,
+      createExecutionContext(),
+    );
+
+  it('IDN-7: ends when the key is revoked or rotated, on the next request; grants made with other keys go on', async () => {
+    const others = await accessToken(ALICE);
+    for (const ending of KEY_ENDINGS_AFTER_GRANT) {
+      const issued = await asAdmin('/api/keys', { method: 'POST', json: { tenant: 'oauth-tenant', role: 'member' } });
+      expect(issued.status).toBe(201);
+      const { key, id } = (await issued.json()) as { key: string; id: string };
+      const token = await accessToken(key);
+      const before = await mcpInitialize(token);
+      expect(before.status, ending.label).toBe(200);
+      await before.body?.cancel();
+
+      const ended = await asAdmin(ending.path(id), { method: ending.method });
+      expect(ended.status, ending.label).toBeLessThan(300);
+      const after = await mcpInitialize(token);
+      expect(after.status, ending.label).toBe(401);
+      expect(await after.json()).toMatchObject({ error: { code: 'key_revoked' } });
+      const unharmed = await mcpInitialize(others);
+      expect(unharmed.status, ending.label).toBe(200);
+      await unharmed.body?.cancel();
+    }
   });
 });
 

@@ -6,7 +6,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { admitRequest } from '../../thread/tenancy/index.js';
 import type { HttpEnv } from '../contract/index.js';
 import { errorResponse } from '../contract/index.js';
-import { oauthPrincipal } from '../oauth/index.js';
+import { oauthSignIn } from '../oauth/index.js';
 import { presentedToken } from './presented-token.js';
 import type { AuthErrorCode } from './resolution.js';
 import { resolvePrincipal, signInConfigured } from './sign-in.js';
@@ -44,8 +44,7 @@ export function signIn(): MiddlewareHandler<HttpEnv> {
     }
     if (!token) return authFailure(c, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>"');
     // An access token issued through OAuth signs in on /mcp only (IDN-7); anything else goes to the resolvers.
-    const oauth = await oauthPrincipal(c);
-    const resolution = oauth ? { ok: true as const, principal: oauth } : await resolvePrincipal(token, c.env);
+    const resolution = (await oauthSignIn(c)) ?? (await resolvePrincipal(token, c.env));
     if (!resolution.ok) return authFailure(c, resolution.code, resolution.message);
     // IDN-5: the request counts against its tenant's and its own requests-per-minute limits.
     const admission = await admitRequest(c.env, resolution.principal);
