@@ -3,8 +3,8 @@
  * would: the MCP SDK's own client meets the 401, discovers the metadata, registers itself, and sends
  * the person to the authorization page; the person (here plain fetch, keeping the page's cookie)
  * signs in with their key; the client exchanges the code with its PKCE verifier, connects to `/mcp`
- * with the access token, lists the agents and calls one, acting as that person. Another person's
- * token does not see those threads, and the token endpoint refuses a wrong verifier, a wrong
+ * with the access token, lists the agents and calls one, acting as that person. A token for a person
+ * of another tenant (a key the bootstrap admin issued) does not see those threads, and the token endpoint refuses a wrong verifier, a wrong
  * redirect URI and a code used twice. The demo model answers; nothing leaves the machine.
  */
 
@@ -21,14 +21,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWranglerDev, type WranglerDev } from '../../harness/wrangler-dev.mjs';
 
 const ALICE = 'e2e-oauth-alice';
-const BOB = 'e2e-oauth-bob';
+const ADMIN_KEY = 'e2e-oauth-bootstrap-admin';
 /** Where the client says it listens; the test reads the redirect instead of following it. */
 const REDIRECT = 'http://127.0.0.1:39999/callback';
 
 let dev: WranglerDev;
+/** A key of another tenant, issued by the bootstrap admin. */
+let tenantBKey: string;
 
 beforeAll(async () => {
-  dev = await startWranglerDev({ vars: { API_KEYS: `${ALICE},${BOB}`, DEMO_MODE: 'true' }, inspector: false });
+  dev = await startWranglerDev({ vars: { API_KEYS: ALICE, ADMIN_KEY, DEMO_MODE: 'true' }, inspector: false });
+  const issued = await fetch(new URL('/api/keys', dev.url), {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ tenant: 'tenant-b', role: 'member' }),
+  });
+  expect(issued.status).toBe(201);
+  tenantBKey = ((await issued.json()) as { key: string }).key;
 });
 
 afterAll(async () => {
@@ -173,8 +182,8 @@ describe('an MCP client signing in with OAuth', () => {
     expect(viaKey.status).toBe(200);
   });
 
-  it("IDN-7: another person's token sees none of those threads, and cannot read one by its id", async () => {
-    const { client: bob } = await connectWithOAuth(BOB);
+  it("IDN-7: a token for another tenant's person sees none of those threads, and cannot read one by its id", async () => {
+    const { client: bob } = await connectWithOAuth(tenantBKey);
     const listed = structured(await bob.callTool({ name: 'list_threads', arguments: {} }));
     expect(JSON.stringify(listed)).not.toContain(threadId);
     const read = (await bob.callTool({ name: 'read_thread', arguments: { thread_id: threadId } })) as CallToolResult;

@@ -21,7 +21,9 @@ const ThreadPage = z.object({
     z.object({
       id: z.string(),
       agent: z.string(),
+      tenant: z.string(),
       user_id: z.string().nullable(),
+      shared: z.boolean(),
       parent_id: z.string().nullable(),
       status: z.string(),
       tags: z.array(z.string()),
