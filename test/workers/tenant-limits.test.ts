@@ -154,6 +154,29 @@ describe('rate limits (IDN-5)', () => {
     expect((await settled(second, alice)).at(-1)).toMatchObject({ role: 'assistant', content: 'echo: hello' });
   });
 
+  it('a stop that ends a wait, or a delete, gives the slot back at once', async () => {
+    const acme = newTenant('acme');
+    const alice = await keyIn(acme);
+    expect((await setLimits(acme, { tenant: { concurrentTurns: 1 } })).status).toBe(200);
+    const [first, second, third] = [await newThread(alice), await newThread(alice), await newThread(alice)];
+    const asks = directive([{ toolCalls: [{ name: 'question', arguments: { questions: [{ question: 'Go on?' }] } }] }]);
+    const waitsIn = (id: string) =>
+      until(
+        () => thread(id, alice) as Promise<{ status: string }>,
+        (view) => view.status === 'waiting' || view.status === 'awaiting_hitl',
+      );
+    expect((await post(first, alice, asks)).status).toBe(202);
+    await waitsIn(first);
+    await expectRateLimited(await post(second, alice, asks), [1, 60]);
+    expect((await api(`/api/threads/${first}/stop`, { method: 'POST', key: alice })).status).toBe(200);
+    expect((await post(second, alice, asks)).status).toBe(202);
+    await waitsIn(second);
+    await expectRateLimited(await post(third, alice, 'hello'), [1, 60]);
+    expect((await api(`/api/threads/${second}`, { method: 'DELETE', key: alice })).status).toBe(204);
+    expect((await post(third, alice, 'hello')).status).toBe(202);
+    expect((await settled(third, alice)).at(-1)).toMatchObject({ role: 'assistant', content: 'echo: hello' });
+  });
+
   it("a turn slot's lease expires unless renewed: a thread that dies holding one loses it (a clock, no sleeping)", async () => {
     const tenant = newTenant('lease');
     const stub = env.TENANTS?.get(env.TENANTS.idFromName(tenant));

@@ -5,6 +5,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
 import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/index.js';
+import { releaseTurnSlot } from '../../thread/tenancy/index.js';
 import {
   AUTH_FAILURES,
   CreateThreadBody,
@@ -180,7 +181,10 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(deleteThread, async (c) => {
     const { id } = c.req.valid('param');
-    unwrap(await threadStub(c.env, id).destroy(c.get('principal'), id));
+    const principal = c.get('principal');
+    unwrap(await threadStub(c.env, id).destroy(principal, id));
+    // IDN-5: a thread deleted while it waited for an answer held a turn slot; it goes back now.
+    await releaseTurnSlot(c.env, principal.tenant, id);
     return c.body(null, 204);
   });
 
@@ -211,7 +215,11 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(stopThread, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(unwrap(await threadStub(c.env, id).stop(c.get('principal'), id)), 200);
+    const principal = c.get('principal');
+    const stopped = unwrap(await threadStub(c.env, id).stop(principal, id));
+    // IDN-5: a stop that ends a wait leaves no turn: the thread's slot goes back now.
+    if (stopped.status === 'idle') await releaseTurnSlot(c.env, principal.tenant, id);
+    return c.json(stopped, 200);
   });
 
   return app;
