@@ -12,6 +12,5 @@ export interface OAuthStorageEnv {
 
 /** The library's env, or null when `OAUTH_KV` is not bound. */
 export function oauthStorage(env: RuntimeEnv): OAuthStorageEnv | null {
-  const kv = (env as { OAUTH_KV?: KVNamespace }).OAUTH_KV;
-  return kv ? { OAUTH_KV: kv } : null;
+  return env.OAUTH_KV ? { OAUTH_KV: env.OAUTH_KV } : null;
 }

@@ -70,4 +70,9 @@ export interface RuntimeEnv extends ProviderEnv {
   CF_ACCESS_TEAM_DOMAIN?: string;
   /** Isolates for `state.runCode` programs (CODE-1): `[[worker_loaders]] binding = "LOADER"`. */
   LOADER?: WorkerLoader;
+  /**
+   * MCP clients' OAuth 2.1 sign-in to `/mcp` (IDN-7): registered clients, grants and hashed tokens.
+   * Without it OAuth is off and `/mcp` takes keys and identity-provider tokens only.
+   */
+  OAUTH_KV?: KVNamespace;
 }
