@@ -4,8 +4,9 @@
  * the person to the authorization page; the person (here plain fetch, keeping the page's cookie)
  * signs in with their key; the client exchanges the code with its PKCE verifier, connects to `/mcp`
  * with the access token, lists the agents and calls one, acting as that person. A token for a person
- * of another tenant (a key the bootstrap admin issued) does not see those threads, and the token endpoint refuses a wrong verifier, a wrong
- * redirect URI and a code used twice. The demo model answers; nothing leaves the machine.
+ * of another tenant (a key the bootstrap admin issued) does not see those threads, and the token
+ * endpoint refuses a wrong verifier, a wrong redirect URI and a code used twice. The demo model
+ * answers; nothing leaves the machine.
  */
 
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
