@@ -65,7 +65,7 @@ export interface TenantRpc extends Rpc.DurableObjectBranded {
   renewTurn(thread: string, now?: number): Promise<void>;
   releaseTurn(thread: string): Promise<void>;
   /** Reserves a model call's estimate against the day's quotas of the tenant and `key`, or refuses. */
-  holdSpend(key: string, estimate: Spend, now?: number): Promise<SpendDecision>;
+  holdSpend(key: string, estimate: Spend, now?: number): Promise<SpendDecision & { limits: TenantLimits }>;
   /** Replaces a hold by what the call spent (nothing when it failed). */
   settleSpend(hold: string, key: string, spent: Spend | null, now?: number): Promise<void>;
 }

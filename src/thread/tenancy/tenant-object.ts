@@ -67,8 +67,9 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
     this.counters.releaseTurn(thread);
   }
 
-  async holdSpend(key: string, estimate: Spend, now = Date.now()): Promise<SpendDecision> {
-    return this.counters.holdSpend(key, estimate, this.effective(), now);
+  async holdSpend(key: string, estimate: Spend, now = Date.now()): Promise<SpendDecision & { limits: TenantLimits }> {
+    const limits = this.effective();
+    return { ...this.counters.holdSpend(key, estimate, limits, now), limits };
   }
 
   async settleSpend(hold: string, key: string, spent: Spend | null, now = Date.now()): Promise<void> {
