@@ -39,7 +39,9 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
 
 - \`bench/worker.ts\` serves the runtime with agents whose tool, \`noop\`, returns \`ok\` at once, beside
   the Floor object (\`bench/floor.ts\`), under one \`wrangler dev\` serving a bundle built once at start
-  (the scale and restart scenarios start their own). Requests pass wrangler's proxy (a second workerd)
+  (the scale and restart scenarios start their own). It has the Tenant object's binding (\`TENANTS\`) a
+  deployed Worker has, so requests, turns and model calls pass their tenant's limits and quotas as
+  there, none of them set unless a section says so. Requests pass wrangler's proxy (a second workerd)
   as they do under \`npm run dev\`. wrangler's DevTools inspector is left detached, as in production:
   attached, it has workerd report every request and subrequest to it and buffers the reports until a
   DevTools window connects, which slowed a floor round about threefold and, at scale, grew wrangler's

@@ -2,13 +2,15 @@
  * `npm run bench`: every scenario of bench/scenarios/ in one run, written to bench/RESULTS.md (and
  * printed). One `wrangler dev` serves the benchmark Worker (bench/worker.ts: the runtime and the Floor
  * object) for all scenarios but the last two, which start wrangler devs of their own. The model
- * (bench/model-server.mjs) and a local MCP server run in this process. wrangler dev serves one
- * bundle built at start, so source edits during the run cannot restart the Worker.
+ * (bench/model-server.mjs), a local MCP server and a local identity provider (bench/identity-provider.mjs,
+ * whose tokens the Worker accepts) run in this process. wrangler dev serves one bundle built at
+ * start, so source edits during the run cannot restart the Worker.
  *
  * The scenarios, in order:
  *   per round     the runtime's tool round against the floor's;
  *   end to end    a 1-round and a 10-round turn from POST to idle, against the floor end to end;
  *   turn start    the requests that make up a new thread's time before its first model request;
+ *   sign-in       what signing in costs a request, for each kind of credential, beside no sign-in;
  *   history       a turn on a 3,000-message thread against one on a 10-message thread;
  *   providers     each provider adapter's round against the OpenAI-compatible client's;
  *   sandbox       what `state.runCode` and a tool call from a program cost;
@@ -28,6 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { startMcpServer } from '../harness/mcp-servers.mjs';
 import { startWranglerDev } from '../harness/wrangler-dev.mjs';
 import { benchClient } from './client.mjs';
+import { startIdentityProvider } from './identity-provider.mjs';
 import { startTimedModelServer } from './model-server.mjs';
 import { describeMachine, renderResults } from './report.mjs';
 import { coldStart } from './scenarios/cold-start.mjs';
@@ -40,10 +43,13 @@ import { restart } from './scenarios/restart.mjs';
 import { perRound } from './scenarios/rounds.mjs';
 import { sandbox } from './scenarios/sandbox.mjs';
 import { scale } from './scenarios/scale.mjs';
+import { signIn } from './scenarios/sign-in.mjs';
 import { turnStart } from './scenarios/turn-start.mjs';
 import { workerdProcesses } from './workerd-process.mjs';
 
 const KEY = 'bench-key';
+/** The bootstrap admin key, which makes the keys and sets the limits the sign-in scenario uses. */
+const ADMIN_KEY = 'bench-admin-key';
 /** Repetitions of every comparison. */
 const REPETITIONS = 7;
 
@@ -57,6 +63,9 @@ const REPETITIONS = 7;
  *   running the Worker and wrangler's proxy in front of it.
  * @property {string} url Its origin.
  * @property {string} key The API key.
+ * @property {string} adminKey The bootstrap admin key (`ADMIN_KEY`).
+ * @property {import('./identity-provider.mjs').IdentityProvider} identityProvider The identity provider whose
+ *   tokens the Worker accepts.
  * @property {string} mcpUrl The local MCP server.
  * @property {number} repetitions
  * @property {(options?: import('../harness/wrangler-dev.mjs').WranglerDevOptions) => Promise<import('../harness/wrangler-dev.mjs').WranglerDev>} startDev
@@ -70,6 +79,7 @@ const ON_SHARED_DEV = [
   ['per-round', 'Per tool round', perRound],
   ['end-to-end', 'End to end', endToEnd],
   ['turn-start', "Where a turn's start goes", turnStart],
+  ['sign-in', 'Sign-in', signIn],
   ['history', 'History', history],
   ['providers', 'Provider adapters', providers],
   ['sandbox', 'Sandboxed code', sandbox],
@@ -94,8 +104,11 @@ const selected = (list) => list.filter(([name]) => chosen.length === 0 || chosen
 const started = performance.now();
 const model = await startTimedModelServer();
 const mcp = await startMcpServer({ tools: 'basic' });
+const identityProvider = await startIdentityProvider();
 const vars = {
   API_KEYS: KEY,
+  ADMIN_KEY,
+  ...identityProvider.vars,
   OPENAI_BASE_URL: `${model.origin}/v1`,
   OPENAI_API_KEY: 'bench',
   MODEL: 'bench-model',
@@ -104,8 +117,9 @@ const vars = {
   GOOGLE_BASE_URL: model.origin,
   GOOGLE_API_KEY: 'bench',
   WORKERS_AI_URL: `${model.origin}/workers-ai/run`,
-  // The local MCP server of `bench-mcp` is a development host for the egress policy.
-  EGRESS_ALLOW_HOSTS: new URL(mcp.url).host,
+  // The local MCP server of `bench-mcp` and the identity provider's key set are development hosts
+  // for the egress policy.
+  EGRESS_ALLOW_HOSTS: `${new URL(mcp.url).host},${identityProvider.host}`,
 };
 /** @type {Bench['startDev']} */
 const startDev = (options = {}) =>
@@ -149,7 +163,15 @@ async function runOnSharedDev(shared) {
 }
 
 try {
-  const shared = { model, key: KEY, mcpUrl: mcp.url, repetitions: REPETITIONS, startDev };
+  const shared = {
+    model,
+    key: KEY,
+    adminKey: ADMIN_KEY,
+    identityProvider,
+    mcpUrl: mcp.url,
+    repetitions: REPETITIONS,
+    startDev,
+  };
   const bench = selected(ON_SHARED_DEV).length > 0 ? await runOnSharedDev(shared) : /** @type {Bench} */ (shared);
   // Each on a runtime of its own, alone on the machine: the shared one is gone.
   for (const [, title, scenario] of selected(ON_THEIR_OWN)) await timed(title, () => scenario(bench));
@@ -166,4 +188,5 @@ try {
 } finally {
   await model.close();
   await mcp.close();
+  await identityProvider.close();
 }

@@ -16,8 +16,16 @@
  * Workers AI is reached through a binding, and wrangler dev has none offline: each thread's env gets
  * `AI`, a binding that posts `{ model, inputs }` to the model server and hands back the streamed body,
  * as the real binding returns the stream of its own fetch.
+ *
+ * `GET /bench/open` answers `ok` with no sign-in; `GET /bench/signed` answers the same behind the
+ * runtime's sign-in middleware (its rate-limit admission included), so the difference of their times
+ * is what signing in costs a request, with nothing else of the API around it. `GET /bench/d1` answers
+ * `ok` after one bare D1 query (`SELECT 1`), the least a sign-in reading D1 can add.
  */
+import { Hono } from 'hono';
 import { z } from 'zod';
+import type { HttpEnv } from '../src/http/contract/index.js';
+import { signIn } from '../src/http/identity/index.js';
 import { createRuntime, defineAgent, defineModel, definePrompt, defineTool, type RuntimeEnv } from '../src/index.js';
 import { Floor } from './floor.js';
 
@@ -120,13 +128,24 @@ function workersAIOverHttp(url: string) {
   };
 }
 
+/** The same answer without and behind sign-in: the sign-in scenario times one against the other. */
+const signInProbe = new Hono<HttpEnv>()
+  .get('/bench/open', (c) => c.text('ok'))
+  .get('/bench/signed', signIn(), (c) => c.text('ok'))
+  .get('/bench/d1', async (c) => {
+    await c.env.DB.prepare('SELECT 1').first();
+    return c.text('ok');
+  });
+
 export { Floor };
 export const SandboxNetwork = runtime.SandboxNetwork;
+export const Tenant = runtime.Tenant;
 
 export default {
   fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname.startsWith('/floor/')) return env.FLOOR.get(env.FLOOR.idFromName(url.pathname)).fetch(request);
+    if (url.pathname.startsWith('/bench/')) return signInProbe.fetch(request, env, ctx);
     return serveRuntime(request, env, ctx);
   },
 } satisfies ExportedHandler<BenchEnv>;
