@@ -845,6 +845,19 @@ export const KEY_ENDINGS_AFTER_GRANT: readonly {
   { label: 'rotated (the old key is revoked)', method: 'POST', path: (id) => `/api/keys/${id}/rotate` },
 ];
 
+/**
+ * Redirect URIs a client may try to register, alone: none is an address an authorization code may be
+ * sent to (a script, a page made of data, plain http to another machine, credentials or a fragment
+ * in the address), so the registration is refused and no client is made.
+ */
+export const HOSTILE_REDIRECT_URIS: readonly string[] = [
+  'javascript:alert(document.cookie)',
+  'data:text/html,<script>alert(1)</script>',
+  'http://evil.example/callback',
+  'https://user:password@evil.example/callback',
+  'https://evil.example/callback#code',
+];
+
 // ---- programs ----------------------------------------------------------------------------------
 
 /**

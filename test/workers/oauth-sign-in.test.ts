@@ -12,7 +12,12 @@ import { Registry } from '../../src/engine/registry/index.js';
 import { createApp } from '../../src/http/index.js';
 import type { RuntimeEnv } from '../../src/thread/bindings/index.js';
 import { ALICE, api } from '../support/api.js';
-import { FORGED_CONSENT_FORMS, HOSTILE_CLIENT_NAMES, KEY_ENDINGS_AFTER_GRANT } from '../support/hostile-corpus.js';
+import {
+  FORGED_CONSENT_FORMS,
+  HOSTILE_CLIENT_NAMES,
+  HOSTILE_REDIRECT_URIS,
+  KEY_ENDINGS_AFTER_GRANT,
+} from '../support/hostile-corpus.js';
 
 const ORIGIN = 'https://runtime.test';
 const escaped = (text: string) => text.replace(/[&<>"'`]/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -242,6 +247,27 @@ describe('the authorization page', () => {
     expect(location.searchParams.get('error')).toBe('access_denied');
     expect(location.searchParams.get('state')).toBe('state-1');
     expect(location.searchParams.get('code')).toBeNull();
+  });
+
+  it('IDN-7: a client cannot register an address a code must never go to', async () => {
+    for (const uri of HOSTILE_REDIRECT_URIS) {
+      const response = await api('/mcp/oauth/register', {
+        method: 'POST',
+        key: null,
+        json: { client_name: 'hostile', redirect_uris: [uri], token_endpoint_auth_method: 'none' },
+      });
+      expect(response.status, uri).toBe(400);
+      expect(await response.json()).not.toHaveProperty('client_id');
+    }
+  });
+
+  it("IDN-7: a client's access token pasted into the page signs no one in: a token cannot make more grants", async () => {
+    const token = await accessToken();
+    const page = await openPage(await register(), (await pkce()).challenge);
+    const answer = await postForm({ handle: page.handle, decision: 'approve', credential: token }, page.cookie);
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(await answer.text()).not.toContain(token);
   });
 
   it('IDN-7: an unregistered redirect URI is never redirected to: the page says so instead', async () => {
