@@ -13,12 +13,14 @@ const ADVICE: Record<string, string> = {
     'The model answered in the wrong shape. Send your message again, or loosen the response format the prompt asks for.',
   step_limit: 'The turn used all the model steps it is allowed. Send a message such as "continue" to carry on.',
   budget_exceeded: "The thread's token budget is spent. Raise the budget before sending another message.",
+  quota_exceeded:
+    "Today's model spend quota (tokens or cost, UTC day) is used up. Wait for the next day, or ask an admin to raise the limit.",
   context_overflow:
     "The conversation no longer fits in the model's context. Start a new thread, or use a model with a larger context.",
 };
 
 /** Codes of turns that ended at a limit rather than failing. */
-const LIMITS = new Set(['step_limit', 'budget_exceeded', 'context_overflow']);
+const LIMITS = new Set(['step_limit', 'budget_exceeded', 'quota_exceeded', 'context_overflow']);
 
 const GENERAL_ADVICE = 'Send your message again; if it fails the same way, the text above says what to fix.';
 
