@@ -6,7 +6,7 @@
  * The whole flow with the MCP SDK's own client runs against `wrangler dev` (test/e2e/mcp-oauth.test.ts).
  */
 import { createExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { Registry } from '../../src/engine/registry/index.js';
 import { createApp } from '../../src/http/index.js';
@@ -20,6 +20,7 @@ import {
 } from '../support/hostile-corpus.js';
 
 const ORIGIN = 'https://runtime.test';
+const worker = (exports as unknown as { default: Fetcher }).default;
 const escaped = (text: string) => text.replace(/[&<>"'`]/g, (char) => `&#${char.charCodeAt(0)};`);
 const REDIRECT = 'http://127.0.0.1:8976/callback';
 
@@ -295,6 +296,19 @@ describe('an issued access token', () => {
     // Issued for /mcp: not a key for the API.
     const listed = await api('/api/threads', { key: token });
     expect(listed.status).toBe(401);
+    // Bound to this address: the same Worker reached at another one does not take it.
+    const elsewhere = await worker.fetch(
+      new Request('https://other-address.test/mcp', {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify(INITIALIZE),
+      }),
+    );
+    expect(elsewhere.status).toBe(401);
     // One character off is no token.
     const forged = await mcpInitialize(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`);
     expect(forged.status).toBe(401);
