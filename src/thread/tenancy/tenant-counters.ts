@@ -5,7 +5,8 @@
  *
  * - requests and thread starts: a sliding-window log. A request is admitted when fewer than the limit
  *   were admitted in the last 60 seconds (thread starts: 60 minutes); exactly the limit's count gets
- *   through in any window, and a refusal says when the oldest leaves it.
+ *   through in any window, and a refusal says when the oldest leaves it. Requests are logged in memory
+ *   (request-window.ts says why that loses nothing), thread starts in SQLite.
  * - turn slots: a lease per thread, taken when a turn starts, given back when it ends, renewed while
  *   it runs, and expiring on its own if the thread never gives it back.
  * - spend: each model call holds its estimate against the UTC day's quota before it starts (so calls
@@ -14,6 +15,7 @@
 import type { Admission, LimitSet, Spend, SpendDecision, TenantLimits } from '../bindings/index.js';
 import type { TenantRows } from '../storage/index.js';
 import { type LimitField, limitOf } from './limit-config.js';
+import { MemoryEventLog } from './request-window.js';
 
 /** How long a turn slot lasts unless renewed: a thread that dies gives its slot back after this. */
 export const TURN_LEASE_MS = 5 * 60_000;
@@ -43,6 +45,9 @@ function refusal(message: string, retryAfterSeconds: number): Admission {
 }
 
 export class TenantCounters {
+  /** Requests per minute, counted in memory (request-window.ts); thread starts stay in SQLite. */
+  private readonly requests = new MemoryEventLog();
+
   constructor(private readonly rows: TenantRows) {}
 
   /** Counts a request or a thread start of `key` if both its windows have room. */
@@ -51,14 +56,15 @@ export class TenantCounters {
     const tenantLimit = limitOf(limits.tenant, window.field);
     const principalLimit = limitOf(limits.principal, window.field);
     if (tenantLimit === undefined && principalLimit === undefined) return { ok: true };
-    this.rows.dropEvents(kind, now - window.ms);
+    const log = kind === 'request' ? this.requests : this.rows;
+    log.dropEvents(kind, now - window.ms);
     const checks: [Scope, number | undefined, string | undefined][] = [
       ['tenant', tenantLimit, undefined],
       ['principal', principalLimit, key],
     ];
     for (const [scope, limit, countKey] of checks) {
       if (limit === undefined) continue;
-      const { count, oldest } = this.rows.events(kind, countKey);
+      const { count, oldest } = log.events(kind, countKey);
       if (count < limit) continue;
       const wait = oldest === null ? window.ms : oldest + window.ms - now;
       return refusal(
@@ -66,7 +72,7 @@ export class TenantCounters {
         wait / 1000,
       );
     }
-    this.rows.addEvent(kind, key, now);
+    log.addEvent(kind, key, now);
     return { ok: true };
   }
 
