@@ -7,6 +7,7 @@ import { createRoute } from '@hono/zod-openapi';
 import type { Principal } from '../../thread/access/index.js';
 import { appendAudit } from '../../thread/audit/index.js';
 import { type ApiKeyListing, ApiKeyStore, InvalidKeyCursor, KEY_ID_PATTERN } from '../../thread/keys/index.js';
+import { keyChanged } from '../../thread/tenancy/index.js';
 import { AUTH_FAILURES, failure, HttpError, json, jsonBody, jsonRequest, routeApp } from '../contract/index.js';
 import { ADMIN_ONLY, actsOnTenant, adminOnly, auditActor, namedTenant } from './admin-scope.js';
 import {
@@ -160,6 +161,7 @@ export function apiKeyRoutes() {
     const store = new ApiKeyStore(c.env.DB);
     const old = await visibleKey(store, principal, c.req.valid('param').id);
     const rotated = await store.rotate(old.id, principal.subject);
+    await keyChanged(c.env, old.tenant, old.id);
     if (!rotated) {
       throw new HttpError({
         status: 409,
@@ -182,6 +184,7 @@ export function apiKeyRoutes() {
     const store = new ApiKeyStore(c.env.DB);
     const key = await visibleKey(store, principal, c.req.valid('param').id);
     const revoked = (await store.revoke(key.id)) ?? key;
+    await keyChanged(c.env, key.tenant, key.id);
     // Revoking a revoked key changes nothing, so the log has nothing to add.
     if (key.revoked_at === null) {
       await appendAudit(c.env.DB, {
@@ -201,6 +204,7 @@ export function apiKeyRoutes() {
     const store = new ApiKeyStore(c.env.DB);
     const key = await visibleKey(store, principal, c.req.valid('param').id);
     const updated = (await store.update(key.id, change)) ?? key;
+    await keyChanged(c.env, key.tenant, key.id);
     const audit = { tenant: key.tenant, actor: auditActor(principal), target: key.id } as const;
     if (change.role !== undefined && change.role !== key.role) {
       await appendAudit(c.env.DB, {

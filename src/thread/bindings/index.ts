@@ -7,6 +7,7 @@ export { R2FileStore } from './r2-file-store.js';
 export type {
   Admission,
   AdmissionWithLimits,
+  KeyState,
   LimitSet,
   LimitsView,
   Spend,

@@ -3,6 +3,7 @@
  * tenant, counting what its limits and quotas count. The Worker and the thread objects call it; the
  * class is in thread/tenancy.
  */
+import type { Role } from '../access/index.js';
 
 /**
  * The limits of one scope (the whole tenant, or each principal of it). A field left out is unlimited;
@@ -51,7 +52,19 @@ export interface Spend {
 export type SpendDecision = { ok: true; hold: string } | { ok: false; code: 'quota_exceeded'; message: string };
 
 /** What the Worker and threads may ask of a tenant's object; `now` is given only by tests. */
+/** What may change of an issued key (IDN-2), as its tenant's object keeps it. */
+export interface KeyState {
+  subject: string;
+  role: Role;
+  revoked_at: number | null;
+  expires_at: number | null;
+}
+
 export interface TenantRpc extends Rpc.DurableObjectBranded {
+  /** An issued key's current role, revocation and expiry; null when no key has the id (IDN-2). */
+  keyState(id: string, now?: number): Promise<KeyState | null>;
+  /** A key's row changed (revoked, rotated, re-roled): the object reads it again on next use. */
+  keyChanged(id: string): Promise<void>;
   limits(tenant: string): Promise<LimitsView>;
   setLimits(tenant: string, override: TenantLimits | null): Promise<LimitsView>;
   /** Counts a request or a thread start of `key` when its window has room. */

@@ -7,6 +7,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type {
   AdmissionWithLimits,
+  KeyState,
   LimitsView,
   RuntimeEnv,
   Spend,
@@ -14,7 +15,9 @@ import type {
   TenantLimits,
   TenantRpc,
 } from '../bindings/index.js';
+import { ApiKeyStore } from '../keys/index.js';
 import { TenantRows } from '../storage/index.js';
+import { KeyStates } from './key-states.js';
 import { defaultLimits, effectiveLimits } from './limit-config.js';
 import { TenantCounters } from './tenant-counters.js';
 
@@ -24,10 +27,14 @@ const OVERRIDE_KEY = 'limits';
 export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
   private readonly counters: TenantCounters;
   private override: TenantLimits | null = null;
+  private readonly keys: KeyStates;
 
   constructor(ctx: DurableObjectState, env: RuntimeEnv) {
     super(ctx, env);
     this.counters = new TenantCounters(new TenantRows(ctx.storage));
+    this.keys = new KeyStates(new ApiKeyStore(env.DB), (work) =>
+      ctx.waitUntil(work.catch((error) => console.error("recording a key's last use failed:", error))),
+    );
     ctx.blockConcurrencyWhile(async () => {
       this.override = (await ctx.storage.get<TenantLimits>(OVERRIDE_KEY)) ?? null;
     });
@@ -35,6 +42,14 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
 
   private effective(): TenantLimits {
     return effectiveLimits(defaultLimits(this.env.TENANT_LIMITS), this.override);
+  }
+
+  async keyState(id: string, now = Date.now()): Promise<KeyState | null> {
+    return this.keys.state(id, now);
+  }
+
+  async keyChanged(id: string): Promise<void> {
+    this.keys.forget(id);
   }
 
   async limits(tenant: string): Promise<LimitsView> {

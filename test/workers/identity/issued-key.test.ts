@@ -4,6 +4,9 @@
  * minute (the stored time moved back by hand, never by waiting).
  */
 import { env } from 'cloudflare:workers';
+
+const workerEnv = env;
+
 import { describe, expect, it } from 'vitest';
 import { resolveIssuedKey } from '../../../src/http/identity/issued-key.js';
 import { ApiKeyStore } from '../../../src/thread/keys/index.js';
@@ -49,7 +52,9 @@ describe('IDN-2: resolveIssuedKey', () => {
     }
   });
 
-  it('records last use once, then not again within a minute, then again when the last is older', async () => {
+  it('without a TENANTS binding: records last use once, then not again within a minute, then again when older', async () => {
+    // With the binding, the tenant's object keeps the row and notes the use (test/node/thread/tenancy/key-states.test.ts).
+    const env = { ...workerEnv, TENANTS: undefined };
     const { key, listing } = await makeKey();
     expect((await store.listing(listing.id))?.last_used_at).toBeNull();
     await resolveIssuedKey(key, env);
