@@ -5,8 +5,9 @@
  * - an `API_KEYS` key: its SHA-256 looked up among the keys' digests, then the rate-limit admission,
  *   which makes no RPC while its tenant has no requests-per-minute limit. This is the check as it was
  *   before keys were issued, tokens accepted and tenants limited: today's path, the baseline;
- * - a key issued through the API (`sak_…`, made with the bootstrap admin key): its row read from D1
- *   by its id, its digest compared;
+ * - a key issued through the API (`sak_…`, made with the bootstrap admin key): its tenant and digest
+ *   read from D1 once per isolate, its digest compared, its role and revocation asked of its tenant's
+ *   object (one RPC to an object holding them in memory);
  * - an identity provider's JWT (RS256, bench/identity-provider.mjs): verified with jose against the
  *   provider's key set, fetched once and then cached;
  * - the `API_KEYS` key while its tenant has a requests-per-minute limit (set far above what the run
@@ -117,7 +118,7 @@ export async function signIn({ url, key, adminKey, identityProvider, model, repe
   const credentials = [
     { label: "an `API_KEYS` key (today's path)", open: overOpen.apiKeys, apiKeys: null },
     {
-      label: 'a key issued through the API (`sak_…`, read from D1)',
+      label: 'a key issued through the API (`sak_…`, its state from its tenant object)',
       open: overOpen.issued,
       apiKeys: overApiKeys.issued,
     },
@@ -162,8 +163,8 @@ repetitions with its IQR). Today's check is the \`API_KEYS\` path: the requireme
 most ${TARGET_MS} ms (median) to it. For the \`API_KEYS\` key itself its whole cost over no sign-in is shown, which is at
 least what it adds over today's. The two rows for scale sign nothing in: what one D1 query and one call
 to a Durable Object add to a request under wrangler dev (local D1 and objects; deployed, both are hops
-of their own), the least a sign-in that reads D1 (an issued key) or calls the Tenant object (a limited
-tenant) can add.
+of their own): a sign-in reading D1 on every request would add the first, one asking the Tenant object
+(an issued key's state, a limited tenant's count) adds the second.
 
 ${table(
   ['credential', 'over no sign-in', 'over the `API_KEYS` path', `at most ${TARGET_MS} ms over today's`],
