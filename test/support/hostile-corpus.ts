@@ -850,6 +850,12 @@ export const KEY_ENDINGS_AFTER_GRANT: readonly {
  * sent to (a script, a page made of data, plain http to another machine, credentials or a fragment
  * in the address), so the registration is refused and no client is made.
  */
+/**
+ * An authorization form a megabyte long, streamed with no length: refused once it passes what the
+ * page ever sends, without being read to its end.
+ */
+export const OVERSIZED_CONSENT_FORM = { chunkBytes: 64 * 1024, chunks: 16 } as const;
+
 export const HOSTILE_REDIRECT_URIS: readonly string[] = [
   'javascript:alert(document.cookie)',
   'data:text/html,<script>alert(1)</script>',

@@ -17,6 +17,7 @@ import {
   HOSTILE_CLIENT_NAMES,
   HOSTILE_REDIRECT_URIS,
   KEY_ENDINGS_AFTER_GRANT,
+  OVERSIZED_CONSENT_FORM,
 } from '../support/hostile-corpus.js';
 
 const ORIGIN = 'https://runtime.test';
@@ -221,6 +222,39 @@ describe('the authorization page', () => {
     // Spent: the same form again is refused.
     const again = await postForm({ handle: mine.handle, decision: 'approve', credential: ALICE }, mine.cookie);
     expect(again.status).toBe(400);
+  });
+
+  it('IDN-7: a form far larger than the page sends, streamed without a length, is refused unread', async () => {
+    const page = await openPage(await register(), (await pkce()).challenge);
+    const start = `handle=${page.handle}&decision=approve&credential=${ALICE}&padding=`;
+    const { chunkBytes, chunks } = OVERSIZED_CONSENT_FORM;
+    const chunk = new TextEncoder().encode('A'.repeat(chunkBytes));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode(start));
+        if (sent >= chunks) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    // Straight into the app, so the stream is the one the handler reads, with no pipe between.
+    const answer = await createApp(new Registry({})).fetch(
+      new Request(`${ORIGIN}/mcp/oauth/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: page.cookie },
+        body,
+      }),
+      env as unknown as RuntimeEnv,
+      createExecutionContext(),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get('location')).toBeNull();
+    expect(sent).toBeLessThan(chunks);
+    // The page's own form still signs in: the refused body spent nothing.
+    const real = await postForm({ handle: page.handle, decision: 'approve', credential: ALICE }, page.cookie);
+    expect(real.status).toBe(302);
   });
 
   it('IDN-7: a key that does not sign in gets the page again, without the key, and no code', async () => {

@@ -74,13 +74,33 @@ export async function showAuthorization(c: Context<HttpEnv>): Promise<Response> 
   }
 }
 
-async function readForm(c: Context<HttpEnv>): Promise<FormData | null> {
-  if (Number(c.req.header('content-length') ?? '0') > MAX_FORM_BYTES) return null;
-  const body = await c.req.raw.text();
-  if (body.length > MAX_FORM_BYTES) return null;
-  const form = new FormData();
-  for (const [name, value] of new URLSearchParams(body)) form.append(name, value);
-  return form;
+/** The body's text, or null past `MAX_FORM_BYTES`: read in chunks, so a body with no length stops there too. */
+async function boundedText(request: Request): Promise<string | null> {
+  if (Number(request.headers.get('content-length') ?? '0') > MAX_FORM_BYTES) return null;
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_FORM_BYTES) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(read.value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+async function readForm(c: Context<HttpEnv>): Promise<URLSearchParams | null> {
+  const body = await boundedText(c.req.raw);
+  return body === null ? null : new URLSearchParams(body);
 }
 
 export async function answerAuthorization(c: Context<HttpEnv>, check: CredentialCheck): Promise<Response> {
