@@ -39,12 +39,13 @@ const NOT_CONFIGURED =
 export function signIn(): MiddlewareHandler<HttpEnv> {
   return async (c, next) => {
     const token = presentedToken(c.req.raw, c.req.path);
-    if (!signInConfigured(c.env, token)) {
+    // An access token issued through OAuth signs in on /mcp only (IDN-7); anything else goes to the resolvers.
+    const oauth = token ? await oauthSignIn(c) : null;
+    if (!oauth && !signInConfigured(c.env, token)) {
       return errorResponse(c, { status: 503, code: 'auth_not_configured', message: NOT_CONFIGURED });
     }
     if (!token) return authFailure(c, 'unauthorized', 'missing API key: send "Authorization: Bearer <key>"');
-    // An access token issued through OAuth signs in on /mcp only (IDN-7); anything else goes to the resolvers.
-    const resolution = (await oauthSignIn(c)) ?? (await resolvePrincipal(token, c.env));
+    const resolution = oauth ?? (await resolvePrincipal(token, c.env));
     if (!resolution.ok) return authFailure(c, resolution.code, resolution.message);
     // IDN-5: the request counts against its tenant's and its own requests-per-minute limits.
     const admission = await admitRequest(c.env, resolution.principal);
