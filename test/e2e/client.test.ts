@@ -94,7 +94,7 @@ describe('the client against wrangler dev', () => {
     const stranger = worker.clientWith({ apiKey: 'not-a-key' });
     const unauthorized = await stranger.agents.list().catch((error: unknown) => error);
     expect(unauthorized).toBeInstanceOf(ApiError);
-    expect(unauthorized).toMatchObject({ status: 401, code: 'unauthorized', message: 'invalid API key' });
+    expect(unauthorized).toMatchObject({ status: 401, code: 'unauthorized', message: 'invalid credentials' });
 
     const missing = await client.threads.get(randomUUID()).catch((error: unknown) => error);
     expect(missing).toMatchObject({ status: 404, code: 'thread_not_found' });
