@@ -23,8 +23,9 @@ export class Thread extends DurableObject<BaselineEnv> {
   }
 }
 
-/** The benchmark configuration binds a second class; the baseline never uses it. */
+/** The benchmark configuration binds two more classes; the baseline never uses them. */
 export class Floor extends DurableObject {}
+export class Tenant extends DurableObject {}
 
 export default {
   async fetch(request, env) {
