@@ -35,8 +35,11 @@ export interface SpendEstimate {
  * estimate (the request's input tokens, priced), told after it what it spent.
  */
 export interface SpendPort {
-  /** A hold to settle after the call, or why the call may not be made. */
-  beforeModelCall(estimate: SpendEstimate): Promise<{ ok: true; hold: string } | { ok: false; message: string }>;
+  /**
+   * A hold to settle after the call, or why the call may not be made. `estimate` is computed only when
+   * asked: a thread no quota applies to never pays for it.
+   */
+  beforeModelCall(estimate: () => SpendEstimate): Promise<{ ok: true; hold: string } | { ok: false; message: string }>;
   /** What the call spent (null when it failed or was stopped before an answer), settling the hold. */
   afterModelCall(hold: string, spent: SpendEstimate | null): Promise<void>;
 }

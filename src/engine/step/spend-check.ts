@@ -21,9 +21,12 @@ export async function holdSpend(
 ): Promise<SpendHold> {
   const spend = run.deps.host.spend;
   if (!spend) return { hold: null };
-  const tokens = estimateTokens(messages, tools);
-  const cost = stepCost({ promptTokens: tokens, completionTokens: 0, totalTokens: tokens }, run.model.prices) ?? 0;
-  const decision = await spend.beforeModelCall({ tokens, cost });
+  const estimate = () => {
+    const tokens = estimateTokens(messages, tools);
+    const cost = stepCost({ promptTokens: tokens, completionTokens: 0, totalTokens: tokens }, run.model.prices) ?? 0;
+    return { tokens, cost };
+  };
+  const decision = await spend.beforeModelCall(estimate);
   if (decision.ok) return { hold: decision.hold };
   return { outcome: { kind: 'limit', code: 'quota_exceeded', message: decision.message } };
 }

@@ -36,11 +36,11 @@ function knownUnmetered(tenant: string): boolean {
 export function threadSpend(env: RuntimeEnv, owner: () => SpendOwner): SpendPort | undefined {
   if (!env.TENANTS) return undefined;
   return {
-    async beforeModelCall(estimate: SpendEstimate) {
+    async beforeModelCall(estimate: () => SpendEstimate) {
       const { tenant, subject } = owner();
       const stub = tenantStub(env, tenant);
       if (!stub || knownUnmetered(tenant)) return { ok: true, hold: UNMETERED };
-      const { limits, ...decision } = await stub.holdSpend(ownerKey(subject), estimate);
+      const { limits, ...decision } = await stub.holdSpend(ownerKey(subject), estimate());
       rememberLimits(tenant, limits);
       return decision.ok ? { ok: true, hold: decision.hold } : { ok: false, message: decision.message };
     },

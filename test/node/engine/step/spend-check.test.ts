@@ -22,7 +22,8 @@ function quota(tokens: number) {
   const settled: { hold: string; spent: SpendEstimate | null }[] = [];
   let used = 0;
   const port: SpendPort = {
-    async beforeModelCall(estimate) {
+    async beforeModelCall(estimateOf) {
+      const estimate = estimateOf();
       asked.push(estimate);
       if (used + estimate.tokens > tokens) return { ok: false, message: `quota of ${tokens} tokens is used up` };
       return { ok: true, hold: `hold-${asked.length}` };
