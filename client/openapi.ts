@@ -700,7 +700,8 @@ export interface components {
     Limits: {
       tenant: string;
       defaults: components['schemas']['TenantLimits'];
-      override: components['schemas']['TenantLimits'] & (Record<string, never> | null);
+      /** @description The tenant's own, laid over the defaults field by field; null: none */
+      override: components['schemas']['TenantLimits'] | null;
       effective: components['schemas']['TenantLimits'] & unknown;
       /** @description How long a change may take to reach every Worker isolate */
       propagation_seconds: number;

@@ -53,7 +53,11 @@ const LimitsViewSchema = z
   .object({
     tenant: z.string(),
     defaults: TenantLimitsSchema.describe("The Worker's defaults (TENANT_LIMITS)"),
-    override: TenantLimitsSchema.nullable().describe("The tenant's own, laid over the defaults field by field"),
+    // A union, not `.nullable()`: on a named schema that puts the null beside the reference in an
+    // `allOf`, which no null matches, and the generated client type could never be read.
+    override: z
+      .union([TenantLimitsSchema, z.null()])
+      .describe("The tenant's own, laid over the defaults field by field; null: none"),
     effective: TenantLimitsSchema.describe('What applies: a limit left out is unlimited'),
     propagation_seconds: z.number().describe('How long a change may take to reach every Worker isolate'),
   })
