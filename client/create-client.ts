@@ -1,10 +1,14 @@
 /**
- * `createClient`: one object with a group of calls per resource of the API and `stream` for a
+ * `createClient`: one object with a group of calls per resource of the API (the admins' keys, audit
+ * log and limits among them) and `stream` for a
  * thread's frames, all sharing the base URL, the key and the platform's fetch and WebSocket.
  */
 import { type AnswerCalls, answerCalls } from './answers.js';
+import { type AuditCalls, auditCalls } from './audit.js';
 import { type FileCalls, fileCalls } from './files.js';
 import { typedApi } from './http.js';
+import { type KeyCalls, keyCalls } from './keys.js';
+import { type LimitCalls, limitCalls } from './limits.js';
 import { type MessageCalls, messageCalls } from './messages.js';
 import { type ClientOptions, resolvePlatform } from './options.js';
 import { openStream, type StreamOptions } from './stream.js';
@@ -19,6 +23,12 @@ export interface Client {
   readonly answers: AnswerCalls;
   readonly files: FileCalls;
   readonly variables: VariableCalls;
+  /** Admins: the tenant's API keys. */
+  readonly keys: KeyCalls;
+  /** Admins: the tenant's audit log. */
+  readonly audit: AuditCalls;
+  /** Admins: the tenant's rate limits and spend quotas. */
+  readonly limits: LimitCalls;
   /** The thread's frames, reconnecting after every drop; see ThreadStream. */
   stream(id: string, options?: StreamOptions): ThreadStream;
 }
@@ -34,6 +44,9 @@ export function createClient(options: ClientOptions): Client {
     answers: answerCalls(api),
     files: fileCalls(platform),
     variables: variableCalls(api),
+    keys: keyCalls(api),
+    audit: auditCalls(api),
+    limits: limitCalls(api),
     stream: (id, streamOptions = {}) => openStream(platform, id, streamOptions, threads.get),
   };
 }

@@ -7,6 +7,7 @@
  */
 export type { AnswerCalls } from './answers.js';
 export { ApiError } from './api-error.js';
+export type { AuditCalls } from './audit.js';
 export { Backoff, type BackoffOptions } from './backoff.js';
 export {
   type CallActivity,
@@ -18,6 +19,8 @@ export {
 export { type Client, createClient } from './create-client.js';
 export type { FileCalls, UploadBody } from './files.js';
 export { type Frame, type FrameOf, type FrameType, parseFrame } from './frames.js';
+export type { KeyCalls } from './keys.js';
+export type { LimitCalls } from './limits.js';
 export type { MessageCalls, PostMessageOptions } from './messages.js';
 export type { components, paths } from './openapi.js';
 export type {
@@ -31,12 +34,24 @@ export type {
 export type {
   AgentList,
   AgentSummary,
+  ApiKey,
+  ApiKeyPage,
   ApprovalAnswer,
+  AuditAction,
+  AuditEntry,
+  AuditPage,
   BootedChild,
+  CreateKeyBody,
   CreateThreadBody,
   DeferredChildView,
   FolderEntry,
   FolderListing,
+  IssuedApiKey,
+  LimitSet,
+  LimitsQuery,
+  LimitsView,
+  ListAuditQuery,
+  ListKeysQuery,
   ListMessagesQuery,
   ListThreadsQuery,
   MessagePage,
@@ -46,12 +61,15 @@ export type {
   PromptSummary,
   ProvidedVariables,
   QuestionAnswer,
+  Role,
   SecretAnswer,
+  TenantLimits,
   ThreadDetails,
   ThreadPage,
   ThreadSummary,
   ToolResultAnswer,
   ToolSummary,
+  UpdateKeyBody,
 } from './resources.js';
 export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';

@@ -22,6 +22,16 @@ export type FolderEntry = FolderListing['entries'][number];
 export type DeferredChildView = Schemas['DeferredChildView'];
 export type BootedChild = Schemas['BootedChild'];
 export type McpStartLink = Schemas['McpStartLink'];
+export type ApiKey = Schemas['ApiKey'];
+export type IssuedApiKey = Schemas['IssuedApiKey'];
+export type ApiKeyPage = Schemas['ApiKeyList'];
+export type Role = ApiKey['role'];
+export type AuditPage = Schemas['AuditPage'];
+export type AuditEntry = AuditPage['entries'][number];
+export type AuditAction = AuditEntry['action'];
+export type LimitsView = Schemas['Limits'];
+export type TenantLimits = Schemas['TenantLimits'];
+export type LimitSet = Schemas['LimitSet'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];
@@ -31,6 +41,8 @@ export type ToolResultAnswer = Schemas['ToolResultsBody'];
 export type SecretAnswer = Schemas['SecretsBody'];
 export type McpAuthorizationRequest = Schemas['McpAuthorizationBody'];
 export type ProvidedVariables = Schemas['DeferredVariablesBody']['variables'];
+export type CreateKeyBody = Schemas['CreateApiKeyBody'];
+export type UpdateKeyBody = Schemas['UpdateApiKeyBody'];
 
 type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } }
   ? NonNullable<Q>
@@ -38,3 +50,7 @@ type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extend
 
 export type ListThreadsQuery = Query<'/api/threads', 'get'>;
 export type ListMessagesQuery = Query<'/api/threads/{id}/messages', 'get'>;
+export type ListKeysQuery = Query<'/api/keys', 'get'>;
+export type ListAuditQuery = Query<'/api/audit', 'get'>;
+/** `{ tenant }`: another tenant's limits, for the bootstrap admin key only. */
+export type LimitsQuery = Query<'/api/limits', 'get'>;
