@@ -6,7 +6,6 @@
  * misconfigured provider answers 503 and the keys go on working. The keys and tokens are made by
  * jose inside workerd.
  */
-import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { userIdForKey } from '../../src/http/identity/index.js';
@@ -21,9 +20,7 @@ import {
   TEST_AUDIENCE,
   TEST_ISSUER,
 } from '../support/jwt-issuer.js';
-import worker from './worker.js';
-
-const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
+import { call as callWorker } from '../support/worker-calls.js';
 
 let key: SigningKey;
 let stranger: SigningKey;
@@ -31,15 +28,7 @@ let jwtEnv: typeof env;
 
 /** A request to the Worker configured for the test provider, with `token` as the bearer credential. */
 function call(path: string, token: string | null, init: RequestInit & { json?: unknown } = {}, variables = jwtEnv) {
-  const headers = new Headers(init.headers);
-  if (token) headers.set('authorization', `Bearer ${token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  const request = new Request(`https://runtime.test${path}`, { ...init, headers, body });
-  return handler.fetch(request, variables, createExecutionContext());
+  return callWorker(path, token || null, init, variables);
 }
 
 async function threadIds(token: string): Promise<string[]> {

@@ -6,7 +6,6 @@
  * `rate_limited` and `Retry-After`, nothing of it is stored, and other tenants are not touched.
  * Lease expiry is shown by handing the tenant's object a clock; nothing here sleeps.
  */
-import { createExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
@@ -15,28 +14,11 @@ import { api, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { HOSTILE_LIMIT_SETTINGS } from '../support/hostile-corpus.js';
 import { openStream } from '../support/socket.js';
+import { ADMIN_KEY, call } from '../support/worker-calls.js';
 import { countedScript, modelCalls } from './limits-app.js';
-import worker from './worker.js';
-
-const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
-const ADMIN_KEY = 'test-bootstrap-admin-key';
-const adminEnv = { ...env, ADMIN_KEY };
 
 interface ErrorBody {
   error: { code: string; message: string };
-}
-
-/** A request through the Worker with the bootstrap admin key known to it. */
-function call(path: string, token: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set('authorization', `Bearer ${token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  const request = new Request(`https://runtime.test${path}`, { ...init, headers, body });
-  return handler.fetch(request, adminEnv, createExecutionContext());
 }
 
 /** A fresh tenant's name: no test shares one. */

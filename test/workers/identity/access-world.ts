@@ -4,15 +4,11 @@
  * through the Worker's own fetch handler with `ADMIN_KEY` added to the test bindings. Each principal
  * is a column of the tables in access-matrix*.test.ts, in the order of WHO.
  */
-import { createExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { expect } from 'vitest';
 import { until } from '../../support/api.js';
-import worker from '../worker.js';
+import { ADMIN_KEY, adminEnv, call } from '../../support/worker-calls.js';
 
-const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
-export const ADMIN_KEY = 'test-bootstrap-admin-key';
-export const adminEnv = { ...env, ADMIN_KEY };
+export { ADMIN_KEY, adminEnv, call };
 
 /**
  * The principals, as the tables' columns: A's viewer, the member who starts A's threads (`owner`),
@@ -48,18 +44,6 @@ export interface World {
   keys: Record<Who, string>;
   /** Each principal's subject, as the key listing shows it. */
   subjects: Record<Who, string>;
-}
-
-export function call(path: string, token: string | null, init: RequestInit & { json?: unknown } = {}) {
-  const headers = new Headers(init.headers);
-  if (token !== null) headers.set('authorization', `Bearer ${token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  const request = new Request(`https://runtime.test${path}`, { ...init, headers, body });
-  return handler.fetch(request, adminEnv, createExecutionContext());
 }
 
 /** Two fresh tenants (no other test shares them) and a key for each principal. */

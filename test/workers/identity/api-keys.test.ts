@@ -5,16 +5,11 @@
  * or touch another's keys; every change is in the tenant's audit log, which never holds a key. The
  * Worker runs with a bootstrap `ADMIN_KEY` added to the test bindings.
  */
-import { createExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { FORGED_ISSUED_KEYS, HOSTILE_KEY_BODIES, HOSTILE_KEY_IDS } from '../../support/hostile-corpus.js';
-import worker from '../worker.js';
+import { ADMIN_KEY, call } from '../../support/worker-calls.js';
 
-const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
-const ADMIN_KEY = 'test-bootstrap-admin-key';
 const ALICE = 'test-key-alice';
-const adminEnv = { ...env, ADMIN_KEY };
 
 interface KeyListing {
   id: string;
@@ -37,18 +32,6 @@ interface AuditEntry {
   action: string;
   target: string | null;
   detail: Record<string, unknown> | null;
-}
-
-function call(path: string, token: string | null, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
-  const headers = new Headers(init.headers);
-  if (token !== null) headers.set('authorization', `Bearer ${token}`);
-  let body = init.body;
-  if (init.json !== undefined) {
-    headers.set('content-type', 'application/json');
-    body = JSON.stringify(init.json);
-  }
-  const request = new Request(`https://runtime.test${path}`, { ...init, headers, body });
-  return handler.fetch(request, adminEnv, createExecutionContext());
 }
 
 async function errorCode(response: Response): Promise<string> {

@@ -3,17 +3,12 @@
  * call's result message and in the `answered` frame, and written to the tenant's audit log with any
  * "allow always" rule the answer added. A caller cannot name someone else as the answerer.
  */
-import { createExecutionContext } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { userIdForKey } from '../../../src/http/identity/index.js';
 import { api, createThread, settled, until } from '../../support/api.js';
 import { directive } from '../../support/directive-script.js';
 import { openStream } from '../../support/socket.js';
-import worker from '../worker.js';
-
-const ADMIN_KEY = 'test-bootstrap-admin-key';
-const handler = worker as { fetch: (request: Request, env: unknown, ctx: ExecutionContext) => Promise<Response> };
+import { ADMIN_KEY, call } from '../../support/worker-calls.js';
 
 interface Waiting {
   status: string;
@@ -36,10 +31,7 @@ interface AuditEntry {
 }
 
 async function auditEntries(): Promise<AuditEntry[]> {
-  const request = new Request('https://runtime.test/api/audit?limit=100', {
-    headers: { authorization: `Bearer ${ADMIN_KEY}` },
-  });
-  const response = await handler.fetch(request, { ...env, ADMIN_KEY }, createExecutionContext());
+  const response = await call('/api/audit?limit=100', ADMIN_KEY);
   expect(response.status).toBe(200);
   return ((await response.json()) as { entries: AuditEntry[] }).entries;
 }
