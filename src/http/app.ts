@@ -6,7 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { Registry } from '../engine/registry/index.js';
-import { apiKeyRoutes, auditRoutes } from './admin/index.js';
+import { apiKeyRoutes, auditRoutes, limitRoutes } from './admin/index.js';
 import {
   declareBearerAuth,
   errorResponse,
@@ -28,7 +28,6 @@ import {
   eventRoutes,
   fileRoutes,
   interactionRoutes,
-  limitRoutes,
   mcpAuthorizationRoutes,
   mcpOAuthRoutes,
   serviceRoutes,

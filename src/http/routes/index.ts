@@ -8,7 +8,6 @@ export { deferredChildRoutes } from './deferred-children.js';
 export { type EventRoutesOptions, eventRoutes } from './events.js';
 export { fileRoutes } from './files.js';
 export { interactionRoutes } from './interactions.js';
-export { limitRoutes } from './limits.js';
 export { mcpAuthorizationRoutes } from './mcp-authorizations.js';
 export { mcpOAuthRoutes } from './mcp-oauth.js';
 export { serviceRoutes } from './service.js';

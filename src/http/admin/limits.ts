@@ -19,6 +19,7 @@ import {
   jsonRequest,
   routeApp,
 } from '../contract/index.js';
+import { adminOnly, auditActor, namedTenant } from './admin-scope.js';
 
 /** A tenant id as keys and JWT settings accept it. */
 const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}$/;
@@ -104,24 +105,9 @@ const setLimits = createRoute({
   },
 });
 
-/** The tenant the request may act on, and its object; throws 403 or 503. */
+/** The tenant the request may act on (namedTenant: 403 for another's), and its object; 503 without one. */
 function tenantOf(c: Context<HttpEnv>, asked: string | undefined) {
-  const principal = c.get('principal');
-  if (principal.role !== 'admin') {
-    throw new HttpError({
-      status: 403,
-      code: 'forbidden',
-      message: `the ${principal.role} role may not manage limits`,
-    });
-  }
-  const tenant = asked ?? principal.tenant;
-  if (tenant !== principal.tenant && principal.via !== 'admin_key') {
-    throw new HttpError({
-      status: 403,
-      code: 'forbidden',
-      message: 'an admin manages the limits of its own tenant only',
-    });
-  }
+  const tenant = namedTenant(c.get('principal'), asked);
   const stub = tenantStub(c.env, tenant);
   if (!stub) {
     throw new HttpError({
@@ -139,6 +125,7 @@ function shown(view: LimitsView) {
 
 export function limitRoutes() {
   const app = routeApp();
+  app.use('*', adminOnly());
 
   app.openapi(getLimits, async (c) => {
     const { tenant, stub } = tenantOf(c, c.req.valid('query').tenant);
@@ -151,10 +138,9 @@ export function limitRoutes() {
     const before = await stub.limits(tenant);
     const after = await stub.setLimits(tenant, override);
     forgetLimits(tenant);
-    const { subject, role, via } = c.get('principal');
     await appendAudit(c.env.DB, {
       tenant,
-      actor: { subject, role, via },
+      actor: auditActor(c.get('principal')),
       action: 'limits.changed',
       detail: { before: before.override, after: after.override },
     });
