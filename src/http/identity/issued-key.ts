@@ -13,16 +13,9 @@
  * (`token_expired`); an unknown id and a wrong secret are the same `unauthorized`.
  */
 
-import type { KeyState, RuntimeEnv } from '../../thread/bindings/index.js';
-import {
-  ApiKeyStore,
-  digestsEqual,
-  KEY_PREFIX,
-  keyDigest,
-  keyIdOf,
-  LAST_USE_RESOLUTION_MS,
-} from '../../thread/keys/index.js';
-import { tenantStub } from '../../thread/tenancy/index.js';
+import type { RuntimeEnv } from '../../thread/bindings/index.js';
+import { ApiKeyStore, digestsEqual, KEY_PREFIX, keyDigest, keyIdOf } from '../../thread/keys/index.js';
+import { currentKeyState, keyLapse } from '../../thread/tenancy/index.js';
 import { type Resolution, refused } from './resolution.js';
 
 const INVALID = 'invalid credentials';
@@ -48,18 +41,6 @@ async function keyFacts(store: ApiKeyStore, id: string): Promise<KeyFacts | null
   return found;
 }
 
-/** The key's current role, revocation and expiry: from its tenant's object, or D1 without one. */
-async function keyState(env: RuntimeEnv, store: ApiKeyStore, id: string, tenant: string): Promise<KeyState | null> {
-  const stub = tenantStub(env, tenant);
-  if (stub) return stub.keyState(id);
-  const record = await store.record(id);
-  const now = Date.now();
-  if (record && (record.last_used_at === null || record.last_used_at <= now - LAST_USE_RESOLUTION_MS)) {
-    await store.recordUse(id, now);
-  }
-  return record;
-}
-
 /** The principal of an issued key; null when the token is not one (it does not start with `sak_`). */
 export async function resolveIssuedKey(token: string, env: RuntimeEnv): Promise<Resolution | null> {
   if (!token.startsWith(KEY_PREFIX)) return null;
@@ -70,11 +51,11 @@ export async function resolveIssuedKey(token: string, env: RuntimeEnv): Promise<
   // A digest is computed whether or not the id exists, so an unknown id takes as long as a known one.
   const digest = await keyDigest(token);
   if (!known || !digestsEqual(digest, known.hash)) return refused('unauthorized', INVALID);
-  const state = await keyState(env, store, id, known.tenant);
+  const state = await currentKeyState(env, known.tenant, id);
   if (!state) return refused('unauthorized', INVALID);
-  const now = Date.now();
-  if (state.revoked_at !== null && state.revoked_at <= now) return refused('key_revoked', 'this key was revoked');
-  if (state.expires_at !== null && state.expires_at <= now) return refused('token_expired', 'this key has expired');
+  const lapse = keyLapse(state);
+  if (lapse === 'key_revoked') return refused(lapse, 'this key was revoked');
+  if (lapse === 'token_expired') return refused(lapse, 'this key has expired');
   return {
     ok: true,
     principal: { tenant: known.tenant, subject: state.subject, role: state.role, via: 'key', keyId: id },

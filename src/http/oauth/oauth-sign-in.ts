@@ -7,12 +7,12 @@
  * for that resource, never for `/api`.
  *
  * A grant is only as good as the key behind it: a grant made by signing in with a key issued through
- * the API reads that key's row on every use, as the key itself would be, so revoking or expiring the
- * key ends the grant on the next request, and a new role applies at once.
+ * the API asks for that key's current state on every use, exactly as the key itself does, so revoking
+ * or expiring the key ends the grant on the next request, and a new role applies at once.
  */
 import type { Context } from 'hono';
 import type { Principal } from '../../thread/access/index.js';
-import { ApiKeyStore, LAST_USE_RESOLUTION_MS } from '../../thread/keys/index.js';
+import { currentKeyState, keyLapse } from '../../thread/tenancy/index.js';
 import type { HttpEnv } from '../contract/index.js';
 import { authorizationServerFor } from './authorization-server.js';
 import { principalOfGrant } from './grant-principal.js';
@@ -38,19 +38,15 @@ function bearerToken(request: Request): string | null {
 
 /** The grant's principal as its issued key stands now: revoked or expired ends it, a new role applies. */
 async function throughIssuedKey(c: Context<HttpEnv>, principal: Principal, keyId: string): Promise<OAuthSignIn> {
-  const store = new ApiKeyStore(c.env.DB);
-  const record = await store.record(keyId);
-  const now = Date.now();
-  if (!record || (record.revoked_at !== null && record.revoked_at <= now)) {
+  const state = await currentKeyState(c.env, principal.tenant, keyId);
+  const lapse = state ? keyLapse(state) : 'key_revoked';
+  if (!state || lapse === 'key_revoked') {
     return { ok: false, code: 'key_revoked', message: 'the key this client was allowed with was revoked' };
   }
-  if (record.expires_at !== null && record.expires_at <= now) {
-    return { ok: false, code: 'token_expired', message: 'the key this client was allowed with has expired' };
+  if (lapse === 'token_expired') {
+    return { ok: false, code: lapse, message: 'the key this client was allowed with has expired' };
   }
-  if (record.last_used_at === null || record.last_used_at <= now - LAST_USE_RESOLUTION_MS) {
-    await store.recordUse(keyId, now);
-  }
-  return { ok: true, principal: { ...principal, tenant: record.tenant, subject: record.subject, role: record.role } };
+  return { ok: true, principal: { ...principal, subject: state.subject, role: state.role } };
 }
 
 /** The sign-in of the request's OAuth access token on `/mcp`, or null when it carries none. */

@@ -11,6 +11,7 @@ export {
   principalKey,
   releaseTurnSlot,
 } from './admission.js';
+export { currentKeyState, keyLapse } from './current-key-state.js';
 export { keyChanged } from './key-changes.js';
 export { LIMIT_FIELDS, type LimitField, limitsProblem, normalLimits } from './limit-config.js';
 export { CONFIG_TTL_MS, forgetLimits, tenantStub } from './limits-cache.js';
