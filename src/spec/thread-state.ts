@@ -293,6 +293,12 @@ export interface ThreadState<
    * what the program does: errors come back as data, with the line.
    */
   runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult>;
+
+  // Messages, lifecycle, queued tools (the specification's Threads and Messages chapters).
+
+  // Resources, variables, the thread hierarchy.
+
+  // Effects (the specification's Effects chapter).
 }
 
 export interface SpawnChildOptions {

@@ -204,5 +204,10 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       if (!deps.execution || !host.runCode) notInCall('runCode');
       return host.runCode(this, source, options);
     },
+    // Messages, lifecycle, queued tools.
+
+    // Resources, variables, the thread hierarchy.
+
+    // Effects.
   };
 }
