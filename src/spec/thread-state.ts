@@ -4,7 +4,7 @@
  * key-value storage and the thread's event stream.
  */
 import type { ActAccess } from './permissions.js';
-import type { AttachmentRef, Message, MessageRole } from './types.js';
+import type { AttachmentRef, Message, MessageRole, ToolResult } from './types.js';
 
 /** Present while a tool runs (EXE-5); `null` at rest. */
 export interface ExecutionState {
@@ -33,6 +33,8 @@ export interface FileStat {
   uploadedAt: number;
   width?: number;
   height?: number;
+  /** What the writer gave as `metadata` (`writeFile`), if anything. */
+  metadata?: Record<string, unknown>;
 }
 
 export interface DirectoryEntry {
@@ -49,10 +51,83 @@ export interface GrepMatch {
 }
 
 export interface WriteFileOptions {
+  /** This runtime's form: the MIME type as an option (`writeFile(path, data, { mimeType })`). */
   mimeType?: string;
   width?: number;
   height?: number;
+  /** Kept with the file and shown as `FileRecord.metadata`: JSON, at most 1024 bytes. */
+  metadata?: Record<string, unknown>;
 }
+
+/**
+ * A file or directory of the thread (the specification's FileRecord). A written file's record also
+ * carries an attachment's fields (`id`, `type`), so it can be attached to a tool result as it is.
+ */
+export interface FileRecord {
+  /** From the thread's root: `/docs/a.md`. */
+  path: string;
+  name: string;
+  /** `inode/directory` for a directory. */
+  mimeType: string;
+  /** Where the bytes are kept: always `'local'` here, the thread's own storage. */
+  storage: string;
+  /** Bytes; 0 for a directory. */
+  size: number;
+  isDirectory: boolean;
+  /** What the writer gave as `metadata`; `{}` when none. */
+  metadata: Record<string, unknown>;
+  width?: number;
+  height?: number;
+  /** When the file was stored, in ms since the epoch; absent for a directory. */
+  uploadedAt?: number;
+}
+
+/** One entry of `readdirFile`: `kind` is this runtime's older name for `isDirectory`. */
+export interface ReaddirEntry extends DirectoryEntry {
+  isDirectory: boolean;
+}
+
+export interface ReaddirResult {
+  /** Directories and files directly under the path, sorted by path. */
+  entries: ReaddirEntry[];
+}
+
+/** A piece of a file read by `readFileStream`. */
+export interface FileChunk {
+  data: Uint8Array;
+  /** From 0. */
+  index: number;
+  totalChunks: number;
+  isLast: boolean;
+}
+
+export interface ReadFileStreamOptions {
+  /** Stops the read from storage when aborted: the iteration's next step rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Bytes per chunk, the last one excepted; default 65536, between 1024 and 1048576. */
+  chunkSize?: number;
+}
+
+/** The thread's files as a whole (`getFileStats`). */
+export interface FileStats {
+  fileCount: number;
+  /** Directories that hold something or were made with `mkdirFile`, the root not counted. */
+  directoryCount: number;
+  /** Bytes of all files. */
+  totalSize: number;
+  /** Bytes the thread may hold; `null` when its storage has no quota. */
+  quotaBytes: number | null;
+}
+
+/**
+ * `state.context` (the specification's context storage): a record shared by every tool call of one
+ * turn, kept in memory only (`{}` at rest, gone when the turn ends). `local` and `shared` are
+ * reserved: they read the persisted tool context (KIND-6) and cannot be assigned.
+ */
+export type ExecutionContext<
+  Local extends object = Record<string, unknown>,
+  Shared extends object = Record<string, unknown>,
+> = ToolContext<Local, Shared> & Record<string, unknown>;
 
 export interface NewMessageInput {
   role: Exclude<MessageRole, 'tool'>;
@@ -196,8 +271,19 @@ export interface ThreadState<
   env(name: string): Promise<string>;
   /** Every resolved variable of the thread (prompt → agent → thread merge). */
   readonly tenvs: Readonly<Record<string, string>>;
-  /** The tool context persisted in the thread: this tool's `local` part and the `shared` one (KIND-6). */
-  readonly context: ToolContext<Local, Shared>;
+  /**
+   * Scratch storage of the running turn, shared by its tool calls (`state.context.seen = true`), in
+   * memory only: `{}` at rest. Its reserved keys `local` and `shared` are the tool context persisted
+   * in the thread (KIND-6): this tool's part and the one every tool sees. Assigning `state.context`
+   * replaces the scratch keys and leaves those two as they are.
+   */
+  get context(): ExecutionContext<Local, Shared>;
+  set context(value: Record<string, unknown>);
+  /**
+   * What only this runtime gives (not portable): `{ runtime: 'cloudflare-workers' }`. Never the
+   * Worker's bindings or variables: a tool a model drives could misuse them.
+   */
+  readonly _notPackableRuntimeContext?: Readonly<Record<string, unknown>>;
   /**
    * Shallow-merges `patch` into the local (default) or shared context, validates the merged value
    * (as it will read back from storage) against the tool's `contextSchema` or `sharedContextSchema`
@@ -214,12 +300,47 @@ export interface ThreadState<
   /** Delivers a message when the thread is next between steps, and starts a turn if idle. */
   queueMessage(message: NewMessageInput): Promise<void>;
 
-  writeFile(path: string, data: string | ArrayBuffer | Uint8Array, options?: WriteFileOptions): Promise<AttachmentRef>;
+  /**
+   * Stores a file, replacing one at that path. The MIME type is the third argument, as in the
+   * specification (`writeFile(path, data, 'image/png', { width, height })`), or an option of this
+   * runtime's form (`writeFile(path, data, { mimeType })`); by default it follows the extension.
+   */
+  writeFile(
+    path: string,
+    data: string | ArrayBuffer | Uint8Array,
+    mimeType: string,
+    options?: WriteFileOptions,
+  ): Promise<FileRecord & AttachmentRef>;
+  writeFile(
+    path: string,
+    data: string | ArrayBuffer | Uint8Array,
+    options?: WriteFileOptions,
+  ): Promise<FileRecord & AttachmentRef>;
   /** The file's bytes, or `null` if there is no such file. */
-  readFile(path: string): Promise<Uint8Array | null>;
-  readdirFile(path: string): Promise<DirectoryEntry[]>;
-  statFile(path: string): Promise<FileStat | null>;
+  readFile(path: string): Promise<ArrayBuffer | null>;
+  /**
+   * The file in chunks read from storage as they are consumed (a large file is never held whole),
+   * or `null` if there is no such file.
+   */
+  readFileStream(path: string, options?: ReadFileStreamOptions): Promise<AsyncIterable<FileChunk> | null>;
+  readdirFile(path: string): Promise<ReaddirResult>;
+  /** The file's or directory's record, or `null` if there is neither at the path. */
+  statFile(path: string): Promise<FileRecord | null>;
   unlinkFile(path: string): Promise<boolean>;
+  /**
+   * Makes a directory (and those above it) that persists while empty; resolves its record, also
+   * when it already exists. Rejects where a file stands at the path or above it.
+   */
+  mkdirFile(path: string): Promise<FileRecord>;
+  /** Removes an empty directory; rejects for a directory that holds anything, a file, or nothing. */
+  rmdirFile(path: string): Promise<void>;
+  /** How many files and directories the thread holds, their bytes, and its quota. */
+  getFileStats(): Promise<FileStats>;
+  /**
+   * A file's thumbnail: always `null` here, since this runtime neither makes thumbnails (Workers has
+   * no image decoder) nor stores given ones. An image's dimensions are in its `statFile` record.
+   */
+  getFileThumbnail(path: string): Promise<ArrayBuffer | null>;
   /**
    * Lines matching `pattern` (a regular expression, JavaScript syntax, run in linear time: a
    * lookahead or a backreference is refused with an error naming it) in files under `path`.
@@ -228,7 +349,9 @@ export interface ThreadState<
   /** Paths of files matching the glob `pattern` (run in linear time; `!(...)` is refused), sorted. */
   findFiles(pattern: string, options?: { limit?: number }): Promise<string[]>;
 
-  getValue<T = unknown>(key: string): Promise<T | undefined>;
+  /** The value stored under `key` in this thread, or `null` when there is none. */
+  getValue<T = unknown>(key: string): Promise<T | null>;
+  /** Stores `value` (JSON) under `key`, where later calls, turns and restarts see it; `null` or `undefined` deletes it. */
   setValue(key: string, value: unknown): Promise<void>;
 
   /**
@@ -281,10 +404,13 @@ export interface ThreadState<
   /**
    * Calls another tool of the thread's agent as the model would (THR-7): validation, capabilities,
    * permission rules, the watchdog, approval, truncation, and a stored tool message one level below
-   * this call. Resolves with the tool's result; rejects with its error. Throws `CallPaused` when the
-   * call waits for an answer.
+   * this call. Resolves with what the tool came to, also when it failed: `{ status: 'success',
+   * result }` (the result's text) or `{ status: 'error', error }`, which is also what a call that
+   * cannot be made resolves (an unknown tool, the calling tool itself, nesting too deep). Throws
+   * `CallPaused` when the call waits for an answer; rejects once the calling call has ended, or when
+   * a call that ran again after a pause makes different calls than before.
    */
-  invokeTool(name: string, args?: Record<string, unknown>): Promise<unknown>;
+  invokeTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
 
   /**
    * Runs JavaScript or TypeScript in an isolate of its own (CODE-1): no network unless granted, a

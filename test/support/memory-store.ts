@@ -12,6 +12,7 @@ import type { TurnDeps, TurnOutcome } from '../../src/engine/conversation/index.
 import { type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import type { FetchTransport } from '../../src/engine/egress/outbound-fetch.js';
 import { type ResolvedVariables, threadStates } from '../../src/engine/execute/thread-state.js';
+import { isDirectoryMarker } from '../../src/engine/files/directories.js';
 import { ThreadFiles } from '../../src/engine/files/thread-files.js';
 import { baseName } from '../../src/engine/files/thread-path.js';
 import type { AccessGate } from '../../src/engine/permissions/access-gate.js';
@@ -225,6 +226,7 @@ export class MemoryFileStore implements FileStore {
       uploadedAt: file.uploadedAt,
       ...(file.meta.width !== undefined ? { width: file.meta.width } : {}),
       ...(file.meta.height !== undefined ? { height: file.meta.height } : {}),
+      ...(file.meta.metadata !== undefined ? { metadata: jsonCopy(file.meta.metadata) ?? {} } : {}),
     };
   }
 
@@ -258,6 +260,11 @@ export class MemoryFileStore implements FileStore {
     for (const path of [...this.objects.keys()].sort()) {
       if (!path.startsWith(prefix)) continue;
       const rest = path.slice(prefix.length);
+      // A directory's marker, as R2FileStore lists it: the directory it keeps (recursive), or nothing.
+      if (isDirectoryMarker(path) && (options.recursive || rest === '')) {
+        if (options.recursive) directories.add(path.slice(0, -1));
+        continue;
+      }
       const slash = rest.indexOf('/');
       if (!options.recursive && slash !== -1) {
         // R2's delimitedPrefixes, without the trailing slash (as R2FileStore reports them).

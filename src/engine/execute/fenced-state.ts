@@ -24,6 +24,8 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
   'authorize',
   'invokeTool',
   'runCode',
+  'mkdirFile',
+  'rmdirFile',
 ]);
 /** The ones that answer synchronously: they throw instead of rejecting. */
 const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set(['emit', 'authorize']);

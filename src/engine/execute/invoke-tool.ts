@@ -10,7 +10,7 @@
  * answer is in: a numbered call already in the log then returns its recorded result instead of
  * running twice, and a different tool or different arguments at that number is a replay divergence.
  */
-import type { Message, ThreadState, ToolCall } from '../../spec/index.js';
+import type { Message, ThreadState, ToolCall, ToolResult } from '../../spec/index.js';
 import { CallPaused } from '../../spec/index.js';
 import { NestedStore } from '../ports/index.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
@@ -51,11 +51,15 @@ async function resultText(message: Message, deps: ExecutorDeps): Promise<string>
   return message.content ?? '';
 }
 
-/** Resolves with the result text, or rejects with the error the tool ended with. */
-async function outcomeOf(message: Message, deps: ExecutorDeps): Promise<string> {
+/** What the call came to, as the specification's ToolResult: the result's text, or the error's. */
+async function outcomeOf(message: Message, deps: ExecutorDeps): Promise<ToolResult> {
   const text = await resultText(message, deps);
-  if (message.tool_status === 'error') throw new Error(text);
-  return text;
+  return message.tool_status === 'error' ? { status: 'error', error: text } : { status: 'success', result: text };
+}
+
+/** A call that cannot be made answers as a failed one: the calling tool decides what follows. */
+function refused(error: string): ToolResult {
+  return { status: 'error', error };
 }
 
 function recordedCall(log: readonly Message[], id: string): ToolCall | undefined {
@@ -68,7 +72,8 @@ function recordedCall(log: readonly Message[], id: string): ToolCall | undefined
 
 /**
  * The `invokeTool` of one running call. `signal` is the calling call's: a stop or its timeout ends
- * the calls it invoked too.
+ * the calls it invoked too. It resolves a ToolResult, a failure included, as the specification
+ * says; it throws only `CallPaused`, a replay divergence, and a broken log.
  */
 export function toolInvoker(
   outer: ValidatedCall,
@@ -79,11 +84,11 @@ export function toolInvoker(
   let made = 0;
   return async (name, args = {}) => {
     const number = ++made;
-    if (name === outer.tool.name) throw new Error(`tool "${name}" cannot invoke itself`);
+    if (name === outer.tool.name) return refused(`tool "${name}" cannot invoke itself`);
     const step = callingStep(deps.store.messages(), outer.call.id);
     if (!step) throw new Error(`tool call ${outer.call.id} has no calling step`);
     if (step.depth + 1 > MAX_INVOKE_DEPTH) {
-      throw new Error(`invoked tool calls nest at most ${MAX_INVOKE_DEPTH} levels deep`);
+      return refused(`invoked tool calls nest at most ${MAX_INVOKE_DEPTH} levels deep`);
     }
     const store = new NestedStore(deps.store, {
       depth: step.depth + 1,

@@ -6,6 +6,7 @@
  * Its `fetch` goes through the egress policy and the host check (outbound-fetch.ts).
  */
 import type {
+  ExecutionContext,
   ExecutionState,
   GetMessagesOptions,
   Message,
@@ -18,7 +19,8 @@ import type { ThreadFiles } from '../files/index.js';
 import type { AccessGate } from '../permissions/index.js';
 import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { noteAuthStatus } from './credential-hint.js';
-import { contextApi, isContextKey } from './tool-context.js';
+import { stateFiles } from './state-files.js';
+import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
 export interface ResolvedVariables {
@@ -43,6 +45,8 @@ export interface ThreadStateDeps {
   checkHost?(url: URL): void;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
   transport?: FetchTransport;
+  /** What `state.context` holds besides `local` and `shared`: one record per turn; absent, a new `{}`. */
+  scratch?: Record<string, unknown>;
 }
 
 /** What every call's state in a turn shares: all but the call's own execution and gate. */
@@ -56,9 +60,17 @@ export function threadStates(
   deps: TurnStateDeps,
 ): (execution: ExecutionState | null, gate?: AccessGate) => ThreadState {
   const { store, files, variables, emit, host, egress, transport } = deps;
+  // `state.context`'s scratch keys: one record for the turn, shared by its calls, gone with it.
+  const scratch = scratchRecord();
   return (execution, gate) =>
-    createThreadState({ store, files, variables, emit, host, egress, transport, execution, gate });
+    createThreadState({ store, files, variables, emit, host, egress, transport, execution, gate, scratch });
 }
+
+/**
+ * `state._notPackableRuntimeContext`: where the code runs, and nothing more. The Worker's bindings,
+ * variables and the thread's object stay out: a tool a model drives could misuse them.
+ */
+const RUNTIME_CONTEXT: Readonly<Record<string, unknown>> = Object.freeze({ runtime: 'cloudflare-workers' });
 
 /** The state methods only a running call has: outside one there is nothing to invoke or pay for. */
 function notInCall(what: string): never {
@@ -81,14 +93,15 @@ export function isToolWrittenKey(key: string): boolean {
 }
 
 export function createThreadState(deps: ThreadStateDeps): ThreadState {
-  const { store, files, variables, emit, gate } = deps;
-  const visible = (path: string) => !gate || gate.visible(path);
+  const { store, variables, emit, gate } = deps;
   const info = store.info;
   const contextual = contextApi(
     store,
     { toolName: deps.execution?.toolName ?? null, contextSchema: null, sharedContextSchema: null },
     emit,
   );
+  const scratch = deps.scratch ?? scratchRecord();
+  const context = executionContext(scratch, contextual.context);
   return {
     threadId: info.id,
     agentId: info.agentId,
@@ -99,8 +112,14 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
     execution: deps.execution,
     tenvs: variables.values,
-    context: contextual.context,
+    get context(): ExecutionContext {
+      return context;
+    },
+    set context(value: Record<string, unknown>) {
+      replaceScratch(scratch, value);
+    },
     setContext: contextual.setContext,
+    _notPackableRuntimeContext: RUNTIME_CONTEXT,
 
     async env(name: string) {
       const value = variables.values[name];
@@ -131,13 +150,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       deps.host.wake();
     },
 
-    writeFile: async (path, data, options) => files.write(gate ? gate.write(path) : path, data, options),
-    readFile: async (path) => files.read(gate ? gate.read(path) : path),
-    readdirFile: async (path) => (await files.readdir(path)).filter((entry) => visible(entry.path)),
-    statFile: async (path) => files.stat(gate ? gate.read(path) : path),
-    unlinkFile: async (path) => files.unlink(gate ? gate.write(path) : path),
-    grepFiles: async (pattern, options) => await files.grep(pattern, options, visible),
-    findFiles: async (pattern, options) => files.find(pattern, options?.limit, visible),
+    ...stateFiles(deps),
 
     authorize(act) {
       if (!gate) return;
@@ -148,10 +161,11 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
 
     async getValue<T>(key: string) {
-      return store.getValue(toolValueKey(key)) as T | undefined;
+      return (store.getValue(toolValueKey(key)) ?? null) as T | null;
     },
+    // null and undefined delete: a missing key and a stored null read back the same.
     async setValue(key: string, value: unknown) {
-      store.setValue(toolValueKey(key), value);
+      store.setValue(toolValueKey(key), value ?? undefined);
     },
 
     // Each hop passes the egress policy, then the host check, then the call's net.fetch rules.

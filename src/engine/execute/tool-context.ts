@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import {
   type ContextScope,
   ContextValidationError,
+  type ExecutionContext,
   type ExecutionState,
   type SetContextOptions,
   type ThreadState,
@@ -143,7 +144,7 @@ export function contextApi(
   store: ThreadStore,
   binding: ContextBinding,
   emit?: FrameSink,
-): Pick<ThreadState, 'context' | 'setContext'> {
+): { context: ToolContext; setContext: ThreadState['setContext'] } {
   const context: ToolContext = {
     get local() {
       return binding.toolName ? localContext(store, binding.toolName) : {};
@@ -160,6 +161,55 @@ export function contextApi(
   };
 }
 
+const SCRATCH = Symbol('scratch');
+const RESERVED: ReadonlySet<PropertyKey> = new Set(['local', 'shared']);
+
+function reserved(key: PropertyKey): never {
+  throw new TypeError(
+    `state.context.${String(key)} is reserved: it reads the tool context persisted in the thread; change it with setContext`,
+  );
+}
+
+/** A turn's scratch record (`state.context`): no prototype, so no key a tool is given reaches Object's. */
+export function scratchRecord(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
+}
+
+/**
+ * `state.context`: the turn's scratch record, on which `local` and `shared` read the tool context
+ * (listed as read-only keys of their own). Every other key reads and writes the scratch.
+ */
+export function executionContext(scratch: Record<string, unknown>, tool: ToolContext): ExecutionContext {
+  return new Proxy(scratch, {
+    get: (target, key) => (RESERVED.has(key) ? tool[key as 'local'] : key === SCRATCH ? target : target[key as string]),
+    set: (target, key, value) => (RESERVED.has(key) ? reserved(key) : Reflect.set(target, key, value)),
+    has: (target, key) => RESERVED.has(key) || Reflect.has(target, key),
+    deleteProperty: (target, key) => (RESERVED.has(key) ? reserved(key) : Reflect.deleteProperty(target, key)),
+    defineProperty: (target, key, descriptor) =>
+      RESERVED.has(key) ? reserved(key) : Reflect.defineProperty(target, key, descriptor),
+    ownKeys: (target) => ['local', 'shared', ...Reflect.ownKeys(target)],
+    getOwnPropertyDescriptor: (target, key) =>
+      RESERVED.has(key)
+        ? { value: tool[key as 'local'], writable: false, enumerable: true, configurable: true }
+        : Reflect.getOwnPropertyDescriptor(target, key),
+  }) as ExecutionContext;
+}
+
+/** The scratch record under a `state.context`. */
+export function scratchOf(context: unknown): Record<string, unknown> {
+  return ((context as Record<PropertyKey, unknown> | null)?.[SCRATCH] as Record<string, unknown>) ?? scratchRecord();
+}
+
+/**
+ * `state.context = value`: the scratch keys become `value`'s. Its `local` and `shared`, if any, are
+ * left out (`{ ...state.context, seen: true }` carries them): only `setContext` changes those.
+ */
+export function replaceScratch(scratch: Record<string, unknown>, value: unknown): void {
+  if (typeof value !== 'object' || value === null) throw new TypeError('state.context must be assigned an object');
+  for (const key of Reflect.ownKeys(scratch)) delete scratch[key as string];
+  for (const [key, item] of Object.entries(value)) if (!RESERVED.has(key)) scratch[key] = item;
+}
+
 /** `state` with its context bound to the running tool's schemas; everything else passes through. */
 export function withToolContext(
   state: ThreadState,
@@ -168,9 +218,10 @@ export function withToolContext(
   emit: FrameSink,
 ): ThreadState {
   const api = contextApi(store, binding, emit);
+  const context = executionContext(scratchOf(state.context), api.context);
   return new Proxy(state, {
     get(base, property) {
-      if (property === 'context') return api.context;
+      if (property === 'context') return context;
       if (property === 'setContext') return api.setContext;
       return Reflect.get(base, property);
     },

@@ -2,6 +2,8 @@
  * The thread filesystem as tools see it (ATT-1, ATT-3, LOCK-6): confined paths, files over a
  * FileStore, MIME types, and truncation of large outputs into sidecar files.
  */
+export { directoryMarker, isDirectoryMarker } from './directories.js';
+export { DIRECTORY_MIME_TYPE, fileRecord } from './file-record.js';
 export { mimeTypeFor } from './mime.js';
 export { canonicalText, invisibleCharacterIn } from './name-characters.js';
 export { attachmentRefFor, looksBinary, ThreadFiles } from './thread-files.js';

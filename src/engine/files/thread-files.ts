@@ -9,10 +9,23 @@
  * replace it (bytes that are not UTF-8 text, UTF-16, Latin-1: secret-bytes.ts). Client uploads do
  * not come here.
  */
-import type { AttachmentRef, DirectoryEntry, FileStat, GrepMatch, WriteFileOptions } from '../../spec/index.js';
+import type {
+  AttachmentRef,
+  FileChunk,
+  FileRecord,
+  FileStat,
+  FileStats,
+  GrepMatch,
+  ReaddirEntry,
+  ReadFileStreamOptions,
+  WriteFileOptions,
+} from '../../spec/index.js';
 import { compileGlob, compileLinearRegex } from '../patterns/index.js';
 import type { FileStore } from '../ports/index.js';
 import { NO_SECRETS, type SecretScrubber } from '../secrets/index.js';
+import { fileStats, isDirectory, makeDirectory, removeDirectory } from './directories.js';
+import { directoryRecord, fileRecord, storableMetadata } from './file-record.js';
+import { fileChunks } from './file-stream.js';
 import { mimeTypeFor } from './mime.js';
 import { canonicalText } from './name-characters.js';
 import { baseName, directoryPrefix, normalizeThreadPath } from './thread-path.js';
@@ -107,16 +120,23 @@ export class ThreadFiles {
     private readonly scrubber: SecretScrubber = NO_SECRETS,
   ) {}
 
-  async write(path: string, data: string | ArrayBuffer | Uint8Array, options: WriteFileOptions = {}) {
+  /** The stored file's record, with an attachment's fields so it can be attached as it is. */
+  async write(
+    path: string,
+    data: string | ArrayBuffer | Uint8Array,
+    options: WriteFileOptions = {},
+  ): Promise<FileRecord & AttachmentRef> {
     const normalized = normalizeThreadPath(path);
     if (normalized === '/') throw new Error('cannot write to the root directory');
     if (this.scrubber.text(normalized) !== normalized) throw new SecretInFile('name');
+    const metadata = storableMetadata(options.metadata, this.scrubber);
     const stat = await this.store.put(normalized, scrubbedBytes(data, this.scrubber), {
       mimeType: options.mimeType ?? mimeTypeFor(normalized),
       width: options.width,
       height: options.height,
+      ...(metadata ? { metadata } : {}),
     });
-    return attachmentRefFor(stat, crypto.randomUUID());
+    return { ...attachmentRefFor(stat, crypto.randomUUID()), ...fileRecord(stat) };
   }
 
   async read(path: string): Promise<Uint8Array | null> {
@@ -129,16 +149,52 @@ export class ThreadFiles {
     return this.store.head(normalizeThreadPath(path));
   }
 
+  /** The record of the file or directory at `path`, or null when there is neither. */
+  async record(path: string): Promise<FileRecord | null> {
+    const normalized = normalizeThreadPath(path);
+    const stat = normalized === '/' ? null : await this.store.head(normalized);
+    if (stat) return fileRecord(stat);
+    return (await isDirectory(this.store, normalized)) ? directoryRecord(normalized) : null;
+  }
+
+  async readStream(path: string, options?: ReadFileStreamOptions): Promise<AsyncIterable<FileChunk> | null> {
+    return fileChunks(this.store, normalizeThreadPath(path), options);
+  }
+
+  async mkdir(path: string): Promise<FileRecord> {
+    return makeDirectory(this.store, normalizeThreadPath(path));
+  }
+
+  async rmdir(path: string): Promise<void> {
+    await removeDirectory(this.store, normalizeThreadPath(path));
+  }
+
+  /** Counts of what `visible` admits, and the quota. */
+  async stats(visible?: (path: string) => boolean): Promise<FileStats> {
+    return fileStats(this.store, visible);
+  }
+
   async unlink(path: string): Promise<boolean> {
     return this.store.delete(normalizeThreadPath(path));
   }
 
-  async readdir(path: string): Promise<DirectoryEntry[]> {
+  async readdir(path: string): Promise<ReaddirEntry[]> {
     const prefix = directoryPrefix(normalizeThreadPath(path));
     const listing = await this.store.list(prefix, { recursive: false });
-    const entries: DirectoryEntry[] = [
-      ...listing.directories.map((dir) => ({ name: baseName(dir), path: dir, kind: 'directory' as const })),
-      ...listing.files.map((file) => ({ name: file.name, path: file.path, kind: 'file' as const, size: file.size })),
+    const entries: ReaddirEntry[] = [
+      ...listing.directories.map((dir) => ({
+        name: baseName(dir),
+        path: dir,
+        kind: 'directory' as const,
+        isDirectory: true,
+      })),
+      ...listing.files.map((file) => ({
+        name: file.name,
+        path: file.path,
+        kind: 'file' as const,
+        isDirectory: false,
+        size: file.size,
+      })),
     ];
     return entries.sort((a, b) => a.path.localeCompare(b.path));
   }

@@ -10,15 +10,23 @@ export interface StoredFileMeta {
   height?: number;
   /** The byte length of streamed data (required then: R2 and the thread's quota need it up front). */
   size?: number;
+  /** What the writer keeps with the file (JSON, at most 1024 bytes: file-record.ts). */
+  metadata?: Record<string, unknown>;
 }
 
 export interface FileListing {
+  /** Files only: a directory's marker (a key ending in `/`, directories.ts) is never listed as a file. */
   files: FileStat[];
-  /** Immediate sub-directories, as normalised paths. Present only for non-recursive listings. */
+  /**
+   * Non-recursive listings: the immediate sub-directories, as normalised paths. Recursive ones: the
+   * directories kept by a marker.
+   */
   directories: string[];
 }
 
 export interface FileStore {
+  /** Bytes the thread's files may take, if the store enforces a quota. */
+  readonly quota?: number;
   put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat>;
   get(path: string): Promise<{ stat: FileStat; body: ReadableStream } | null>;
   head(path: string): Promise<FileStat | null>;

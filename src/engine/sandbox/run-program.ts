@@ -134,7 +134,10 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
         );
       }
       try {
-        return await state.invokeTool(name, (args ?? {}) as Record<string, unknown>);
+        // A program's tools.<name>() resolves the result's text and throws the tool's error.
+        const outcome = await state.invokeTool(name, (args ?? {}) as Record<string, unknown>);
+        if (outcome.status === 'error') throw new Error(outcome.error ?? `tool "${name}" failed`);
+        return outcome.result;
       } catch (error) {
         if (error instanceof CallPaused) {
           pause.error = error;
@@ -152,7 +155,7 @@ export async function runProgram(run: ProgramRun, source: string, options: RunCo
       await state.writeFile(grantedPath(path, checked.write, 'write'), String(text));
     },
     async listFiles(path) {
-      return state.readdirFile(grantedPath(path, checked.read, 'read'));
+      return (await state.readdirFile(grantedPath(path, checked.read, 'read'))).entries;
     },
   };
   const isolate = run.loader.load({

@@ -60,8 +60,9 @@ async function attachments(state: ThreadState, paths: readonly string[]): Promis
   const refs: AttachmentRef[] = [];
   for (const path of paths) {
     const stat = await state.statFile(path).catch((error: Error) => error);
-    if (stat instanceof Error || !stat) {
-      return `cannot attach "${path}": ${stat instanceof Error ? stat.message : 'no such file'}`;
+    if (stat instanceof Error || !stat || stat.isDirectory) {
+      const reason = stat instanceof Error ? stat.message : stat ? 'it is a directory' : 'no such file';
+      return `cannot attach "${path}": ${reason}`;
     }
     refs.push({
       id: stat.path,

@@ -3,12 +3,25 @@
  * mime type as the object's content type and image dimensions as custom metadata.
  */
 
-import { baseName } from '../../engine/files/index.js';
+import { baseName, isDirectoryMarker } from '../../engine/files/index.js';
 import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
 
 /** Recursive listings stop here: a thread with more files should be searched by prefix. */
 const MAX_LISTED = 10_000;
+
+/** The metadata a writer kept with a file (file-record.ts), or undefined for none or unreadable. */
+function storedMetadata(text: string | undefined): Record<string, unknown> | undefined {
+  if (!text) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export function threadPrefix(threadId: string): string {
   return `threads/${threadId}`;
@@ -28,6 +41,7 @@ export class R2FileStore implements FileStore {
     const path = object.key.slice(this.prefix.length);
     const width = object.customMetadata?.width;
     const height = object.customMetadata?.height;
+    const metadata = storedMetadata(object.customMetadata?.metadata);
     return {
       path,
       name: baseName(path),
@@ -36,6 +50,7 @@ export class R2FileStore implements FileStore {
       uploadedAt: object.uploaded.getTime(),
       ...(width ? { width: Number(width) } : {}),
       ...(height ? { height: Number(height) } : {}),
+      ...(metadata ? { metadata } : {}),
     };
   }
 
@@ -43,6 +58,7 @@ export class R2FileStore implements FileStore {
     const customMetadata: Record<string, string> = {};
     if (meta.width !== undefined) customMetadata.width = String(meta.width);
     if (meta.height !== undefined) customMetadata.height = String(meta.height);
+    if (meta.metadata !== undefined) customMetadata.metadata = JSON.stringify(meta.metadata);
     const object = await this.bucket.put(this.prefix + path, data, {
       httpMetadata: { contentType: meta.mimeType },
       customMetadata,
@@ -74,7 +90,14 @@ export class R2FileStore implements FileStore {
         ...(options.recursive ? {} : { delimiter: '/' }),
       };
       const page = await this.bucket.list(listOptions);
-      for (const object of page.objects) files.push(this.stat(object));
+      for (const object of page.objects) {
+        // A directory's marker: listed as the directory it keeps (recursive), or not at all (its own listing).
+        if (isDirectoryMarker(object.key)) {
+          if (options.recursive) directories.push(object.key.slice(this.prefix.length, -1));
+          continue;
+        }
+        files.push(this.stat(object));
+      }
       for (const dir of page.delimitedPrefixes) directories.push(dir.slice(this.prefix.length).replace(/\/$/, ''));
       cursor = page.truncated ? page.cursor : undefined;
     } while (cursor && files.length < MAX_LISTED);

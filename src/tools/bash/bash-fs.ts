@@ -133,14 +133,15 @@ export class ThreadShellFs implements IFileSystem {
   private async bytesOf(path: string): Promise<Uint8Array | null> {
     const cached = this.contents.get(path);
     if (cached) return cached;
-    const bytes = await this.thread('open', path, () => this.state.readFile(path));
+    const buffer = await this.thread('open', path, () => this.state.readFile(path));
+    const bytes = buffer && new Uint8Array(buffer);
     if (bytes) this.contents.set(path, bytes);
     return bytes;
   }
 
   private async isDirectory(path: string): Promise<boolean> {
     if (path === '/' || path === '/dev' || this.directories.has(path)) return true;
-    return (await this.thread('scandir', path, () => this.state.readdirFile(path))).length > 0;
+    return (await this.thread('scandir', path, () => this.state.readdirFile(path))).entries.length > 0;
   }
 
   private async store(path: string, bytes: Uint8Array, operation: string): Promise<void> {
@@ -196,7 +197,7 @@ export class ThreadShellFs implements IFileSystem {
       return { isFile: true, isDirectory: false, isSymbolicLink: false, mode: 0o666, size: 0, mtime: new Date(0) };
     }
     const file = normalized === '/' ? null : await this.thread('stat', path, () => this.state.statFile(normalized));
-    if (file) {
+    if (file && !file.isDirectory) {
       const mode = this.modes.get(normalized) ?? FILE_MODE;
       return {
         isFile: true,
@@ -204,7 +205,7 @@ export class ThreadShellFs implements IFileSystem {
         isSymbolicLink: false,
         mode,
         size: file.size,
-        mtime: new Date(file.uploadedAt),
+        mtime: new Date(file.uploadedAt ?? 0),
       };
     }
     if (await this.isDirectory(normalized)) {
@@ -240,8 +241,9 @@ export class ThreadShellFs implements IFileSystem {
       return [...DEVICES].sort().map((name) => ({ name, isFile: true, isDirectory: false, isSymbolicLink: false }));
     }
     const byName = new Map<string, Dirent>();
-    for (const entry of await this.thread('scandir', path, () => this.state.readdirFile(normalized))) {
-      const isDirectory = entry.kind === 'directory';
+    const { entries } = await this.thread('scandir', path, () => this.state.readdirFile(normalized));
+    for (const entry of entries) {
+      const { isDirectory } = entry;
       byName.set(entry.name, { name: entry.name, isFile: !isDirectory, isDirectory, isSymbolicLink: false });
     }
     for (const dir of this.directories) {
@@ -251,7 +253,9 @@ export class ThreadShellFs implements IFileSystem {
       }
     }
     if (byName.size === 0 && !(await this.isDirectory(normalized))) {
-      if (normalized !== '/' && (await this.thread('scandir', path, () => this.state.statFile(normalized)))) {
+      const stat =
+        normalized === '/' ? null : await this.thread('scandir', path, () => this.state.statFile(normalized));
+      if (stat && !stat.isDirectory) {
         throw fsError('ENOTDIR', 'not a directory', 'scandir', path);
       }
       throw fsError('ENOENT', 'no such file or directory', 'scandir', path);

@@ -69,7 +69,8 @@ export const edit = defineTool({
     const stat = await state.statFile(input.path);
     const tooLarge = stat && tooLargeError(stat);
     if (tooLarge) return { status: 'error', error: `${tooLarge}${unchanged}` };
-    const bytes = stat ? await state.readFile(stat.path) : null;
+    const buffer = stat && !stat.isDirectory ? await state.readFile(stat.path) : null;
+    const bytes = buffer && new Uint8Array(buffer);
     if (!stat || !bytes) return { status: 'error', error: await missingFileError(state, input.path) };
     if (looksBinary(bytes)) return { status: 'error', error: `${binaryFileError(stat)}${unchanged}` };
     let text: string;

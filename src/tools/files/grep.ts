@@ -31,12 +31,12 @@ const GREP_MAX_LINE_CHARS = 2000;
 /** The files under `root` (or `root` itself if it is a file), sorted by path; null if nothing is there. */
 async function filesUnder(state: ThreadState, root: string): Promise<DirectoryEntry[] | null> {
   const single = root === '/' ? null : await state.statFile(root);
-  if (single) return [{ name: single.name, path: single.path, kind: 'file', size: single.size }];
+  if (single && !single.isDirectory) return [{ name: single.name, path: single.path, kind: 'file', size: single.size }];
   const files: DirectoryEntry[] = [];
   const folders = [root];
   let listedRoot = false;
   for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-    const entries = await state.readdirFile(folder);
+    const { entries } = await state.readdirFile(folder);
     if (folder === root) listedRoot = entries.length > 0;
     for (const entry of entries) {
       if (entry.kind === 'file') files.push(entry);
@@ -104,7 +104,8 @@ export const grep = withEntryLimit(
           skipped++;
           continue;
         }
-        const content = await state.readFile(file.path);
+        const buffer = await state.readFile(file.path);
+        const content = buffer && new Uint8Array(buffer);
         if (!content || looksBinary(content)) continue;
         const lines = decoder.decode(content).split('\n');
         for (let index = 0; index < lines.length; index++) {

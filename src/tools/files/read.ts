@@ -14,7 +14,7 @@
  */
 import { z } from 'zod';
 import { looksBinary, normalizeThreadPath } from '../../engine/files/index.js';
-import { defineTool, type FileStat, type ThreadState } from '../../spec/index.js';
+import { defineTool, type FileRecord, type ThreadState } from '../../spec/index.js';
 import { bytePage, READ_MAX_OUTPUT_BYTES } from './byte-page.js';
 import { expiredSidecarError } from './expired-sidecar.js';
 
@@ -25,7 +25,7 @@ export const READ_MAX_FILE_BYTES = 32 * 1024 * 1024;
 /** The error for a path that names no file: a directory, or nothing at all. */
 export async function missingFileError(state: ThreadState, path: string): Promise<string> {
   const normalized = normalizeThreadPath(path);
-  const entries = await state.readdirFile(normalized);
+  const { entries } = await state.readdirFile(normalized);
   if (entries.length > 0) {
     return `${normalized} is a directory (${entries.length} entries), not a file; list its files with glob (pattern "*", path "${normalized}")`;
   }
@@ -33,12 +33,12 @@ export async function missingFileError(state: ThreadState, path: string): Promis
 }
 
 /** The error for a binary file, with its size and mime type. */
-export function binaryFileError(stat: FileStat): string {
+export function binaryFileError(stat: FileRecord): string {
   return `${stat.path} is a binary file (${stat.size} bytes, ${stat.mimeType}); it cannot be shown as text`;
 }
 
 /** The error for a file too large to hold in memory, or null. */
-export function tooLargeError(stat: FileStat): string | null {
+export function tooLargeError(stat: FileRecord): string | null {
   if (stat.size <= READ_MAX_FILE_BYTES) return null;
   return `${stat.path} is ${stat.size} bytes, over the ${READ_MAX_FILE_BYTES / 1024 / 1024} MB a tool can read as text`;
 }
@@ -72,7 +72,8 @@ export const read = defineTool({
     const stat = await state.statFile(input.path);
     const tooLarge = stat && tooLargeError(stat);
     if (tooLarge) return { status: 'error', error: tooLarge };
-    const bytes = stat ? await state.readFile(stat.path) : null;
+    const buffer = stat && !stat.isDirectory ? await state.readFile(stat.path) : null;
+    const bytes = buffer && new Uint8Array(buffer);
     if (!stat || !bytes) {
       // SIDE-1: a sidecar the alarm removed reads as expired, not as a wrong path.
       const expired = await expiredSidecarError(state, input.path);

@@ -18,7 +18,7 @@ export const write = defineTool({
   requires: { fs: { write: ['{workspace}/**'] } },
   access: (input) => ({ write: [input.path], subject: input.path }),
   execute: async (state, input) => {
-    const existed = (await state.statFile(input.path)) !== null;
+    const existed = (await state.statFile(input.path))?.isDirectory === false;
     const ref = await state.writeFile(input.path, input.content);
     return { status: 'success', result: `${existed ? 'Overwrote' : 'Created'} ${ref.path} (${ref.size} bytes)` };
   },

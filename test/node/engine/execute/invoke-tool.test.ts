@@ -42,7 +42,8 @@ const combine = defineTool({
     const outcomes: string[] = [];
     for (const call of args.calls) {
       try {
-        outcomes.push(`ok: ${await state.invokeTool(call.name, call.args)}`);
+        const outcome = await state.invokeTool(call.name, call.args);
+        outcomes.push(outcome.status === 'success' ? `ok: ${outcome.result}` : `error: ${outcome.error}`);
       } catch (error) {
         if ((error as Error).name === 'CallPaused') throw error;
         outcomes.push(`error: ${(error as Error).message}`);

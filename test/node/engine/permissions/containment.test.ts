@@ -319,7 +319,7 @@ describe('EXE-6: a call that ended can no longer change the thread', () => {
     }
     expect(h.fileStore.paths()).toEqual([]);
     expect(h.store.messages()).toHaveLength(messages);
-    expect(await h.state().getValue('late')).toBeUndefined();
+    expect(await h.state().getValue('late')).toBeNull();
     expect(h.frames.some((frame) => frame.type === 'event')).toBe(false);
   });
 });

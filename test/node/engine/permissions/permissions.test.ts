@@ -175,7 +175,7 @@ describe('guards on tool calls', () => {
       const [tool] = h.byRole('tool');
       expect(tool?.tool_status, line).toBe('error');
       expect(tool?.content, line).toContain('Denied by the manifest rule (sh, rm *, deny)');
-      expect(await h.state().getValue('ran'), line).toBeUndefined();
+      expect(await h.state().getValue('ran'), line).toBeNull();
     }
   });
 
@@ -193,7 +193,7 @@ describe('guards on tool calls', () => {
     });
     await h.send('go');
     expect(h.byRole('tool')[0]?.content).toContain('a redirection uses a path known only at run time: > $F');
-    expect(await h.state().getValue('ran')).toBeUndefined();
+    expect(await h.state().getValue('ran')).toBeNull();
   });
 
   it('PERM-1: an allowed compound line runs when every part is allowed', async () => {
