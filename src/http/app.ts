@@ -18,6 +18,7 @@ import {
   validationHook,
   withSecurityHeaders,
 } from './contract/index.js';
+import { mountThreadEndpoints } from './endpoints/index.js';
 import { resolvePrincipal, signIn } from './identity/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
 import { oauthRoutes, resourceChallenge } from './oauth/index.js';
@@ -87,6 +88,8 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', mcpAuthorizationRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', threadRoutes(registry));
+  // After every thread route of the runtime's own: an endpoint one of them would answer is refused.
+  mountThreadEndpoints(app, registry);
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).
   // Or an OAuth access token issued here (IDN-7), whose 401 names where to get one.
   app.use('/mcp', resourceChallenge());

@@ -44,6 +44,12 @@ export { definePrompt } from './define-prompt.js';
 export type { SkillDefinition } from './define-skill.js';
 export { defineSkill } from './define-skill.js';
 export type {
+  ThreadEndpointDefinition,
+  ThreadEndpointHandler,
+  ThreadEndpointOptions,
+} from './define-thread-endpoint.js';
+export { defineThreadEndpoint } from './define-thread-endpoint.js';
+export type {
   AnyToolDefinition,
   ApprovalContext,
   ApprovalPredicate,

@@ -2,6 +2,7 @@
 
 export { modelSettingsProblem } from './define-model.js';
 export { isSubpromptConfig } from './define-prompt.js';
+export { isThreadEndpoint } from './define-thread-endpoint.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, defineTool, MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
 export { DefinitionError, deferDefinitionErrors, deferredDefinitionError } from './definition-error.js';
 export type {

@@ -20,6 +20,7 @@ import { eventRoutes } from '../../src/http/routes/index.js';
 import { ALICE, api, BOB, createThread, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { allFrames } from '../support/socket.js';
+import * as endpointsApp from './endpoints-app.js';
 
 interface Operation {
   method: string;
@@ -121,12 +122,16 @@ const expectError = (body: unknown, code: string) => expect(body).toMatchObject(
 
 describe('the OpenAPI document and the routes', () => {
   it('THR-5: every route served is documented with an operationId, and every operation is served', async () => {
-    const app = createApp(new Registry({}));
+    // The application's thread endpoints (EP-12) are served and documented beside the runtime's routes.
+    const app = createApp(new Registry({ endpoints: endpointsApp.endpoints }));
     const served = new Set(
       app.routes
         .filter((route) => route.method !== 'ALL') // middleware
         .map((route) => {
-          const path = route.path.replace(/\/files\/\*$/, '/files/{path}').replaceAll(/:(\w+)/g, '{$1}');
+          const path = route.path
+            .replace(/\/files\/\*$/, '/files/{path}')
+            .replace(/\/\*$/, '/{*}')
+            .replaceAll(/:(\w+)/g, '{$1}');
           return `${route.method} ${path}`;
         }),
     );

@@ -20,6 +20,7 @@ import * as callVisibility from './call-visibility-app.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as egress from './egress-app.js';
+import * as endpointsApp from './endpoints-app.js';
 import * as google from './google-app.js';
 import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
@@ -449,7 +450,10 @@ const runtime = createRuntime({
     ...toolContext.prompts,
     ...callVisibility.prompts,
     ...limitsApp.prompts,
+    ...endpointsApp.prompts,
   ],
+  // EP-1: thread endpoints (test/workers/endpoints.test.ts).
+  endpoints: endpointsApp.endpoints,
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
   // BEAT-1: heartbeats in a fraction of a second rather than every 30 s.
@@ -480,6 +484,7 @@ const runtime = createRuntime({
     ...callVisibility.agents,
     ...limitsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
+    ...endpointsApp.agents,
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),
     defineAgent({ name: 'shell', sideA: { prompt: 'shell' } }),
     defineAgent({

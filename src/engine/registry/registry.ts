@@ -32,6 +32,7 @@ import {
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { type ThreadLimits, threadLimits } from './runtime-limits.js';
 import { subpromptTool } from './subprompt-tool.js';
+import { type ThreadEndpoints, threadEndpoints } from './thread-endpoints.js';
 import { toolHeartbeatInterval } from './tool-heartbeat.js';
 import type {
   AgentToolFactory,
@@ -77,6 +78,8 @@ export class Registry {
   readonly limits: ThreadLimits;
   /** How often a running call says it still runs (BEAT-1). */
   readonly toolHeartbeatMs: number;
+  /** The application's thread endpoints, compiled into their route table (EP-1). */
+  readonly endpoints: ThreadEndpoints;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
   private readonly capabilitiesByAgent = new Map<string, EffectiveCapabilities>();
   /** Per agent: its tools that keep a context; asked at every turn's start, built once. */
@@ -113,6 +116,7 @@ export class Registry {
     this.skills = definitions.skills ?? [];
     this.limits = threadLimits(definitions.limits);
     this.toolHeartbeatMs = toolHeartbeatInterval(definitions.toolHeartbeatMs);
+    this.endpoints = threadEndpoints(definitions.endpoints);
     this.checkReferences();
     this.offerSecretTool();
     for (const agent of this.agents.values()) {

@@ -12,6 +12,7 @@ import type {
   SkillDefinition,
   SubagentToolConfig,
   SubpromptConfig,
+  ThreadEndpointDefinition,
   Watchdog,
 } from '../../spec/index.js';
 import type { RuntimeLimits } from './runtime-limits.js';
@@ -36,6 +37,12 @@ export interface AppDefinitions {
   skills?: readonly SkillDefinition[];
   /** What one thread may hold: its files' total size and its inbox (ATT-6, THR-8; runtime-limits.ts). */
   limits?: RuntimeLimits;
+  /**
+   * Thread endpoints (`defineThreadEndpoint`), keyed by the path of their file under `agents/api/`
+   * without `.ts`: `summary`, `export.post`, `notes/[id]`, `files/[*]` (EP-1). Served beneath
+   * `/api/threads/:id/`.
+   */
+  endpoints?: Readonly<Record<string, ThreadEndpointDefinition>>;
   /**
    * How often a tool call still running says so, in milliseconds (BEAT-1; tool-heartbeat.ts): a
    * `tool_running` frame and a log line. Default 30 000.

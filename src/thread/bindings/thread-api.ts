@@ -2,6 +2,7 @@
  * The Thread object's RPC surface as the HTTP layer sees it: inputs, answers and errors. Errors are
  * returned as values, not thrown, because an exception crossing RPC keeps only its message.
  */
+import type { EndpointTarget } from '../../engine/endpoints/index.js';
 import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 import type { Principal, ThreadAction } from '../access/index.js';
@@ -259,6 +260,12 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     nonceHash: string | null,
     outcome: McpCallbackOutcome,
   ): Promise<RpcResult<McpAuthorizationResult>>;
+  /**
+   * Runs the application's thread endpoint `endpoint` with `request` inside the thread, at rest, when
+   * `principal` may read (GET, HEAD) or write (any other method) the thread; else its 404 or 403, in
+   * the API's error shape (EP-8, EP-10).
+   */
+  runEndpoint(principal: Principal, id: string, endpoint: EndpointTarget, request: Request): Promise<Response>;
   listMessages(
     principal: Principal,
     id: string,

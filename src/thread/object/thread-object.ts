@@ -8,6 +8,7 @@
  * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts).
  */
 import type { TurnOutcome } from '../../engine/conversation/index.js';
+import type { EndpointTarget } from '../../engine/endpoints/index.js';
 import { noteOutsideFile } from '../../engine/execute/index.js';
 import type { ApprovalAnswer, AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
@@ -52,6 +53,8 @@ import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
+import { runThreadEndpoint } from './thread-endpoint.js';
+import { DurableThreadHost } from './thread-host.js';
 import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
@@ -261,6 +264,21 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
       const problem = await storeSecretAnswer(this.answerDesk(), record.id, toolCallId, value);
       return problem ? fail(problem) : ok(this.details(record));
     });
+  }
+
+  /** A thread endpoint (EP-8, EP-10), run here at rest, for a principal who may read (GET) or write the thread. */
+  async runEndpoint(principal: Principal, id: string, endpoint: EndpointTarget, request: Request): Promise<Response> {
+    const action = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
+    const result = await this.asPrincipal(principal, id, action, async () => {
+      const thread = new DurableThreadHost(this.env, this.programs, this.mcp, () => this.answerDesk());
+      const host = { ...this.answerDesk(), files: () => this.files(), thread, store: () => this.store() };
+      return ok(await runThreadEndpoint(host, endpoint, request));
+    });
+    if (result.ok) return result.value;
+    return Response.json(
+      { error: { code: result.error.code, message: result.error.message } },
+      { status: result.error.status },
+    );
   }
 
   async listMessages(

@@ -1,0 +1,80 @@
+/**
+ * A thread endpoint run inside its thread's object (EP-8): the handler receives the thread's
+ * `ThreadState` at rest (`execution` is null), built over the same store, files, variables and
+ * stream as a turn's, so what it reads is current and what it emits reaches the thread's stream.
+ * It is application code and is contained as a tool is (design of application code): every file
+ * operation, request and child thread passes an access gate over the thread's rules, named
+ * `endpoint:<key>`, where a rule that denies or asks refuses (nobody is there to approve) and what
+ * no rule covers goes ahead; `state.fetch`, and the global `fetch` inside the handler, pass the
+ * egress policy. Its error is scrubbed of the thread's secrets.
+ */
+
+import { egressPolicy } from '../../engine/egress/index.js';
+import { answerEndpoint, type EndpointTarget, endpointFailure } from '../../engine/endpoints/index.js';
+import { threadStates } from '../../engine/execute/index.js';
+import { ThreadFiles } from '../../engine/files/index.js';
+import { accessGate, threadRules } from '../../engine/permissions/index.js';
+import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
+import type { Registry } from '../../engine/registry/index.js';
+import type { RuntimeEnv } from '../bindings/index.js';
+import type { ThreadVariables } from '../secrets/index.js';
+import type { SqliteThreadStore } from '../storage/index.js';
+
+export interface EndpointHost {
+  readonly env: RuntimeEnv;
+  readonly registry: Registry;
+  store(): SqliteThreadStore;
+  files(): FileStore;
+  emit: FrameSink;
+  readonly variables: ThreadVariables;
+  readonly thread: ThreadHost;
+}
+
+const NO_AGENTS: ReadonlySet<string> = new Set();
+
+function notFound(key: string): Response {
+  return Response.json(
+    { error: { code: 'not_found', message: `no thread endpoint ${key} in this application` } },
+    { status: 404 },
+  );
+}
+
+/** Runs the endpoint `key` with `request` and its path's `params`; always answers, never throws. */
+export async function runThreadEndpoint(
+  host: EndpointHost,
+  endpoint: EndpointTarget,
+  request: Request,
+): Promise<Response> {
+  const { registry } = host;
+  const definition = registry.endpoints.byKey.get(endpoint.key);
+  if (!definition) return notFound(endpoint.key);
+  const store = host.store();
+  const variables = await host.variables.open();
+  const agent = registry.agent(store.info.agentId);
+  // The thread's rules include its agent's: without them nothing could say what the handler may do.
+  if (!agent) return endpointFailure(`the thread's agent "${store.info.agentId}" is no longer defined`);
+  const gate = accessGate({
+    rules: threadRules(store, agent, registry.projectRules),
+    tool: `endpoint:${endpoint.key}`,
+    approved: () => false,
+    childAgents: NO_AGENTS,
+  });
+  const states = threadStates({
+    store,
+    // EXE-8: what the endpoint writes to files is scrubbed like everything else the thread keeps.
+    files: new ThreadFiles(host.files(), variables.scrubber),
+    variables: variables.resolved,
+    emit: host.emit,
+    host: host.thread,
+    egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
+  });
+  return answerEndpoint({
+    key: endpoint.key,
+    handler: definition.handler,
+    request,
+    state: states(null, gate),
+    params: endpoint.params,
+    scrub: variables.scrubber.text,
+    log: host.variables.logError,
+  });
+}
