@@ -1,10 +1,12 @@
 /**
- * The example application: every definition the Worker serves. A tool's name is its key here.
+ * The example application: every definition the Worker serves. A tool's name is its key here, and a
+ * thread endpoint's key is the path of its file under api/.
  */
 import assistantAgent, { assistantAgent as assistantOn } from './agents/assistant';
 import brainstormAgent from './agents/brainstorm';
 import unitsAgent from './agents/units';
 import workspaceAgent from './agents/workspace';
+import summary from './api/summary';
 import defaultModel from './models/default';
 import { claude, gemini, llama } from './models/others';
 import assistantPrompt, { assistantPrompt as assistantPromptOn } from './prompts/assistant';
@@ -43,3 +45,5 @@ export const agents = [
 ];
 export const models = [defaultModel, claude, gemini, llama];
 export const skills = [codeReview];
+/** Thread endpoints, by the path of their file under api/ without `.ts`: GET /api/threads/:id/summary. */
+export const endpoints = { summary };

@@ -5,6 +5,7 @@
  */
 import { type AnswerCalls, answerCalls } from './answers.js';
 import { type AuditCalls, auditCalls } from './audit.js';
+import { type EndpointCalls, endpointCalls } from './endpoints.js';
 import { type FileCalls, fileCalls } from './files.js';
 import { typedApi } from './http.js';
 import { type KeyCalls, keyCalls } from './keys.js';
@@ -23,6 +24,8 @@ export interface Client {
   readonly answers: AnswerCalls;
   readonly files: FileCalls;
   readonly variables: VariableCalls;
+  /** The application's thread endpoints (`defineThreadEndpoint`), called by path below a thread. */
+  readonly endpoints: EndpointCalls;
   /** Admins: the tenant's API keys. */
   readonly keys: KeyCalls;
   /** Admins: the tenant's audit log. */
@@ -44,6 +47,7 @@ export function createClient(options: ClientOptions): Client {
     answers: answerCalls(api),
     files: fileCalls(platform),
     variables: variableCalls(api),
+    endpoints: endpointCalls(platform),
     keys: keyCalls(api),
     audit: auditCalls(api),
     limits: limitCalls(api),

@@ -36,6 +36,19 @@ describe('the client in workerd', () => {
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
   });
 
+  it("EP-1: the application's thread endpoints are called by path, with JSON or any body, errors as ApiError", async () => {
+    const { id } = await client.threads.create({ agent: 'ep_agent' });
+    expect(await client.endpoints.json(id, 'notes', { text: 'from the client' })).toEqual({
+      id: '1',
+      text: 'from the client',
+    });
+    expect(await client.endpoints.json(id, 'notes/1')).toEqual({ id: '1', text: 'from the client' });
+    const put = await client.endpoints.call(id, 'echo', { method: 'PUT', body: 'raw' });
+    expect(await put.json()).toMatchObject({ method: 'PUT', body: 'raw' });
+    expect(await client.endpoints.json(id, 'search?q=milk')).toEqual({ q: 'milk' });
+    await expect(client.endpoints.call(id, 'search')).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+  });
+
   it('THR-2: the event-stream transport follows a turn frame by frame', async () => {
     const { id } = await client.threads.create({ agent: 'general' });
     const stream = client.stream(id, { transport: 'sse' });

@@ -2,9 +2,11 @@
  * Thread endpoints for test/workers/endpoints.test.ts (EP-1 to EP-12): the specification's example,
  * notes kept in the thread (a POST with a schema-checked body, `[id]`, a static route beside it, a
  * catch-all), method suffixes in odd cases, a handler that throws with a secret in its message, one
- * that returns no Response, and file writes that the thread's rules deny.
+ * that returns no Response, file writes that the thread's rules deny, and the example application's
+ * summary endpoint.
  */
 import { z } from 'zod';
+import summaryExample from '../../agents/api/summary.js';
 import { defineAgent, definePrompt, defineThreadEndpoint, type ThreadState } from '../../src/index.js';
 
 interface Note {
@@ -17,6 +19,8 @@ async function notesOf(state: ThreadState): Promise<Note[]> {
 }
 
 export const endpoints = {
+  // The example application's endpoint (agents/api/summary.ts), served here against a real thread.
+  'example/summary': summaryExample,
   // The specification's own example, as its chapter writes it.
   summary: defineThreadEndpoint(async (_req, state, params) => {
     const { messages, total } = await state.getMessages({ limit: 10 });

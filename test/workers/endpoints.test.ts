@@ -43,6 +43,25 @@ describe("the specification's endpoint, beneath its thread", () => {
     expect(await json(response)).toEqual({ threadId: id, messageCount: 2, returned: 2, execution: null, params: {} });
   });
 
+  it("EP-1: the example application's summary endpoint shows the thread at a glance", async () => {
+    const put = await api(`/api/threads/${id}/files/reports/q3.txt`, {
+      method: 'PUT',
+      body: 'numbers',
+      headers: { 'content-type': 'text/plain', 'content-length': '7' },
+    });
+    expect(put.status).toBe(201);
+    const response = await api(`/api/threads/${id}/example/summary`);
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({
+      id,
+      agent: 'ep_agent',
+      lastMessage: { role: 'assistant', content: expect.any(String) },
+    });
+    expect(body.messageCount).toBeGreaterThanOrEqual(2);
+    expect(body.files).toContain('/reports/q3.txt');
+  });
+
   it('EP-1, EP-11, EP-12: a POST with a checked JSON body changes the thread, and its event reaches the stream', async () => {
     const first = await api(`/api/threads/${id}/notes`, { method: 'POST', json: { text: 'buy milk' } });
     expect(first.status).toBe(201);
