@@ -26,6 +26,7 @@ import {
   agentRoutes,
   deferredChildRoutes,
   type EventRoutesOptions,
+  effectRoutes,
   eventRoutes,
   fileRoutes,
   interactionRoutes,
@@ -87,6 +88,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', interactionRoutes());
   app.route('/api/threads', mcpAuthorizationRoutes());
   app.route('/api/threads', deferredChildRoutes());
+  app.route('/api/threads', effectRoutes());
   app.route('/api/threads', threadRoutes(registry));
   // After every thread route of the runtime's own: an endpoint one of them would answer is refused.
   mountThreadEndpoints(app, registry);

@@ -10,6 +10,8 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
+export type { EffectArgs, EffectDefinition, EffectHandler, EffectOptions } from './define-effect.js';
+export { defineEffect } from './define-effect.js';
 export type {
   ClientToolDefinition,
   DefineClientToolOptions,
@@ -108,6 +110,7 @@ export type {
   RunCodeLog,
   RunCodeOptions,
   RunCodeResult,
+  ScheduledEffect,
   SetContextOptions,
   SpawnChildOptions,
   ThreadState,

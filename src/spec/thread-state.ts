@@ -425,6 +425,30 @@ export interface ThreadState<
   // Resources, variables, the thread hierarchy.
 
   // Effects (the specification's Effects chapter).
+
+  /**
+   * Schedules the effect registered as `name` to run `delay` milliseconds from now (default 0: at the
+   * thread's next alarm), outside any turn; resolves its id. Rejects at once for an unknown effect,
+   * arguments that do not survive a JSON round trip, or arguments its schema refuses.
+   */
+  scheduleEffect(name: string, args: Record<string, unknown>, delay?: number): Promise<string>;
+
+  /** The effects still waiting to run, `name`'s only when given, the soonest due first. */
+  getScheduledEffects(name?: string): Promise<ScheduledEffect[]>;
+
+  /** Cancels a waiting effect: false when `id` is unknown, already running or already done. */
+  removeScheduledEffect(id: string): Promise<boolean>;
+}
+
+/** A scheduled effect still waiting to run, as `state.getScheduledEffects()` lists it. */
+export interface ScheduledEffect {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** When it is due, in microseconds since the epoch. */
+  scheduledAt: number;
+  /** When it was scheduled, in microseconds since the epoch. */
+  createdAt: number;
 }
 
 export interface SpawnChildOptions {

@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as callVisibility from './call-visibility-app.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
+import * as effectsApp from './effects-app.js';
 import * as egress from './egress-app.js';
 import * as endpointsApp from './endpoints-app.js';
 import * as google from './google-app.js';
@@ -405,6 +406,7 @@ const runtime = createRuntime({
     ...toolRules.tools,
     ...toolContext.tools,
     ...callVisibility.tools,
+    ...effectsApp.tools,
   },
   models: [
     scripted,
@@ -450,10 +452,13 @@ const runtime = createRuntime({
     ...toolContext.prompts,
     ...callVisibility.prompts,
     ...limitsApp.prompts,
+    ...effectsApp.prompts,
     ...endpointsApp.prompts,
   ],
   // EP-1: thread endpoints (test/workers/endpoints.test.ts).
   endpoints: endpointsApp.endpoints,
+  // Effects (test/workers/effects.test.ts).
+  effects: effectsApp.effects,
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
   // BEAT-1: heartbeats in a fraction of a second rather than every 30 s.
@@ -483,6 +488,7 @@ const runtime = createRuntime({
     ...toolContext.agents,
     ...callVisibility.agents,
     ...limitsApp.agents,
+    ...effectsApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     ...endpointsApp.agents,
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),

@@ -24,6 +24,8 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
   'authorize',
   'invokeTool',
   'runCode',
+  'scheduleEffect',
+  'removeScheduledEffect',
   'mkdirFile',
   'rmdirFile',
 ]);

@@ -6,10 +6,13 @@
 export { seedToolContexts } from './context-seed.js';
 export type { GuardDecision, ToolGuard } from './executor.js';
 export { executeToolCalls } from './executor.js';
+export type { Fence } from './fenced-state.js';
+export { fencedState } from './fenced-state.js';
 export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
 export { noteOutsideFile } from './outside-files.js';
-export type { ResolvedVariables } from './thread-state.js';
-export { isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
+export { effectArgsProblem, MAX_PENDING_EFFECTS } from './state-effects.js';
+export type { ResolvedVariables, ThreadStateDeps } from './thread-state.js';
+export { createThreadState, isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
 export { STOPPED_MESSAGE } from './tool-call-error.js';
 export type { ValidatedCall } from './tool-call-validation.js';
 export { parsedArguments } from './tool-call-validation.js';

@@ -19,6 +19,7 @@ import type { ThreadFiles } from '../files/index.js';
 import type { AccessGate } from '../permissions/index.js';
 import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { noteAuthStatus } from './credential-hint.js';
+import { effectMembers } from './state-effects.js';
 import { stateFiles } from './state-files.js';
 import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
 
@@ -223,5 +224,6 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     // Resources, variables, the thread hierarchy.
 
     // Effects.
+    ...effectMembers(deps.host.effects),
   };
 }

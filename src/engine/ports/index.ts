@@ -5,6 +5,7 @@
  * children, the parent, programs, MCP tools, waking), and
  * StoreView, the base of views that change what one part of the loop sees of the store.
  */
+export type { EffectQueue, QueuedEffect } from './effect-queue.js';
 export type { FileListing, FileStore, StoredFileMeta } from './file-store.js';
 export type { Frame, FrameSink, NumberedFrame } from './frames.js';
 export type {

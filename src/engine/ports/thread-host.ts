@@ -14,6 +14,7 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../../spec/index.js';
+import type { EffectQueue } from './effect-queue.js';
 
 /** A tool of an MCP server, as the thread knows it from the server's listing. */
 export interface ConnectedTool {
@@ -61,6 +62,8 @@ export interface ThreadHost {
   runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
   /** The spend quotas the thread's model calls count against (IDN-6). Absent: none. */
   spend?: SpendPort;
+  /** The thread's scheduled effects (the Effects chapter). Absent: `state.scheduleEffect` is refused. */
+  effects?: EffectQueue;
   /** The tools of the MCP servers a prompt declares, as this thread knows them (LOCK-4). Absent: none. */
   connectedTools?(
     servers: Readonly<Record<string, McpServerConfig>>,

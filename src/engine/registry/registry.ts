@@ -9,6 +9,7 @@ import {
   type AnyToolDefinition,
   argumentsJsonSchema,
   DefinitionError,
+  type EffectDefinition,
   type McpServerConfig,
   type ModelDefinition,
   type PermissionRule,
@@ -29,6 +30,7 @@ import {
   type EffectiveCapabilities,
   effectiveCapabilities,
 } from '../permissions/index.js';
+import { registeredEffects } from './effect-names.js';
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { type ThreadLimits, threadLimits } from './runtime-limits.js';
 import { subpromptTool } from './subprompt-tool.js';
@@ -78,6 +80,8 @@ export class Registry {
   readonly limits: ThreadLimits;
   /** How often a running call says it still runs (BEAT-1). */
   readonly toolHeartbeatMs: number;
+  /** The application's effects by name (the Effects chapter). */
+  readonly effects: ReadonlyMap<string, EffectDefinition>;
   /** The application's thread endpoints, compiled into their route table (EP-1). */
   readonly endpoints: ThreadEndpoints;
   private readonly toolsByPrompt = new Map<string, ResolvedTool[]>();
@@ -116,6 +120,7 @@ export class Registry {
     this.skills = definitions.skills ?? [];
     this.limits = threadLimits(definitions.limits);
     this.toolHeartbeatMs = toolHeartbeatInterval(definitions.toolHeartbeatMs);
+    this.effects = registeredEffects(definitions.effects);
     this.endpoints = threadEndpoints(definitions.endpoints);
     this.checkReferences();
     this.offerSecretTool();

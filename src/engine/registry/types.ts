@@ -5,6 +5,7 @@
 import type {
   AgentDefinition,
   AnyToolDefinition,
+  EffectDefinition,
   JsonSchema,
   ModelDefinition,
   PermissionRule,
@@ -48,6 +49,11 @@ export interface AppDefinitions {
    * `tool_running` frame and a log line. Default 30 000.
    */
   toolHeartbeatMs?: number;
+  /**
+   * Effects keyed by name (the Effects chapter): the file name under `agents/effects/`, snake_case,
+   * or `{package}/{effect}` for a package's effects.
+   */
+  effects?: Readonly<Record<string, EffectDefinition>>;
 }
 
 /** SUB-3: how the runtime fills in an immediate call's arguments. */

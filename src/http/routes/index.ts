@@ -5,6 +5,7 @@
  */
 export { agentRoutes } from './agents.js';
 export { deferredChildRoutes } from './deferred-children.js';
+export { effectRoutes } from './effects.js';
 export { type EventRoutesOptions, eventRoutes } from './events.js';
 export { fileRoutes } from './files.js';
 export { interactionRoutes } from './interactions.js';

@@ -21,6 +21,7 @@ export type {
   ChildOutcome,
   CreateThreadInput,
   DeferredChildView,
+  EffectView,
   InitialMessage,
   JsonValue,
   McpAuthorizationResult,

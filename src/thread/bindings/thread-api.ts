@@ -206,6 +206,20 @@ export interface DeferredChildView {
   created_at: number;
 }
 
+/** A scheduled effect as the API shows it (the Effects chapter); times in milliseconds since the epoch. */
+export interface EffectView {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+  scheduled_at: number;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+  error: string | null;
+  attempts: number;
+}
+
 /**
  * The Thread Durable Object's RPC methods (THR-1, SUB-7): what the Worker and other threads call
  * through a stub. `ThreadObject` implements it; the namespace binding is typed by it, so nothing
@@ -271,6 +285,10 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     id: string,
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>>;
+  /** The effects waiting or running, then the newest finished ones (read). */
+  listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>>;
+  /** Cancels a waiting effect (write): 404 `effect_not_found`, 409 `effect_not_pending`. */
+  cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>>;
   stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
   destroy(principal: Principal, id: string): Promise<RpcResult<null>>;
   fetch(request: Request): Promise<Response>;

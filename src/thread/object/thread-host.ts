@@ -2,9 +2,9 @@
  * What a turn borrows from its thread (the engine's ThreadHost port), built once per object: child
  * threads and the parent through the thread's bindings (SUB-3, SUB-4, SUB-7), programs in isolates
  * (CODE-1), the tools of connected MCP servers (LOCK-4), the alarm that runs the loop, and the
- * spend quotas its model calls count against (IDN-6).
+ * spend quotas its model calls count against (IDN-6), and its scheduled effects.
  */
-import type { ConnectedTool, SpendPort, ThreadHost } from '../../engine/ports/index.js';
+import type { ConnectedTool, EffectQueue, SpendPort, ThreadHost } from '../../engine/ports/index.js';
 import type {
   McpServerConfig,
   RunCodeOptions,
@@ -31,6 +31,8 @@ export class DurableThreadHost implements ThreadHost {
     private readonly mcp: ThreadMcp,
     /** The object's desk, asked for at each use: it holds the store, which exists once the thread does. */
     private readonly desk: () => AnswerDesk,
+    /** The thread's scheduled effects (the Effects chapter). */
+    readonly effects?: EffectQueue,
   ) {
     this.spend = threadSpend(env, () => {
       const record = this.record(this.desk());

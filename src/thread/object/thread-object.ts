@@ -17,6 +17,7 @@ import {
   type ChildOutcome,
   type CreateThreadInput,
   type DeferredChildView,
+  type EffectView,
   fail,
   type McpAuthorizationResult,
   type McpBrowserStart,
@@ -34,6 +35,7 @@ import {
   type UploadedFile,
 } from '../bindings/index.js';
 import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
+import { cancelEffect, effectList } from '../effects/index.js';
 import { armSidecarAlarm, type SidecarDesk, storeUpload, sweepSidecars } from '../files/index.js';
 import {
   acceptMessage,
@@ -289,6 +291,16 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     return this.asPrincipal(principal, id, 'read', () => ok(this.store().page(query.after, query.limit, query.depth)));
   }
 
+  /** The thread's effects: waiting, running, then the newest finished (the Effects chapter). */
+  async listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>> {
+    return this.asPrincipal(principal, id, 'read', () => ok(effectList(this.effectRows)));
+  }
+
+  /** Cancels a waiting effect: 404 for one this thread does not have, 409 once it runs or has run. */
+  async cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>> {
+    return this.asPrincipal(principal, id, 'write', () => cancelEffect(this.effectRows, effectId));
+  }
+
   async stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
     return this.asPrincipal(principal, id, 'write', async (record) => {
       await stopThread(this.ending(), principal);
@@ -331,7 +343,11 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     await this.reporter.retry(record, this.store().messages());
     // WAIT-1: waits for children past their cap are answered before the loop looks for work.
     await expireChildWaits(this.answerDesk());
+    // Effects due now run before a turn starts, those that came due during it once it has ended:
+    // never inside a turn (an effect that queues a message wakes the loop for the next one).
+    if (!this.driver.busy) await this.effects.runDue();
     await this.driver.onAlarm();
+    if (!this.driver.busy) await this.effects.runDue();
     // Turns run only here, so a turn that ended waiting for a child is followed by this, in order:
     // the alarm is left at the wait's cap unless something earlier (a woken loop) holds it.
     await armChildWaitAlarm(this.answerDesk());
@@ -344,6 +360,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     };
     await sweepSidecars(sidecars);
     await armSidecarAlarm(sidecars);
+    // The turn deleted the alarm when it ended: it comes back for the next effect due.
+    await this.effects.arm();
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {

@@ -2,6 +2,7 @@
  * What a Thread Durable Object is made of, and how its parts are wired together (THR-1): its SQLite
  * tables and stream frames, the D1 index and the ordered writes to it, the variables with their
  * scrubber, the reports to a parent, the sandboxed programs, the MCP client and the turn driver,
+ * the scheduled effects and their runner,
  * made once per instance; the message store and the files, opened on first use and dropped when the
  * thread is erased; the owner check every RPC passes; and the views of the object the other rooms
  * borrow (the answer desk, the ending host). ThreadObject (thread-object.ts) is the surface built on
@@ -25,12 +26,20 @@ import {
   ThreadIndex,
 } from '../bindings/index.js';
 import { ParentReporter } from '../children/index.js';
+import { DurableEffectQueue, EffectRunner } from '../effects/index.js';
 import { CountedFileStore, type StorageUsage } from '../files/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
 import { ThreadVariables } from '../secrets/index.js';
-import { FrameLog, ownershipOf, SqliteThreadStore, ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import {
+  EffectRows,
+  FrameLog,
+  ownershipOf,
+  SqliteThreadStore,
+  ThreadMeta,
+  type ThreadRecord,
+} from '../storage/index.js';
 import { leaseHolder, TurnLease } from '../tenancy/index.js';
 import { TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
@@ -56,6 +65,12 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected readonly driver: TurnDriver;
   /** The thread's turn slot among its tenant's, renewed while a turn runs (IDN-5). */
   protected readonly lease: TurnLease;
+  /** The rows of the thread's scheduled effects, made again when the thread is erased. */
+  protected effectRows: EffectRows;
+  /** What turns, effects and endpoints borrow from the thread: children, the parent, programs, effects. */
+  protected readonly threadHost: DurableThreadHost;
+  /** Runs the thread's due effects from its alarm (the Effects chapter). */
+  protected readonly effects: EffectRunner;
 
   constructor(
     ctx: DurableObjectState,
@@ -72,6 +87,9 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.programs = new ThreadPrograms(ctx, env);
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
     this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
+    this.effectRows = new EffectRows(ctx.storage);
+    const effectQueue = new DurableEffectQueue(ctx, registry, this.variables, () => this.effectRows);
+    this.threadHost = new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk(), effectQueue);
     this.driver = new TurnDriver({
       ctx,
       env,
@@ -84,7 +102,18 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       sessionEnded: (outcome) => this.reportOutcome(outcome),
       turnEnded: (outcome) => this.recordOutcome(outcome),
       turnAlive: () => this.lease.alive(),
-      thread: new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk()),
+      thread: this.threadHost,
+    });
+    this.effects = new EffectRunner({
+      ctx,
+      env,
+      registry,
+      variables: this.variables,
+      rows: () => this.effectRows,
+      store: () => this.store(),
+      files: () => this.files(),
+      emit: this.emit,
+      thread: () => this.threadHost,
     });
     ctx.blockConcurrencyWhile(async () => {
       this.metaTable.wake();
@@ -195,5 +224,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.filesCache = null;
     this.variables.reset();
     this.frames = new FrameLog(this.ctx);
+    // Pending effects went with the storage: a deleted thread runs none.
+    this.effectRows = new EffectRows(this.ctx.storage);
   }
 }

@@ -1,8 +1,10 @@
 /**
  * A thread's SQLite storage (THR-1, THR-2): the message log and key-value store, the schema, the
  * numbered stream frames, the thread's own record, and the rows other rooms keep (idempotency keys,
- * variables, MCP servers, file sizes). Every SQL statement of the runtime is in this room.
+ * variables, MCP servers, file sizes, scheduled effects). Every SQL statement of the runtime is in this room.
  */
+export type { EffectRow, EffectStatus } from './effect-rows.js';
+export { EFFECT_HISTORY_KEPT, EffectRows } from './effect-rows.js';
 export type { FileWriteRow } from './file-rows.js';
 export { FileRows } from './file-rows.js';
 export { FrameLog } from './frame-log.js';
