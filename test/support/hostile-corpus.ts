@@ -2008,6 +2008,43 @@ export const JWT_FORGERIES: readonly {
   },
 ];
 
+// ---- the specification's file members, metadata and MIME types (TS-20, TS-28) -------------------
+// The members the File System chapter adds take the same paths as writeFile and readFile: each
+// refuses every one of invalidPaths() with the same reason, and nothing is stored. writeFile's MIME
+// type (the spec's third argument) is a header value once the file is served: one that is not a
+// plain `type/subtype` is refused, and so is metadata that is not a small JSON object.
+
+/** The ThreadState file members whose paths a test runs invalidPaths() through, as a tool calls them. */
+export const SPEC_FILE_MEMBERS = ['readFileStream', 'statFile', 'mkdirFile', 'rmdirFile', 'getFileThumbnail'] as const;
+
+/** MIME types writeFile refuses, nothing written. */
+export const HOSTILE_MIME_TYPES: readonly string[] = [
+  'text/html\r\nX-Injected: yes',
+  'text/plain\n',
+  'text/plain; charset="a\r\nb"',
+  'text',
+  'image/png/extra',
+  '<script>/x',
+  ' text/plain',
+  `text/${'x'.repeat(300)}`,
+];
+
+/** writeFile metadata refused, nothing written: not a plain object, or over 1024 bytes as JSON. */
+export const HOSTILE_FILE_METADATA: readonly { label: string; metadata: unknown }[] = [
+  { label: 'an array', metadata: ['a'] },
+  { label: 'a string', metadata: 'note' },
+  { label: 'null', metadata: null },
+  { label: 'two kilobytes', metadata: { note: 'x'.repeat(2048) } },
+];
+
+/** Keys a tool may try on `state.context`: none reaches Object.prototype or the persisted tool context. */
+export const HOSTILE_CONTEXT_KEYS: readonly { key: string; refused: boolean }[] = [
+  { key: '__proto__', refused: false },
+  { key: 'constructor', refused: false },
+  { key: 'local', refused: true },
+  { key: 'shared', refused: true },
+];
+
 // ---- limit settings an admin sends (IDN-5, IDN-6) --------------------------------------------------
 // Each is refused with 400 and changes nothing: a negative or fractional count, a string where a
 // number goes, an unknown limit or scope (a typo must not silently mean "unlimited"), a scope that

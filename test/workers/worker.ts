@@ -32,6 +32,7 @@ import * as sandboxApp from './sandbox-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagentWaits from './subagent-waits-app.js';
 import * as subagents from './subagents-app.js';
+import * as threadFiles from './thread-files-app.js';
 import * as toolContext from './tool-context-app.js';
 import * as toolRules from './tool-rules-app.js';
 import * as workersAi from './workers-ai-app.js';
@@ -405,6 +406,7 @@ const runtime = createRuntime({
     ...quotaApp.tools,
     ...toolRules.tools,
     ...toolContext.tools,
+    ...threadFiles.tools,
     ...callVisibility.tools,
     ...effectsApp.tools,
   },
@@ -450,6 +452,7 @@ const runtime = createRuntime({
     ...quotaApp.prompts,
     ...toolRules.prompts,
     ...toolContext.prompts,
+    ...threadFiles.prompts,
     ...callVisibility.prompts,
     ...limitsApp.prompts,
     ...effectsApp.prompts,
@@ -486,6 +489,7 @@ const runtime = createRuntime({
     ...quotaApp.agents,
     ...toolRules.agents,
     ...toolContext.agents,
+    ...threadFiles.agents,
     ...callVisibility.agents,
     ...limitsApp.agents,
     ...effectsApp.agents,

@@ -69,7 +69,10 @@ export function stateFiles(deps: { files: ThreadFiles; gate?: AccessGate }): Fil
       return bytes ? arrayBufferOf(bytes) : null;
     },
     readFileStream: async (path, options) => files.readStream(readable(path), options),
-    readdirFile: async (path) => ({ entries: (await files.readdir(path)).filter((entry) => visible(entry.path)) }),
+    async readdirFile(path) {
+      const listed = (await files.readdir(path)).filter((entry) => visible(entry.path));
+      return { entries: listed.map((entry) => ({ ...entry, isDirectory: entry.kind === 'directory' })) };
+    },
     statFile: async (path) => files.record(readable(path)),
     unlinkFile: async (path) => files.unlink(writable(path)),
     mkdirFile: async (path) => files.mkdir(writable(path)),

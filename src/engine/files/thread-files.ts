@@ -11,12 +11,12 @@
  */
 import type {
   AttachmentRef,
+  DirectoryEntry,
   FileChunk,
   FileRecord,
   FileStat,
   FileStats,
   GrepMatch,
-  ReaddirEntry,
   ReadFileStreamOptions,
   WriteFileOptions,
 } from '../../spec/index.js';
@@ -178,23 +178,12 @@ export class ThreadFiles {
     return this.store.delete(normalizeThreadPath(path));
   }
 
-  async readdir(path: string): Promise<ReaddirEntry[]> {
+  async readdir(path: string): Promise<DirectoryEntry[]> {
     const prefix = directoryPrefix(normalizeThreadPath(path));
     const listing = await this.store.list(prefix, { recursive: false });
-    const entries: ReaddirEntry[] = [
-      ...listing.directories.map((dir) => ({
-        name: baseName(dir),
-        path: dir,
-        kind: 'directory' as const,
-        isDirectory: true,
-      })),
-      ...listing.files.map((file) => ({
-        name: file.name,
-        path: file.path,
-        kind: 'file' as const,
-        isDirectory: false,
-        size: file.size,
-      })),
+    const entries: DirectoryEntry[] = [
+      ...listing.directories.map((dir) => ({ name: baseName(dir), path: dir, kind: 'directory' as const })),
+      ...listing.files.map((file) => ({ name: file.name, path: file.path, kind: 'file' as const, size: file.size })),
     ];
     return entries.sort((a, b) => a.path.localeCompare(b.path));
   }
