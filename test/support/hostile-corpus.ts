@@ -2045,6 +2045,62 @@ export const HOSTILE_CONTEXT_KEYS: readonly { key: string; refused: boolean }[] 
   { key: 'shared', refused: true },
 ];
 
+// ---- thread endpoints: keys and requests (EP-7, EP-10) ------------------------------------------
+// A key the runtime cannot read as one route stops the Worker at startup, naming the key; a request
+// path no endpoint answers gets the API's 404 and runs no handler; a body past the API's 1 MiB limit
+// is refused 413 before the handler runs, whether its length is declared or it streams without one;
+// the caller's credential never reaches application code.
+
+/** Endpoint keys refused at startup with a DefinitionError naming the key, and the words of the refusal. */
+export const HOSTILE_ENDPOINT_KEYS: readonly { key: string; reason: RegExp }[] = [
+  { key: '', reason: /empty/ },
+  { key: 'summary.ts', reason: /without "\.ts"/ },
+  { key: '/summary', reason: /leading/ },
+  { key: 'notes/', reason: /trailing/ },
+  { key: 'a//b', reason: /doubled/ },
+  { key: 'files/[*]/more', reason: /last segment/ },
+  { key: 'notes/[]', reason: /parameter's name/ },
+  { key: 'notes/[1d]', reason: /parameter's name/ },
+  { key: 'notes/[a-b]', reason: /parameter's name/ },
+  { key: 'notes/[__proto__', reason: /not a path segment/ },
+  { key: 'notes/x[id]', reason: /not a path segment/ },
+  { key: 'notes/[id].json', reason: /not a path segment/ },
+  { key: 'a/../b', reason: /not a path segment/ },
+  { key: 'a/./b', reason: /not a path segment/ },
+  { key: 'sp ace', reason: /not a path segment/ },
+  { key: 'q?x', reason: /not a path segment/ },
+  { key: 'frag#x', reason: /not a path segment/ },
+  { key: 'pct%41', reason: /not a path segment/ },
+  { key: 'col:on', reason: /not a path segment/ },
+  { key: 'back\\slash', reason: /not a path segment/ },
+  { key: 'nul\u0000', reason: /not a path segment/ },
+  { key: 'bidi\u202Eexe', reason: /not a path segment/ },
+  { key: '.post', reason: /no name/ },
+  { key: '[id]/x/[id]', reason: /appears twice/ },
+];
+
+/**
+ * Paths below a thread (after `/api/threads/<id>`) that no endpoint of test/workers/endpoints-app.ts
+ * answers: broken percent-encoding, another case, a segment too many.
+ */
+export const UNROUTABLE_ENDPOINT_PATHS: readonly string[] = [
+  '/notes/%E0%A4%A',
+  '/notes/%',
+  '/SUMMARY',
+  '/summary/extra',
+  '/summary.ts',
+  '/echo%00',
+];
+
+/** Bodies past the 1 MiB limit: 413 `body_too_large`, the handler never runs. */
+export const OVERSIZED_ENDPOINT_BODIES: readonly { label: string; declared: boolean }[] = [
+  { label: 'its length declared', declared: true },
+  { label: 'streamed without a length', declared: false },
+];
+
+/** Headers that carry the caller's credential: none reaches a thread endpoint's handler. */
+export const CREDENTIAL_HEADERS: readonly string[] = ['authorization', 'cookie'];
+
 // ---- limit settings an admin sends (IDN-5, IDN-6) --------------------------------------------------
 // Each is refused with 400 and changes nothing: a negative or fractional count, a string where a
 // number goes, an unknown limit or scope (a typo must not silently mean "unlimited"), a scope that

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import summaryExample from '../../agents/api/summary.js';
 import { defineAgent, definePrompt, defineThreadEndpoint, type ThreadState } from '../../src/index.js';
+import { CREDENTIAL_HEADERS } from '../support/hostile-corpus.js';
 
 interface Note {
   id: string;
@@ -56,7 +57,12 @@ export const endpoints = {
   'notes/[*]': defineThreadEndpoint(async (_req, _state, params) => Response.json({ rest: params['*'] })),
   // Method suffixes in any case.
   'echo.PuT': defineThreadEndpoint(async (req, _state, params) =>
-    Response.json({ method: req.method, body: await req.text(), params, auth: req.headers.get('authorization') }),
+    Response.json({
+      method: req.method,
+      body: await req.text(),
+      params,
+      credentials: CREDENTIAL_HEADERS.filter((name) => req.headers.has(name)),
+    }),
   ),
   'echo.DELETE': defineThreadEndpoint(async (req) => Response.json({ method: req.method })),
   'search.get': defineThreadEndpoint({ query: z.object({ q: z.string().min(1) }) }, async (req) =>

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, DefinitionError, defineThreadEndpoint } from '../../src/index.js';
 import { api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
+import { CREDENTIAL_HEADERS, OVERSIZED_ENDPOINT_BODIES, UNROUTABLE_ENDPOINT_PATHS } from '../support/hostile-corpus.js';
 import { allFrames } from '../support/socket.js';
 import { ADMIN_KEY, call } from '../support/worker-calls.js';
 
@@ -95,8 +96,7 @@ describe("the specification's endpoint, beneath its thread", () => {
 
   it("EP-3: method suffixes in any case; a method without an endpoint is the API's 404", async () => {
     const put = await api(`/api/threads/${id}/echo`, { method: 'PUT', body: 'hello' });
-    // The handler never sees the caller's credential.
-    expect(await json(put)).toEqual({ method: 'PUT', body: 'hello', params: {}, auth: null });
+    expect(await json(put)).toEqual({ method: 'PUT', body: 'hello', params: {}, credentials: [] });
     expect(await json(await api(`/api/threads/${id}/echo`, { method: 'DELETE' }))).toEqual({ method: 'DELETE' });
     const get = await api(`/api/threads/${id}/echo`);
     expect(get.status).toBe(404);
@@ -104,6 +104,14 @@ describe("the specification's endpoint, beneath its thread", () => {
     const unknown = await api(`/api/threads/${id}/no-such-endpoint`);
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it("EP-3, EP-6: paths no endpoint answers are the API's 404, whatever their spelling (hostile corpus)", async () => {
+    for (const path of UNROUTABLE_ENDPOINT_PATHS) {
+      const response = await api(`/api/threads/${id}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await json(response), path).toMatchObject({ error: { code: 'not_found' } });
+    }
   });
 
   it('EP-12: a query schema is checked before the handler runs', async () => {
@@ -115,7 +123,7 @@ describe("the specification's endpoint, beneath its thread", () => {
 });
 
 describe('who may call an endpoint', () => {
-  it('EP-10: no key 401; a thread not seen 404; a viewer reads but may not POST (403); bodies over 1 MiB 413', async () => {
+  it('EP-10: no key 401; a thread not seen 404; a viewer reads but may not POST (403)', async () => {
     const suffix = crypto.randomUUID().slice(0, 8);
     const member = await issueKey(`ep-a-${suffix}`, 'member');
     const viewer = await issueKey(`ep-a-${suffix}`, 'viewer');
@@ -136,13 +144,37 @@ describe('who may call an endpoint', () => {
     expect(await json(refused)).toMatchObject({ error: { code: 'forbidden' } });
     // Refused, nothing changed.
     expect(await json(await call(`/api/threads/${shared}/notes`, member))).toEqual({ notes: [] });
+  });
 
-    const large = await call(`/api/threads/${shared}/echo`, member, {
+  it("EP-10: the caller's credential never reaches the handler (hostile corpus)", async () => {
+    const response = await api(`/api/threads/${id}/echo`, {
       method: 'PUT',
-      body: 'x'.repeat(1024 * 1024 + 1),
+      body: 'x',
+      headers: { cookie: 'session=caller-cookie' },
     });
-    expect(large.status).toBe(413);
-    expect(await json(large)).toMatchObject({ error: { code: 'body_too_large' } });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toMatchObject({ credentials: [] });
+    expect(CREDENTIAL_HEADERS).toEqual(expect.arrayContaining(['authorization', 'cookie']));
+  });
+
+  it('EP-10: a body over 1 MiB is refused 413 before the handler runs, declared or streamed (hostile corpus)', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify({ text: 'x'.repeat(1024 * 1024 + 1) }));
+    for (const { label, declared } of OVERSIZED_ENDPOINT_BODIES) {
+      const body = declared
+        ? bytes
+        : new ReadableStream<Uint8Array>({
+            start(controller) {
+              for (let at = 0; at < bytes.length; at += 65_536) controller.enqueue(bytes.slice(at, at + 65_536));
+              controller.close();
+            },
+          });
+      const response = await api(`/api/threads/${id}/notes`, { method: 'POST', body });
+      expect(response.status, label).toBe(413);
+      expect(await json(response), label).toMatchObject({ error: { code: 'body_too_large' } });
+    }
+    // Refused, nothing changed: no note that long was added.
+    const { notes } = (await json(await api(`/api/threads/${id}/notes`))) as { notes: { text: string }[] };
+    expect(notes.every((note) => note.text.length < 100)).toBe(true);
   });
 });
 

@@ -76,6 +76,28 @@ function parameters(served: ServedEndpoint) {
   return z.object(shape);
 }
 
+/** The answers the runtime may give instead of the handler's, each only where it can happen. */
+function failures(served: ServedEndpoint, answers: RouteConfig['responses']): RouteConfig['responses'] {
+  const { route, definition } = served;
+  const writes = route.method !== 'GET';
+  const carriesBody = WITH_BODY.has(route.method) || route.method === 'DELETE';
+  return {
+    ...answers,
+    ...(definition.query || definition.body
+      ? {
+          400: failure(
+            '`invalid_request`, `invalid_json` or `json_too_deep`: the query or body does not match its schema',
+          ),
+        }
+      : {}),
+    ...(writes ? { 403: failure('`forbidden`: your role may read this thread but not write it') } : {}),
+    404: failure('`thread_not_found`: no such thread of yours'),
+    ...(carriesBody ? { 413: failure('`body_too_large`: the body is over 1 MiB') } : {}),
+    500: failure('`endpoint_failed`: the endpoint threw, or returned something that is not a Response'),
+    ...AUTH_FAILURES,
+  };
+}
+
 /** The endpoint's operation in the document. */
 export function endpointOperation(served: ServedEndpoint, operationId: string): RouteConfig {
   const { route, definition } = served;
@@ -98,14 +120,8 @@ export function endpointOperation(served: ServedEndpoint, operationId: string): 
       ...(definition.query ? { query: schemaOf(definition.query) as z.ZodObject } : {}),
       ...(WITH_BODY.has(route.method) || definition.body ? { body } : {}),
     },
-    responses: {
+    responses: failures(served, {
       200: { description: 'What the endpoint answers: any status, type and body it chooses', content: answer },
-      400: failure('`invalid_request`, `invalid_json` or `json_too_deep`: the query or body does not match its schema'),
-      403: failure('`forbidden`: your role may not write this thread (any method but GET)'),
-      404: failure('`thread_not_found`: no such thread of yours'),
-      413: failure('`body_too_large`: the body is over 1 MiB'),
-      500: failure('`endpoint_failed`: the endpoint threw, or returned something that is not a Response'),
-      ...AUTH_FAILURES,
-    },
+    }),
   };
 }

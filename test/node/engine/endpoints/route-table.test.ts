@@ -7,6 +7,7 @@ import { DefinitionError, defineThreadEndpoint } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { EndpointRoutes, routePath } from '../../../../src/engine/endpoints/index.js';
 import { Registry } from '../../../../src/engine/registry/index.js';
+import { HOSTILE_ENDPOINT_KEYS } from '../../../support/hostile-corpus.js';
 
 function table(...keys: string[]): EndpointRoutes {
   return new EndpointRoutes(keys);
@@ -123,31 +124,11 @@ describe('keys refused at startup', () => {
     expect(() => table('notes', 'notes.post', 'notes/[id]', 'notes/[*]')).not.toThrow();
   });
 
-  it('EP-7: malformed keys are a DefinitionError naming the key', () => {
-    for (const [key, why] of [
-      ['', /empty/],
-      ['summary.ts', /without "\.ts"/],
-      ['/summary', /leading/],
-      ['notes/', /trailing/],
-      ['a//b', /doubled/],
-      ['files/[*]/more', /last segment/],
-      ['notes/[]', /parameter's name/],
-      ['notes/[1d]', /parameter's name/],
-      ['notes/[a-b]', /parameter's name/],
-      ['notes/x[id]', /not a path segment/],
-      ['notes/[id].json', /not a path segment/],
-      ['a/../b', /not a path segment/],
-      ['a/./b', /not a path segment/],
-      ['sp ace', /not a path segment/],
-      ['q?x', /not a path segment/],
-      ['pct%41', /not a path segment/],
-      ['col:on', /not a path segment/],
-      ['.post', /no name/],
-      ['[id]/x/[id]', /appears twice/],
-    ] as const) {
+  it('EP-7: malformed keys are a DefinitionError naming the key (hostile corpus)', () => {
+    for (const { key, reason } of HOSTILE_ENDPOINT_KEYS) {
       const attempt = () => table(key);
       expect(attempt, key).toThrow(DefinitionError);
-      expect(attempt, key).toThrow(why);
+      expect(attempt, key).toThrow(reason);
       expect(attempt, key).toThrow(`endpoints["${key}"]`);
     }
   });
