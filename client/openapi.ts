@@ -474,6 +474,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/threads/{id}/effects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread's scheduled effects and the newest finished ones */
+    get: operations['listThreadEffects'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/effects/{effectId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Cancel a scheduled effect that has not started */
+    delete: operations['cancelThreadEffect'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/threads': {
     parameters: {
       query?: never;
@@ -542,6 +576,23 @@ export interface paths {
     put?: never;
     /** Abort the running step (the tool's abortSignal fires); stops child threads too */
     post: operations['stopThread'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{threadId}/summary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The application's endpoint summary */
+    get: operations['threadEndpoint_summary_get'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -965,6 +1016,31 @@ export interface components {
       variables: {
         [key: string]: string;
       };
+    };
+    /** @description Waiting or running effects, then the newest 50 finished */
+    EffectList: {
+      effects: components['schemas']['ScheduledEffect'][];
+    };
+    ScheduledEffect: {
+      id: string;
+      /** @description The effect, as registered: `send_digest` or `package/send_digest` */
+      name: string;
+      /** @description Its arguments, as scheduled */
+      args: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      status: 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
+      /** @description When it is due, in ms since the epoch */
+      scheduled_at: number;
+      /** @description When it was scheduled, in ms since the epoch */
+      created_at: number;
+      started_at: number | null;
+      finished_at: number | null;
+      /** @description Why it failed */
+      error: string | null;
+      /** @description How many times a run was started */
+      attempts: number;
     };
     CreateThreadBody: {
       /** @description Name of the agent that runs the thread */
@@ -3036,6 +3112,135 @@ export interface operations {
       };
     };
   };
+  listThreadEffects: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The effects */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EffectList'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not read the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  cancelThreadEffect: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+        /** @description The effect id */
+        effectId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The effect, cancelled */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduledEffect'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `effect_not_found`: the thread has no such effect */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `effect_not_pending`: the effect is running or has finished */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listThreads: {
     parameters: {
       query?: {
@@ -3466,6 +3671,65 @@ export interface operations {
       };
       /** @description `thread_not_found`: no such thread of yours */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  threadEndpoint_summary_get: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        threadId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description What the endpoint answers: any status, type and body it chooses */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          '*/*': string;
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `endpoint_failed`: the endpoint threw, or returned something that is not a Response */
+      500: {
         headers: {
           [name: string]: unknown;
         };
