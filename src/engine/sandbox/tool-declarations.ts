@@ -148,7 +148,7 @@ function toolLine(tool: DeclaredTool): string {
   const parameters = isSchema(tool.parameters) ? tool.parameters : {};
   const required = Array.isArray(parameters.required) && parameters.required.length > 0;
   const doc = tool.description.trim() ? `  ${jsDoc(tool.description).trimEnd()}\n` : '';
-  // invokeTool resolves with the result's text (JSON when the tool returned data) and rejects with its error.
+  // A program's call resolves with the result's text (JSON when the tool returned data) and rejects with its error.
   return `${doc}  ${memberName(tool.name)}(args${required ? '' : '?'}: ${typeOf(parameters)}): Promise<string>;`;
 }
 
