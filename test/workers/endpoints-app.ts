@@ -79,6 +79,10 @@ export const endpoints = {
     const ref = await state.writeFile(path, text);
     return Response.json({ path: ref.path }, { status: 201 });
   }),
+  'spawn.post': defineThreadEndpoint(async (_req, state) => {
+    const child = await state.spawnChild({ agent: 'ep_agent', message: 'hello' });
+    return Response.json(child, { status: 201 });
+  }),
   'fetch-inside': defineThreadEndpoint(async () => {
     // The global fetch inside a handler is the state's: a host inside the machine is refused.
     const answer = await fetch('http://169.254.169.254/latest/meta-data/');

@@ -207,7 +207,7 @@ describe('failures, and the rules inside a handler', () => {
     });
   });
 
-  it("EP-8: the thread's rules gate the handler's file writes: a denied write is refused and stores nothing", async () => {
+  it("EP-8: the thread's rules gate the handler's file writes (a denied one stores nothing) and it starts no child thread", async () => {
     const denied = await api(`/api/threads/${id}/files-write`, {
       method: 'POST',
       json: { path: '/private/plan.txt', text: 'secret plan' },
@@ -223,6 +223,11 @@ describe('failures, and the rules inside a handler', () => {
     });
     expect(allowed.status).toBe(201);
     expect(await (await api(`/api/threads/${id}/files/public/plan.txt`)).text()).toBe('open plan');
+    // No child thread is started from an endpoint.
+    const spawn = await api(`/api/threads/${id}/spawn`, { method: 'POST' });
+    expect(spawn.status).toBe(500);
+    expect(await json(spawn)).toMatchObject({ error: { code: 'endpoint_failed' } });
+    expect(((await json(await api(`/api/threads/${id}`))) as { children: unknown[] }).children).toEqual([]);
   });
 
   it('EP-8: the global fetch inside a handler passes the egress policy', async () => {
