@@ -6,6 +6,7 @@
  * stop tool or `maxSessionTurns` ends the session.
  */
 import type { z } from 'zod';
+import { hookIds } from './define-hook.js';
 import { DefinitionError } from './definition-error.js';
 import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
 import type { PermissionRule, Watchdog } from './permissions.js';
@@ -52,6 +53,8 @@ export interface AgentDefinition {
   budget: AgentBudget | undefined;
   /** MCP servers whose tools every prompt of the agent's sides offers (LOCK-4); a prompt's own server of the same name wins. */
   mcpServers: Record<string, McpServerConfig>;
+  /** HOOK-2: the ids of the hooks that run for prompts of this agent that name none of their own. */
+  hooks: readonly string[];
 }
 
 /** Model spending limits of a thread: tokens (input and output together) and US dollars. */
@@ -77,6 +80,8 @@ export interface DefineAgentOptions {
   watchdog?: Watchdog;
   budget?: AgentBudget;
   mcpServers?: Record<string, McpServerConfig>;
+  /** Ids of hooks (`defineHook`) to run, in this order, while a prompt that names none is active. */
+  hooks?: string[];
 }
 
 function side(agent: string, label: string, input: SideConfigInput): SideConfig {
@@ -134,5 +139,6 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     watchdog: options.watchdog,
     budget: options.budget,
     mcpServers: checkMcpServers(`defineAgent "${options.name}"`, options.mcpServers),
+    hooks: hookIds(`defineAgent "${options.name}"`, options.hooks),
   };
 }

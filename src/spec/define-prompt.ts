@@ -3,6 +3,7 @@
  * rounds of tool calls a turn may run (KIND-7).
  */
 import type { z } from 'zod';
+import { hookIds } from './define-hook.js';
 import { type ModelSettings, modelSettingsProblem } from './define-model.js';
 import { DefinitionError } from './definition-error.js';
 import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
@@ -82,6 +83,8 @@ export interface PromptDefinition {
   maxLoadedTools: number;
   /** INJ-1: per tool name, whether its output is marked as outside data (over the tool's own setting). */
   untrustedOutput: Readonly<Record<string, boolean>>;
+  /** HOOK-2: the ids of the hooks that run while this prompt is active; empty: the agent's run. */
+  hooks: readonly string[];
 }
 
 /** DEFER-1: how many tools a prompt sends with their schemas before the rest are deferred. */
@@ -123,6 +126,11 @@ export interface DefinePromptOptions {
    * web_search and MCP servers' tools are marked unless turned off here.
    */
   untrustedOutput?: Record<string, boolean>;
+  /**
+   * Ids of hooks (`defineHook`) to run while this prompt is active, in this order. When a prompt
+   * names none, the agent's `hooks` run; a hook no prompt or agent names never runs.
+   */
+  hooks?: string[];
 }
 
 /** A prompt's entry for an agent (SubagentToolConfig) or a prompt (SubpromptConfig) offered as a tool. */
@@ -187,5 +195,6 @@ export function definePrompt(options: DefinePromptOptions): PromptDefinition {
     mcpServers: checkMcpServers(`definePrompt "${options.name}"`, options.mcpServers),
     maxLoadedTools: maxLoaded,
     untrustedOutput: { ...(options.untrustedOutput ?? {}) },
+    hooks: hookIds(`definePrompt "${options.name}"`, options.hooks),
   };
 }

@@ -1,5 +1,6 @@
 /** The spec room's door: what the rest of the runtime may use of it. */
 
+export { HOOK_ID_PATTERN, isHookName } from './define-hook.js';
 export { modelSettingsProblem } from './define-model.js';
 export { isSubpromptConfig } from './define-prompt.js';
 export { isThreadEndpoint } from './define-thread-endpoint.js';

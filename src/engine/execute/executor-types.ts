@@ -4,6 +4,7 @@
  */
 import type { ExecutionState, Message, ThreadState } from '../../spec/index.js';
 import type { ThreadFiles } from '../files/index.js';
+import type { HookRunner } from '../hooks/index.js';
 import type { FrameSink, ThreadStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import type { ValidatedCall } from './tool-call-validation.js';
@@ -28,6 +29,8 @@ export interface ExecutorDeps extends RunContext {
   /** Replaces secret values in anything that leaves the tool (EXE-8). */
   scrub(text: string): string;
   now(): number;
+  /** The active prompt's hooks (HOOK-8, HOOK-9): around each result and its stored message; none when null. */
+  hooks?: HookRunner | null;
   /** A human allowed a call "always" (PERM-2): the permission layer remembers it for the thread. */
   onAlwaysAllowed?(call: ValidatedCall): void | Promise<void>;
 }

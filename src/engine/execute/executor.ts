@@ -19,6 +19,8 @@ import {
   isInteractionRequest,
 } from '../../spec/internal.js';
 import { truncationLimits } from '../files/index.js';
+import { appendWithHooks, resultThroughHooks } from '../hooks/index.js';
+import type { NewMessage } from '../ports/index.js';
 import { runningLine } from './call-heartbeat.js';
 import { credentialHint, STORE_SECRET } from './credential-hint.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
@@ -194,11 +196,18 @@ function resultMetadata(stack: string | undefined, approval: Record<string, unkn
 
 async function persist(
   call: ToolCall,
-  result: ToolResult,
+  given: ToolResult,
   startedAt: number,
   progress: readonly unknown[],
   deps: ExecutorDeps,
 ): Promise<Message> {
+  let result = given;
+  if (deps.hooks) {
+    // HOOK-9: the hooks see the result first; one may drop the call instead.
+    const kept = await resultThroughHooks(deps.hooks, call, given, deps.store, deps.emit);
+    if ('dropped' in kept) return kept.dropped;
+    result = kept;
+  }
   const definition = deps.tools.get(call.function.name)?.definition;
   const shaped = await shapeResult(result, {
     files: deps.files,
@@ -229,7 +238,7 @@ async function persist(
   }
   // KIND-2: the stored result keeps the progress events that preceded it.
   if (progress.length > 0) shaped.envelope.metadata.progress = JSON.parse(deps.scrub(JSON.stringify(progress)));
-  const message = deps.store.append({
+  const draft: NewMessage = {
     role: 'tool',
     content: shaped.content,
     name: call.function.name,
@@ -238,7 +247,8 @@ async function persist(
     attachments: shaped.attachments.length > 0 ? shaped.attachments : null,
     envelope: shaped.envelope,
     metadata: resultMetadata(shaped.stack, approvalOf(deps.store.interactions(call.id))),
-  });
+  };
+  const message = deps.hooks ? await appendWithHooks(deps.store, deps.hooks, draft) : deps.store.append(draft);
   deps.emit({
     type: 'tool_result',
     tool_call_id: call.id,

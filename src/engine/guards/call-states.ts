@@ -5,6 +5,7 @@
  */
 import type { ApprovalAnswer, ExecutionState, ThreadState } from '../../spec/index.js';
 import { contextualStates } from '../execute/index.js';
+import { type HookRunner, withHooks } from '../hooks/index.js';
 import { type AccessGate, accessGate, readsOnly } from '../permissions/index.js';
 import type { FrameSink, ThreadStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
@@ -22,6 +23,8 @@ export interface CallStateOptions {
   tools: ReadonlyMap<string, ResolvedTool>;
   /** The agents the prompt's tools may start (Registry.childAgentsOf). */
   childAgents: ReadonlySet<string>;
+  /** The prompt's hooks, around what a call's state stores and starts (HOOK-8, HOOK-11); none when null. */
+  hooks?: HookRunner | null;
 }
 
 /** Whether a human approved this call (KIND-5, PERM-2): its approval wait was answered yes. */
@@ -35,9 +38,9 @@ function approved(store: ThreadStore, toolCallId: string): boolean {
 }
 
 export function callStates(options: CallStateOptions): (execution: ExecutionState) => ThreadState {
-  const { createState, setup, store, childAgents } = options;
-  const gated = (execution: ExecutionState) =>
-    createState(
+  const { createState, setup, store, childAgents, hooks } = options;
+  const gated = (execution: ExecutionState) => {
+    const state = createState(
       execution,
       accessGate({
         rules: rulesFor(setup),
@@ -47,5 +50,7 @@ export function callStates(options: CallStateOptions): (execution: ExecutionStat
         readsOnly: readsOnly(options.tools.get(execution.toolName)?.definition),
       }),
     );
+    return hooks ? withHooks(state, hooks, store, options.emit) : state;
+  };
   return contextualStates(gated, store, options.tools, options.emit);
 }

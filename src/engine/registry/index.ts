@@ -4,6 +4,8 @@
  */
 export type { SearchableTool } from './deferred-tools.js';
 export { LOADED_TOOLS_KEY, rankDeferredTools } from './deferred-tools.js';
+export type { HooksByPoint } from './hook-registry.js';
+export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-registry.js';
 export { TOOL_SEARCH, withLoadedToolLimit } from './loaded-tool-limit.js';
 export { mcpServersOf } from './mcp-declarations.js';
 export { Registry } from './registry.js';

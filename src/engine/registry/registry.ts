@@ -6,6 +6,7 @@
 import type { SkillDefinition, SubagentToolConfig } from '../../spec/index.js';
 import {
   type AgentDefinition,
+  type AnyHookDefinition,
   type AnyToolDefinition,
   argumentsJsonSchema,
   DefinitionError,
@@ -31,6 +32,7 @@ import {
   effectiveCapabilities,
 } from '../permissions/index.js';
 import { registeredEffects } from './effect-names.js';
+import { checkHookReferences, type HooksByPoint, hooksById, hookTimeout, resolveHooks } from './hook-registry.js';
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
 import { type ThreadLimits, threadLimits } from './runtime-limits.js';
 import { subpromptTool } from './subprompt-tool.js';
@@ -80,6 +82,10 @@ export class Registry {
   readonly limits: ThreadLimits;
   /** How often a running call says it still runs (BEAT-1). */
   readonly toolHeartbeatMs: number;
+  /** The application's hooks by id (HOOK-1), and how long one may run (HOOK-5). */
+  readonly hooks: ReadonlyMap<string, AnyHookDefinition>;
+  readonly hookTimeoutMs: number;
+  private readonly hooksByContext = new Map<string, HooksByPoint>();
   /** The application's effects by name (the Effects chapter). */
   readonly effects: ReadonlyMap<string, EffectDefinition>;
   /** The application's thread endpoints, compiled into their route table (EP-1). */
@@ -120,9 +126,12 @@ export class Registry {
     this.skills = definitions.skills ?? [];
     this.limits = threadLimits(definitions.limits);
     this.toolHeartbeatMs = toolHeartbeatInterval(definitions.toolHeartbeatMs);
+    this.hooks = hooksById(definitions.hooks);
+    this.hookTimeoutMs = hookTimeout(definitions.hookTimeoutMs);
     this.effects = registeredEffects(definitions.effects);
     this.endpoints = threadEndpoints(definitions.endpoints);
     this.checkReferences();
+    checkHookReferences(this.hooks, this.prompts.values(), this.agents.values());
     this.offerSecretTool();
     for (const agent of this.agents.values()) {
       // VAR-3: a default merged onto a secret from another level must be long enough to be one.
@@ -314,6 +323,21 @@ export class Registry {
     const model = this.models.get(name);
     if (!model) throw new DefinitionError(`unknown model "${name}"`);
     return model;
+  }
+
+  /**
+   * HOOK-2: the hooks that run while `prompt` is active in a thread of `agent`, by point (the
+   * prompt's list, else the agent's), resolved once per pair.
+   */
+  hooksFor(prompt: PromptDefinition | undefined, agent: AgentDefinition | undefined): HooksByPoint {
+    if (this.hooks.size === 0) return resolveHooks(this.hooks, undefined, undefined);
+    const key = `${agent?.name ?? ''}\u0000${prompt?.name ?? ''}`;
+    let resolved = this.hooksByContext.get(key);
+    if (!resolved) {
+      resolved = resolveHooks(this.hooks, prompt, agent);
+      this.hooksByContext.set(key, resolved);
+    }
+    return resolved;
   }
 
   /** A registered tool as a prompt offers it when listed by name alone (DEFER-1: tool_search added). */

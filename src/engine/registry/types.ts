@@ -4,6 +4,7 @@
  */
 import type {
   AgentDefinition,
+  AnyHookDefinition,
   AnyToolDefinition,
   EffectDefinition,
   JsonSchema,
@@ -49,6 +50,13 @@ export interface AppDefinitions {
    * `tool_running` frame and a log line. Default 30 000.
    */
   toolHeartbeatMs?: number;
+  /**
+   * Hooks (`defineHook`), each run only where a prompt or an agent names its id in `hooks`; ids are
+   * unique across the application (HOOK-1 to HOOK-3).
+   */
+  hooks?: readonly AnyHookDefinition[];
+  /** How long one hook may run before it is skipped, in milliseconds (HOOK-5). Default 10 000. */
+  hookTimeoutMs?: number;
   /**
    * Effects keyed by name (the Effects chapter): the file name under `agents/effects/`, snake_case,
    * or `{package}/{effect}` for a package's effects.

@@ -7,10 +7,12 @@
  */
 import type { Message } from '../../spec/index.js';
 import { recordUsage, type TurnOutcome } from '../conversation/index.js';
-import type { ModelResponse } from '../ports/index.js';
+import { appendWithHooks } from '../hooks/index.js';
+import type { ModelResponse, NewMessage } from '../ports/index.js';
 import { responseFormatProblem } from '../request/index.js';
 import { callModel } from './model-call.js';
 import { fitRequest } from './request-fit.js';
+import { prefilteredMessages } from './request-hooks.js';
 import { roundDecision } from './round-limit.js';
 import { holdSpend, settleSpend } from './spend-check.js';
 import type { StepEnd, StepRequest, StepRun } from './step-types.js';
@@ -25,15 +27,16 @@ export async function runModelStep(run: StepRun, request: StepRequest, own: read
   const fitted = await fitRequest(run, request, own, turnId);
   if ('outcome' in fitted) return ended(fitted.outcome);
   // IDN-6: a call the day's quota cannot take ends the run here, before anything is sent or stored.
-  const spend = await holdSpend(run, fitted.messages, request.tools);
+  const messages = await prefilteredMessages(run, fitted.messages);
+  const spend = await holdSpend(run, messages, request.tools);
   if ('outcome' in spend) return ended(spend.outcome);
   const messageId = crypto.randomUUID();
-  const answer = await callModel(run, request, fitted.messages, messageId);
+  const answer = await callModel(run, request, messages, messageId);
   await settleSpend(run, spend.hold, 'response' in answer ? answer.response.usage : null);
   if ('outcome' in answer) return ended(answer.outcome);
   const { response } = answer;
   const round = await roundDecision(run, own, response.toolCalls);
-  const message = conversation.store.append({
+  const draft: NewMessage = {
     id: messageId,
     role: 'assistant',
     content: response.text === '' && response.toolCalls.length > 0 ? null : response.text,
@@ -44,7 +47,11 @@ export async function runModelStep(run: StepRun, request: StepRequest, own: read
       finish_reason: response.finishReason,
       ...(round.refused ? { round_limit: true } : {}),
     },
-  });
+  };
+  // HOOK-8: the create hooks run around the stored step, its id and calls fixed.
+  const message = run.hooks
+    ? await appendWithHooks(conversation.store, run.hooks, draft)
+    : conversation.store.append(draft);
   deps.emit({ type: 'message', message });
   if (answer.streamed) streamingEnded(deps.store);
   const refusedAnswer = accountStep(run, response, message, turnId);

@@ -13,6 +13,7 @@ import {
   requestBudget,
   turnStartIndex,
 } from '../request/index.js';
+import { requestHistory, requestWithSystem } from './request-hooks.js';
 import { recordSummarySpend } from './spend-check.js';
 import type { StepRequest, StepRun } from './step-types.js';
 
@@ -30,12 +31,14 @@ export async function fitRequest(
   const { deps, model, conversation } = run;
   const overBudget = budgetExceeded(deps.store, threadBudget(deps.agent.budget, deps.store));
   if (overBudget) return { outcome: { kind: 'limit', code: 'budget_exceeded', message: overBudget } };
-  const history = conversation.history(own);
-  let messages = request.render(history);
+  // HOOK-8: the hooks shape this request (its history, its system text); the log stays as it is.
+  const history = await requestHistory(run, conversation.history(own));
+  const rendered = await requestWithSystem(run, request);
+  let messages = rendered.render(history);
   const available = requestBudget(model, run.settings?.maxOutputTokens);
   if (available === null || estimateTokens(messages, request.tools) <= available) return { messages };
   if (await compact(run, history, turnId)) {
-    messages = request.render(conversation.history(conversation.store.messages()));
+    messages = rendered.render(await requestHistory(run, conversation.history(conversation.store.messages())));
     if (estimateTokens(messages, request.tools) <= available) return { messages };
   }
   return {

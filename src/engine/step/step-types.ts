@@ -12,6 +12,7 @@ import type {
   ToolCall,
 } from '../../spec/index.js';
 import type { TurnDeps, TurnOutcome } from '../conversation/index.js';
+import type { HookRunner } from '../hooks/index.js';
 import type { ModelTool, Provider, RequestSettings, ThreadStore } from '../ports/index.js';
 import type { Shown } from '../request/index.js';
 
@@ -43,11 +44,15 @@ export interface StepRun {
   settings: RequestSettings | undefined;
   /** Set in a `dual_ai` thread: the side whose turn this is (told to the provider). */
   side?: ModelSide;
+  /** The active prompt's hooks (HOOK-8): around the request and the stored assistant message; none when null. */
+  hooks?: HookRunner | null;
 }
 
 /** What this step offers the model. */
 export interface StepRequest {
   tools: readonly ModelTool[];
+  /** The system text `render` puts first: what `after_system_message` is given (HOOK-8). */
+  system?: string;
   /** The request's messages from the conversation's history (system text and images included). */
   render(history: readonly Message[]): ModelMessage[];
 }

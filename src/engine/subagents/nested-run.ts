@@ -68,6 +68,7 @@ export async function runNested(run: NestedRun): Promise<ToolResult> {
         scrub: deps.scrub ?? ((text: string) => text),
         now: deps.now ?? Date.now,
         heartbeatMs: deps.registry.toolHeartbeatMs,
+        hooks: run.step.hooks ?? null,
       });
       continue;
     }

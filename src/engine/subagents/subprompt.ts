@@ -13,9 +13,9 @@ import type {
   ThreadState,
   ToolResult,
 } from '../../spec/index.js';
-import { flagOn, turnIdOf } from '../conversation/index.js';
+import { flagOn, stepsThisTurn, turnIdOf } from '../conversation/index.js';
 import { callingStep, type ToolGuard } from '../execute/index.js';
-import { callStates } from '../guards/index.js';
+import { callStates, hookExecution, hookRunner } from '../guards/index.js';
 import { NestedStore } from '../ports/index.js';
 import type { ResolvedTool } from '../registry/index.js';
 import { attachedPaths, initialMessage } from '../registry/index.js';
@@ -153,6 +153,9 @@ function nestedRun(
   );
   const toolMap = new Map(tools.map((tool) => [tool.name, tool]));
   const system = systemText(prompt, tools, registry.skills);
+  // HOOK-2: while the nested prompt runs, its hooks run (else the agent's).
+  const steps = () => stepsThisTurn(conversation.store.messages(), conversation.depth);
+  const hooks = hookRunner(deps, prompt, hookExecution(deps.signal, side, steps));
   return {
     name: prompt.name,
     config,
@@ -166,6 +169,7 @@ function nestedRun(
       emit: deps.emit,
       tools: toolMap,
       childAgents: registry.childAgentsOf(prompt.name, deps.agent.name),
+      hooks,
     }),
     step: {
       deps,
@@ -174,9 +178,11 @@ function nestedRun(
       model,
       provider: deps.provider(model),
       settings: requestSettings(model, prompt),
+      hooks,
     },
     request: {
       tools: modelTools(tools.filter((tool) => !tool.definition.deferred)),
+      system,
       render: (history) => buildModelMessages(prompt, history, undefined, system, notSilent),
     },
   };

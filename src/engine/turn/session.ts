@@ -20,6 +20,7 @@ import {
 import { seedToolContexts, threadStates } from '../execute/index.js';
 import { runSideTurn } from './loop.js';
 import { deliverQueued } from './queue.js';
+import { runThreadCreatedHooks } from './thread-created.js';
 
 export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   const { agent, store, emit } = deps;
@@ -29,6 +30,7 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
   // CTX-1: tools seed their context once, before the thread's first model step.
   const tools = deps.registry.contextTools(agent);
   if (tools.size > 0) await seedToolContexts({ store, emit, tools, state: () => states(null) });
+  await runThreadCreatedHooks(deps);
   if (agent.type !== 'dual_ai') {
     const outcome = await runSideTurn(deps, states, 'a');
     // A stop tool ends the turn although the log ends in a tool result: the marker says so.

@@ -47,6 +47,7 @@ export async function runPendingCalls(
     now: deps.now ?? Date.now,
     heartbeatMs: registry.toolHeartbeatMs,
     onAlwaysAllowed: (call) => rememberAllowed(turn.guardSetup, call),
+    hooks: turn.hooks,
   });
   if (executed.waiting) return { kind: 'waiting' };
   if (store.info.agentId !== agent.name) {

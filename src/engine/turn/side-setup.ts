@@ -4,9 +4,18 @@
  * state each call receives, and the run its model steps belong to (step/).
  */
 import type { PromptDefinition, SideConfig } from '../../spec/index.js';
-import { flagOn, MAX_STEPS_CEILING, type Side, type TurnDeps, turnIdOf } from '../conversation/index.js';
+import { flagOn, MAX_STEPS_CEILING, type Side, stepsThisTurn, type TurnDeps, turnIdOf } from '../conversation/index.js';
 import type { ToolGuard } from '../execute/index.js';
-import { approvalGuard, callStates, type GuardSetup, type StateFactory, toolGuards } from '../guards/index.js';
+import {
+  approvalGuard,
+  callStates,
+  type GuardSetup,
+  hookExecution,
+  hookRunner,
+  type StateFactory,
+  toolGuards,
+} from '../guards/index.js';
+import type { HookRunner } from '../hooks/index.js';
 import { inMainConversation, requestSettings, ToolImages } from '../request/index.js';
 import type { StepRun } from '../step/index.js';
 import { bindSubprompts } from '../subagents/index.js';
@@ -26,6 +35,8 @@ export interface SideTurn {
   images: ToolImages | null;
   anyImmediate: boolean;
   run: StepRun;
+  /** The prompt's hooks (HOOK-2), or the agent's; null when none runs. */
+  hooks: HookRunner | null;
 }
 
 export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: Side): Promise<SideTurn> {
@@ -48,6 +59,12 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
   const nested = { deps, guards, setup: guardSetup, states };
   const tools = new TurnTools(bindSubprompts(offered, nested), deps, guardSetup, prompt);
   await tools.refresh();
+  // HOOK-2: the prompt's hooks, else the agent's; they see this side's execution (HOOK-4).
+  const hooks = hookRunner(
+    deps,
+    prompt,
+    hookExecution(deps.signal, sideName, () => stepsThisTurn(store.messages())),
+  );
   return {
     deps,
     sideName,
@@ -65,7 +82,9 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
       emit: deps.emit,
       tools: tools.map,
       childAgents: registry.childAgentsOf(prompt.name, agent.name),
+      hooks,
     }),
+    hooks,
     images: model.vision ? new ToolImages(deps.files) : null,
     anyImmediate: tools.list.some((tool) => tool.immediate),
     run: {
@@ -75,6 +94,7 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
       model,
       provider: deps.provider(model),
       settings: requestSettings(model, prompt),
+      hooks,
       ...(agent.type === 'dual_ai'
         ? { side: { name: sideName, ...(side.stopTool ? { stopTool: side.stopTool } : {}) } }
         : {}),

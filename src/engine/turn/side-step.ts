@@ -41,6 +41,7 @@ export async function takeStep(turn: SideTurn, again: boolean): Promise<TurnOutc
   const imageParts = turn.images ? await turn.images.partsFor(current.slice(lastUserIndex(current) + 1)) : undefined;
   const request = {
     tools: requestTools,
+    system,
     render: (history: readonly Message[]) => buildModelMessages(prompt, history, imageParts, system),
   };
   const step = await runModelStep(turn.run, request, current);

@@ -1,0 +1,364 @@
+/**
+ * Hooks in the engine (HOOK-1 to HOOK-10): definitions checked, resolution by prompt then agent, the
+ * runner's order and chaining, a hook that throws, runs too long or returns the wrong type skipped
+ * and reported, `state.injectMessage` refused by its hook, tool-call hooks that recover or drop a
+ * call, and a hook's state held to the thread's rules. Over the memory store with a scripted model.
+ */
+import {
+  type AnyHookDefinition,
+  DefinitionError,
+  defineAgent,
+  defineHook,
+  defineModel,
+  definePrompt,
+  defineTool,
+  type Message,
+  type PermissionRule,
+  type Script,
+} from '@standardagents/spec';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { type AppDefinitions, Registry } from '../../../../src/engine/registry/index.js';
+import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';
+
+const echo = defineTool({
+  description: 'Echo the text back',
+  args: z.object({ text: z.string() }),
+  execute: async (_state, args) => ({ status: 'success', result: `echo: ${args.text}` }),
+});
+
+const broken = defineTool({
+  description: 'Always fails',
+  execute: async () => ({ status: 'error', error: 'the service is down' }),
+});
+
+const inject = defineTool({
+  description: 'Injects a note into the thread',
+  execute: async (state) => {
+    await state.injectMessage({ role: 'user', content: 'a note' });
+    return { status: 'success', result: 'injected' };
+  },
+});
+
+function app(options: {
+  hooks: AnyHookDefinition[];
+  promptHooks?: string[];
+  agentHooks?: string[];
+  script?: Script;
+  permissions?: PermissionRule[];
+  hookTimeoutMs?: number;
+}): AppDefinitions {
+  return {
+    tools: { echo, broken, inject },
+    models: [defineModel({ name: 'scripted', provider: 'scripted', script: options.script ?? [{ text: 'done' }] })],
+    prompts: [
+      definePrompt({
+        name: 'main',
+        prompt: 'You are a test agent.',
+        model: 'scripted',
+        tools: ['echo', 'broken', 'inject'],
+        ...(options.promptHooks ? { hooks: options.promptHooks } : {}),
+      }),
+    ],
+    agents: [
+      defineAgent({
+        name: 'test_agent',
+        sideA: { prompt: 'main' },
+        ...(options.agentHooks ? { hooks: options.agentHooks } : {}),
+      }),
+    ],
+    permissions: options.permissions ?? ALLOW_EVERYTHING,
+    hooks: options.hooks,
+    ...(options.hookTimeoutMs ? { hookTimeoutMs: options.hookTimeoutMs } : {}),
+  };
+}
+
+const hookFailures = (frames: readonly { type: string }[]) =>
+  frames
+    .filter((frame) => frame.type === 'event' && (frame as unknown as { event: string }).event === 'hook_failed')
+    .map((frame) => (frame as unknown as { data: { hook: string; point: string; error: string } }).data);
+
+const texts = (messages: readonly { role: string; content: unknown }[]) =>
+  messages.map((message) => `${message.role}:${typeof message.content === 'string' ? message.content : ''}`);
+
+describe('HOOK-1: defineHook', () => {
+  it('HOOK-1: a hook names one of the twelve points, a snake_case id and an execute function', () => {
+    const hook = defineHook({ hook: 'filter_messages', id: 'keep_all', execute: async (_state, messages) => messages });
+    expect(hook.hook).toBe('filter_messages');
+    expect(() =>
+      defineHook({ hook: 'before_everything' as 'filter_messages', id: 'x', execute: async () => [] }),
+    ).toThrow(DefinitionError);
+    expect(() => defineHook({ hook: 'filter_messages', id: 'Trim-History', execute: async () => [] })).toThrow(
+      /snake_case/,
+    );
+    expect(() =>
+      defineHook({ hook: 'filter_messages', id: 'no_body', execute: 'nope' as unknown as () => Message[] }),
+    ).toThrow(/execute must be a function/);
+  });
+
+  it('HOOK-3: an id used twice, or a prompt or agent naming an unknown hook, fails at startup naming it', () => {
+    const keep = defineHook({ hook: 'filter_messages', id: 'keep_all', execute: async (_s, m) => m });
+    expect(() => new Registry(app({ hooks: [keep, keep] }))).toThrow(/duplicate hook id "keep_all"/);
+    expect(() => new Registry(app({ hooks: [keep], promptHooks: ['trim_history'] }))).toThrow(
+      /prompt "main" names unknown hook "trim_history"/,
+    );
+    expect(() => new Registry(app({ hooks: [keep], agentHooks: ['nothing_here'] }))).toThrow(
+      /agent "test_agent" names unknown hook "nothing_here"/,
+    );
+    expect(() => new Registry({ ...app({ hooks: [keep] }), hookTimeoutMs: 0 })).toThrow(/hookTimeoutMs/);
+  });
+});
+
+describe('HOOK-2: which hooks run', () => {
+  const tag = (id: string) =>
+    defineHook({ hook: 'after_system_message', id, execute: async (_state, text) => `${text} [${id}]` });
+
+  it("HOOK-2: the prompt's hooks run when it names any, else the agent's; a hook nobody names never runs", async () => {
+    const hooks = [tag('from_prompt'), tag('from_agent'), tag('unnamed')];
+    const both = createHarness({
+      definitions: app({ hooks, promptHooks: ['from_prompt'], agentHooks: ['from_agent'] }),
+    });
+    await both.send('hi');
+    expect(both.requests[0]?.messages[0]?.content).toBe('You are a test agent. [from_prompt]');
+    const agentOnly = createHarness({ definitions: app({ hooks, agentHooks: ['from_agent'] }) });
+    await agentOnly.send('hi');
+    expect(agentOnly.requests[0]?.messages[0]?.content).toBe('You are a test agent. [from_agent]');
+    const none = createHarness({ definitions: app({ hooks }) });
+    await none.send('hi');
+    expect(none.requests[0]?.messages[0]?.content).toBe('You are a test agent.');
+  });
+});
+
+describe('HOOK-6: order and chaining', () => {
+  it('HOOK-6: hooks of one point run in the order the list names them, each given the previous output', async () => {
+    const calls: string[] = [];
+    const first = defineHook({
+      hook: 'filter_messages',
+      id: 'drop_first',
+      execute: async (_state, messages) => {
+        calls.push(`drop_first:${messages.length}`);
+        return messages.slice(1);
+      },
+    });
+    const second = defineHook({
+      hook: 'filter_messages',
+      id: 'count',
+      execute: async (_state, messages) => {
+        calls.push(`count:${messages.length}`);
+      },
+    });
+    const h = createHarness({ definitions: app({ hooks: [second, first], promptHooks: ['drop_first', 'count'] }) });
+    h.user('old one');
+    h.store.append({ role: 'assistant', content: 'old answer' });
+    await h.send('new one');
+    expect(calls).toEqual(['drop_first:3', 'count:2']);
+    expect(texts(h.requests[0]?.messages ?? [])).toEqual([
+      'system:You are a test agent.',
+      'assistant:old answer',
+      'user:new one',
+    ]);
+    // HOOK-8: the request only; the stored log keeps every message.
+    expect(h.store.messages().map((m) => m.content)).toEqual(['old one', 'old answer', 'new one', 'done']);
+  });
+});
+
+describe('HOOK-7: a failing hook is skipped and reported', () => {
+  it('HOOK-7: a hook that throws is skipped, the next one gets the value it was given, the failure is scrubbed', async () => {
+    const throws = defineHook({
+      hook: 'after_system_message',
+      id: 'leaky',
+      execute: async () => {
+        throw new Error('could not reach https://api.example.test?key=sk-live-CANARY-0123456789');
+      },
+    });
+    const tags = defineHook({ hook: 'after_system_message', id: 'tags', execute: async (_s, text) => `${text}!` });
+    const h = createHarness({
+      definitions: app({ hooks: [throws, tags], promptHooks: ['leaky', 'tags'] }),
+      scrub: (text) => text.replaceAll('sk-live-CANARY-0123456789', '[secret]'),
+    });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(h.requests[0]?.messages[0]?.content).toBe('You are a test agent.!');
+    const [failure] = hookFailures(h.frames);
+    expect(failure).toMatchObject({ hook: 'leaky', point: 'after_system_message' });
+    expect(failure?.error).toContain('[secret]');
+    expect(JSON.stringify(h.frames)).not.toContain('CANARY');
+  });
+
+  it('HOOK-5: a hook past its time limit is skipped and the turn goes on', async () => {
+    const hangs = defineHook({
+      hook: 'filter_messages',
+      id: 'hangs',
+      execute: () => new Promise<Message[]>(() => {}),
+    });
+    const h = createHarness({ definitions: app({ hooks: [hangs], promptHooks: ['hangs'], hookTimeoutMs: 20 }) });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(texts(h.requests[0]?.messages ?? [])).toEqual(['system:You are a test agent.', 'user:hi']);
+    expect(hookFailures(h.frames)[0]).toMatchObject({ hook: 'hangs', point: 'filter_messages' });
+    expect(hookFailures(h.frames)[0]?.error).toContain('20 ms');
+  });
+
+  it('HOOK-7: a return of the wrong type is treated as a failure and never used', async () => {
+    const wrong = defineHook({
+      hook: 'filter_messages',
+      id: 'wrong_type',
+      execute: async () => 'not a list' as unknown as Message[],
+    });
+    const h = createHarness({ definitions: app({ hooks: [wrong], promptHooks: ['wrong_type'] }) });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(texts(h.requests[0]?.messages ?? [])).toEqual(['system:You are a test agent.', 'user:hi']);
+    expect(hookFailures(h.frames)[0]?.error).toMatch(/wrong_type.*filter_messages.*list of messages/);
+  });
+});
+
+describe('HOOK-8: stored messages', () => {
+  it('HOOK-8: before_create_message changes what is stored; after_create_message sees it stored', async () => {
+    const seen: string[] = [];
+    const stamp = defineHook({
+      hook: 'before_create_message',
+      id: 'stamp',
+      execute: async (_state, message) => ({ metadata: { ...(message.metadata ?? {}), stamped: true } }),
+    });
+    const watch = defineHook({
+      hook: 'after_create_message',
+      id: 'watch',
+      execute: async (_state, message) => {
+        seen.push(`${message.role}:${message.seq > 0}`);
+      },
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [stamp, watch],
+        promptHooks: ['stamp', 'watch'],
+        script: [{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }],
+      }),
+    });
+    await h.send('hi');
+    const stored = h.store.messages().filter((m) => m.role !== 'user');
+    expect(stored.map((m) => [m.role, m.metadata?.stamped])).toEqual([
+      ['assistant', true],
+      ['tool', true],
+      ['assistant', true],
+    ]);
+    expect(seen).toEqual(['assistant:true', 'tool:true', 'assistant:true']);
+  });
+
+  it('HOOK-8: a before_create_message failure on state.injectMessage rejects the caller, nothing stored', async () => {
+    const refuse = defineHook({
+      hook: 'before_create_message',
+      id: 'refuse_notes',
+      execute: async (_state, message) => {
+        if (message.content === 'a note') throw new Error('notes are not allowed');
+      },
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [refuse],
+        promptHooks: ['refuse_notes'],
+        script: [{ toolCalls: [{ name: 'inject', arguments: {} }] }, { text: 'done' }],
+      }),
+    });
+    await h.send('hi');
+    expect(h.store.messages().some((m) => m.content === 'a note')).toBe(false);
+    const result = h.byRole('tool')[0];
+    expect(result?.tool_status).toBe('error');
+    expect(result?.content).toContain('refuse_notes');
+    expect(h.byRole('assistant').at(-1)?.content).toBe('done');
+  });
+});
+
+describe('HOOK-9: tool-call hooks', () => {
+  it('HOOK-9: after_tool_call_failure recovers a failed call with a success result', async () => {
+    const recover = defineHook({
+      hook: 'after_tool_call_failure',
+      id: 'recover',
+      execute: async (_state, call, result) => ({
+        status: 'success',
+        result: `recovered ${call.function.name}: ${result.error}`,
+      }),
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [recover],
+        promptHooks: ['recover'],
+        script: [{ toolCalls: [{ name: 'broken', arguments: {} }] }, { text: 'done' }],
+      }),
+    });
+    await h.send('hi');
+    const result = h.byRole('tool')[0];
+    expect(result?.tool_status).toBe('success');
+    expect(result?.content).toBe('recovered broken: the service is down');
+  });
+
+  it('HOOK-9: after_tool_call_success returning null drops the call: nothing stored, never sent again', async () => {
+    const drop = defineHook({
+      hook: 'after_tool_call_success',
+      id: 'drop_echo',
+      execute: async (_state, call, result) => (call.function.name === 'echo' ? null : result),
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [drop],
+        promptHooks: ['drop_echo'],
+        script: [
+          { toolCalls: [{ name: 'echo', arguments: { text: 'secret-ish' } }] },
+          { text: 'done' },
+          { text: 'second' },
+        ],
+      }),
+    });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(h.store.messages().some((m) => m.content?.includes('echo: secret-ish'))).toBe(false);
+    await h.send('again');
+    for (const request of h.requests.slice(1)) {
+      expect(JSON.stringify(request.messages)).not.toContain('secret-ish');
+      expect(request.messages.some((m) => m.role === 'tool')).toBe(false);
+    }
+  });
+
+  it('HOOK-9: before_store_tool_result changes the result that is stored', async () => {
+    const redact = defineHook({
+      hook: 'before_store_tool_result',
+      id: 'redact',
+      execute: async (_state, _call, result) => ({ ...result, result: String(result.result).replace(/\d+/g, '#') }),
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [redact],
+        promptHooks: ['redact'],
+        script: [{ toolCalls: [{ name: 'echo', arguments: { text: 'card 4111' } }] }, { text: 'done' }],
+      }),
+    });
+    await h.send('hi');
+    expect(h.byRole('tool')[0]?.content).toBe('echo: card #');
+  });
+});
+
+describe('HOOK-10: a hook is contained', () => {
+  it("HOOK-10: a hook's file write that a deny rule covers is refused inside the hook; the turn goes on", async () => {
+    const outcomes: string[] = [];
+    const writer = defineHook({
+      hook: 'after_thread_created',
+      id: 'writer',
+      execute: async (state) => {
+        expect(state.execution).toBeNull();
+        await state.writeFile('/notes/ok.txt', 'fine');
+        outcomes.push('ok written');
+        await state.writeFile('/private/x.txt', 'nope').catch((error: Error) => outcomes.push(error.message));
+      },
+    });
+    const h = createHarness({
+      definitions: app({
+        hooks: [writer],
+        agentHooks: ['writer'],
+        permissions: [...ALLOW_EVERYTHING, { action: 'deny', permission: 'fs.write', pattern: '/private/**' }],
+      }),
+    });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(outcomes[0]).toBe('ok written');
+    expect(outcomes[1]).toMatch(/Denied/);
+    expect(await h.files.read('/private/x.txt')).toBeNull();
+    // HOOK-4: once in the thread's life.
+    await h.send('again');
+    expect(outcomes.filter((o) => o === 'ok written')).toHaveLength(1);
+  });
+});
