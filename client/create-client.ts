@@ -5,6 +5,7 @@
  */
 import { type AnswerCalls, answerCalls } from './answers.js';
 import { type AuditCalls, auditCalls } from './audit.js';
+import { type EffectCalls, effectCalls } from './effects.js';
 import { type EndpointCalls, endpointCalls } from './endpoints.js';
 import { type FileCalls, fileCalls } from './files.js';
 import { typedApi } from './http.js';
@@ -24,6 +25,8 @@ export interface Client {
   readonly answers: AnswerCalls;
   readonly files: FileCalls;
   readonly variables: VariableCalls;
+  /** A thread's scheduled effects: listed, and cancelled before they run. */
+  readonly effects: EffectCalls;
   /** The application's thread endpoints (`defineThreadEndpoint`), called by path below a thread. */
   readonly endpoints: EndpointCalls;
   /** Admins: the tenant's API keys. */
@@ -47,6 +50,7 @@ export function createClient(options: ClientOptions): Client {
     answers: answerCalls(api),
     files: fileCalls(platform),
     variables: variableCalls(api),
+    effects: effectCalls(api),
     endpoints: endpointCalls(platform),
     keys: keyCalls(api),
     audit: auditCalls(api),

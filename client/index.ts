@@ -17,6 +17,7 @@ export {
   type StreamingCall,
 } from './call-activity.js';
 export { type Client, createClient } from './create-client.js';
+export type { EffectCalls } from './effects.js';
 export type { EndpointCalls } from './endpoints.js';
 export type { FileCalls, UploadBody } from './files.js';
 export { type Frame, type FrameOf, type FrameType, parseFrame } from './frames.js';
@@ -66,6 +67,8 @@ export type {
   SecretAnswer,
   TenantLimits,
   ThreadDetails,
+  ThreadEffect,
+  ThreadEffectList,
   ThreadPage,
   ThreadSummary,
   ToolResultAnswer,

@@ -32,6 +32,8 @@ export type AuditAction = AuditEntry['action'];
 export type LimitsView = Schemas['Limits'];
 export type TenantLimits = Schemas['TenantLimits'];
 export type LimitSet = Schemas['LimitSet'];
+export type ThreadEffectList = Schemas['EffectList'];
+export type ThreadEffect = Schemas['ScheduledEffect'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];

@@ -6,5 +6,18 @@ export default definePrompt({
   prompt:
     'You work on the files of this thread. Read before you edit, keep a todo list for multi-step work, ask the user with question when a choice is theirs, and hand self-contained pieces of work to a subagent with task.',
   model: 'default',
-  tools: ['read', 'write', 'edit', 'glob', 'grep', 'bash', 'todo', 'question', 'task', 'web_fetch', 'skill'],
+  tools: [
+    'read',
+    'write',
+    'edit',
+    'glob',
+    'grep',
+    'bash',
+    'todo',
+    'question',
+    'task',
+    'web_fetch',
+    'skill',
+    'remind_me',
+  ],
 });

@@ -2118,3 +2118,23 @@ export const HOSTILE_LIMIT_SETTINGS: readonly unknown[] = [
   JSON.parse('{"__proto__": {"requestsPerMinute": 1}}'),
   { tenant: JSON.parse('{"__proto__": {"concurrentTurns": 0}}') },
 ];
+
+// ---- scheduled effects -------------------------------------------------------------------------
+
+/** A value JSON cannot hold, as the test app's `schedule_effect` tool makes it. */
+export type OddArgument = 'date' | 'function' | 'bigint' | 'nan';
+
+/**
+ * Arguments a tool could hand `state.scheduleEffect` that JSON would not give back the same: each is
+ * refused when scheduling, with its path, and nothing is stored (EFF-5). `bad` is what the test app's
+ * `schedule_effect` tool puts under `args.odd`.
+ */
+export const EFFECT_ARGS_JSON_CANNOT_HOLD: readonly { bad: OddArgument; reason: string }[] = [
+  { bad: 'date', reason: 'args.odd is a Date' },
+  { bad: 'function', reason: 'args.odd is a function' },
+  { bad: 'bigint', reason: 'args.odd is a bigint' },
+  { bad: 'nan', reason: 'args.odd is NaN' },
+];
+
+/** Effects one tool call schedules in a loop: past the cap of waiting effects, the rest are refused. */
+export const EFFECT_FLOOD = 1_005;

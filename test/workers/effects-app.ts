@@ -67,6 +67,20 @@ export const tools = {
       return { status: 'success', result: id };
     },
   }),
+  flood_effects: defineTool({
+    description: 'Schedule the ping effect, an hour from now, again and again',
+    args: z.object({ times: z.number() }),
+    execute: async (state, args) => {
+      for (let done = 0; done < args.times; done++) {
+        try {
+          await state.scheduleEffect('ping', {}, 3_600_000);
+        } catch (error) {
+          return { status: 'success', result: `refused after ${done}: ${(error as Error).message}` };
+        }
+      }
+      return { status: 'success', result: `scheduled ${args.times}` };
+    },
+  }),
   list_effects: defineTool({
     description: 'List the scheduled effects',
     args: z.object({ name: z.string().optional() }),
@@ -87,7 +101,7 @@ export const prompts = [
     name: 'effects',
     prompt: 'You schedule effects.',
     model: 'scripted',
-    tools: ['schedule_effect', 'list_effects', 'remove_effect'],
+    tools: ['schedule_effect', 'flood_effects', 'list_effects', 'remove_effect'],
   }),
 ];
 

@@ -5,11 +5,13 @@
  * and running the object's alarm, never by waiting.
  */
 import { abortAllDurableObjects, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { api, BOB, createThread, messages, settled, thread, until } from '../support/api.js';
+import { ApiError, createClient } from '../../client/index.js';
+import { ALICE, api, BOB, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
+import { EFFECT_ARGS_JSON_CANNOT_HOLD, EFFECT_FLOOD } from '../support/hostile-corpus.js';
 
 interface EffectView {
   id: string;
@@ -23,6 +25,12 @@ interface EffectView {
 }
 
 const TOKEN = 'effect-secret-0123456789abcdef';
+const worker = (exports as unknown as { default: Fetcher }).default;
+const client = createClient({
+  baseUrl: 'https://runtime.test',
+  apiKey: ALICE,
+  fetch: (input, init) => worker.fetch(new Request(input, init)),
+});
 
 function stubFor(id: string) {
   return env.THREADS.get(env.THREADS.idFromName(id));
@@ -124,21 +132,38 @@ describe('effects', () => {
   it('EFF-5: an unknown effect, arguments JSON cannot hold and arguments the schema refuses are rejected when scheduling; nothing is stored', async () => {
     const { id, results } = await threadCalling([
       scheduleCall('no_such_effect', {}),
-      scheduleCall('ping', {}, 0, 'date'),
-      scheduleCall('ping', {}, 0, 'function'),
-      scheduleCall('ping', {}, 0, 'bigint'),
-      scheduleCall('ping', {}, 0, 'nan'),
       scheduleCall('record_args', { note: 1 }),
       scheduleCall('ping', {}, -5),
+      ...EFFECT_ARGS_JSON_CANNOT_HOLD.map((entry) => scheduleCall('ping', {}, 0, entry.bad)),
     ]);
     expect(results[0]).toContain('unknown effect "no_such_effect"');
-    expect(results[1]).toContain('args.odd is a Date');
-    expect(results[2]).toContain('args.odd is a function');
-    expect(results[3]).toContain('args.odd is a bigint');
-    expect(results[4]).toContain('args.odd is NaN');
-    expect(results[5]).toContain('effect "record_args": invalid arguments');
-    expect(results[6]).toContain('the delay must be a number of milliseconds');
+    expect(results[1]).toContain('effect "record_args": invalid arguments');
+    expect(results[2]).toContain('the delay must be a number of milliseconds');
+    EFFECT_ARGS_JSON_CANNOT_HOLD.forEach((entry, index) => {
+      expect(results[3 + index], entry.bad).toContain(entry.reason);
+    });
     expect(await effectsOf(id)).toEqual([]);
+  });
+
+  it('EFF-5: a tool scheduling effects in a loop is refused past the cap of waiting effects; those before it stay, nothing else changes', async () => {
+    const id = await createThread({
+      agent: 'effects',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'flood_effects', arguments: { times: EFFECT_FLOOD } }] },
+            { text: 'done' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    expect(log.find((m) => m.role === 'tool')?.content).toBe(
+      'refused after 1000: this thread already has 1000 effects waiting to run',
+    );
+    const listed = await effectsOf(id);
+    expect(listed).toHaveLength(1000);
+    expect(listed.every((effect) => effect.status === 'pending')).toBe(true);
   });
 
   it('EFF-6: an effect listed through the API and cancelled there never runs; cancelling again is 409, an unknown id 404, another user 404', async () => {
@@ -158,6 +183,16 @@ describe('effects', () => {
     await makeDueAndRun(id);
     expect(await storedValue(id, 'pings')).toBeUndefined();
     expect((await effectsOf(id)).map((effect) => effect.status)).toEqual(['cancelled']);
+  });
+
+  it('EFF-6: the client lists a thread effects and cancels one; cancelling it again throws ApiError 409', async () => {
+    const { id, results } = await threadCalling([scheduleCall('ping', {}, 60_000)]);
+    const listed = await client.effects.list(id);
+    expect(listed.effects.map((effect) => [effect.id, effect.status])).toEqual([[results[0], 'pending']]);
+    expect(await client.effects.cancel(id, results[0] as string)).toMatchObject({ status: 'cancelled' });
+    const again = await client.effects.cancel(id, results[0] as string).catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(ApiError);
+    expect((again as ApiError).status).toBe(409);
   });
 
   it('EFF-6: getScheduledEffects lists waiting effects by due time and by name; removeScheduledEffect answers false once cancelled', async () => {

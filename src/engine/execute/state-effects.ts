@@ -20,6 +20,7 @@ function jsonProblem(value: unknown, path: string, depth: number): string | null
   if (depth > 64) return `${path} is nested too deeply`;
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return null;
   if (typeof value === 'number') return Number.isFinite(value) ? null : `${path} is ${value}, which JSON cannot hold`;
+  if (value === undefined) return `${path} is undefined, which JSON cannot hold`;
   if (typeof value !== 'object') return `${path} is a ${typeof value}, which JSON cannot hold`;
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index++) {
@@ -88,7 +89,7 @@ export function effectMembers(queue: EffectQueue | undefined): EffectMembers {
       if (!definition) throw new Error(`unknown effect "${String(name)}": no effect is registered under that name`);
       const problem = effectArgsProblem(name, definition, args) ?? delayProblem(delay);
       if (problem) throw new Error(problem);
-      if (effects.pending().length >= MAX_PENDING_EFFECTS) {
+      if (effects.waiting() >= MAX_PENDING_EFFECTS) {
         throw new Error(`this thread already has ${MAX_PENDING_EFFECTS} effects waiting to run`);
       }
       return effects.schedule(name, JSON.parse(JSON.stringify(args)), Date.now() + Math.floor(delay));

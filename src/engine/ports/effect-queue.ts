@@ -21,6 +21,8 @@ export interface EffectQueue {
   schedule(name: string, args: Record<string, unknown>, dueAt: number): Promise<string>;
   /** The runs still waiting, `name`'s only when given, the soonest due first. */
   pending(name?: string): QueuedEffect[];
+  /** How many runs are waiting. */
+  waiting(): number;
   /** Cancels a waiting run: false when it is unknown or no longer waiting. */
   cancel(id: string): boolean;
 }

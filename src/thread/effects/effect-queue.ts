@@ -43,6 +43,10 @@ export class DurableEffectQueue implements EffectQueue {
     return this.rows().withStatus('pending', name).map(queued);
   }
 
+  waiting(): number {
+    return this.rows().count('pending');
+  }
+
   cancel(id: string): boolean {
     return this.rows().cancel(id, Date.now());
   }

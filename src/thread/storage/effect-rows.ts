@@ -124,6 +124,12 @@ export class EffectRows {
       .map(rowOf);
   }
 
+  /** How many rows are in `status`. */
+  count(status: EffectStatus): number {
+    if (!this.ready(false)) return 0;
+    return this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM effects WHERE status = ?', status).one().n;
+  }
+
   /** The newest finished rows (completed, failed, cancelled), newest first. */
   finished(limit: number): EffectRow[] {
     if (!this.ready(false)) return [];

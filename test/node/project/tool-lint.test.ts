@@ -245,7 +245,7 @@ describe('tool design lint', () => {
   });
 
   it("DEF-7: the example app's tools pass the lint with no findings", () => {
-    expect(Object.keys(app.tools)).toEqual(['get_current_time', 'search_knowledge_base', 'fetch_data']);
+    expect(Object.keys(app.tools)).toEqual(['get_current_time', 'search_knowledge_base', 'fetch_data', 'remind_me']);
     expect(lintTools(app.tools)).toEqual([]);
   });
 
@@ -273,7 +273,7 @@ describe('tool design lint', () => {
     const clean = run('--strict');
     expect(clean.stderr).toBe('');
     expect(clean.status).toBe(0);
-    expect(clean.stdout).toContain('Tool design lint (DEF-7): agents/index.ts, 3 tools');
-    expect(clean.stdout).toContain('No findings in 3 tools.');
+    expect(clean.stdout).toContain('Tool design lint (DEF-7): agents/index.ts, 4 tools');
+    expect(clean.stdout).toContain('No findings in 4 tools.');
   }, 30_000);
 });
