@@ -19,6 +19,9 @@ async function notesOf(state: ThreadState): Promise<Note[]> {
   return (await state.getValue<Note[]>('notes')) ?? [];
 }
 
+/** What became of the write `late.post` left running, by thread. */
+const lateOutcomes = new Map<string, string>();
+
 export const endpoints = {
   // The example application's endpoint (agents/api/summary.ts), served here against a real thread.
   'example/summary': summaryExample,
@@ -83,6 +86,19 @@ export const endpoints = {
     const child = await state.spawnChild({ agent: 'ep_agent', message: 'hello' });
     return Response.json(child, { status: 201 });
   }),
+  // Leaves a write running after it answers; late-result reports what became of it.
+  'late.post': defineThreadEndpoint(async (_req, state) => {
+    setTimeout(() => {
+      state.setValue('late', 'written after the answer').then(
+        () => lateOutcomes.set(state.threadId, 'stored'),
+        (error: Error) => lateOutcomes.set(state.threadId, error.message),
+      );
+    }, 0);
+    return new Response(null, { status: 202 });
+  }),
+  'late-result': defineThreadEndpoint(async (_req, state) =>
+    Response.json({ outcome: lateOutcomes.get(state.threadId) ?? null, value: (await state.getValue('late')) ?? null }),
+  ),
   'fetch-inside': defineThreadEndpoint(async () => {
     // The global fetch inside a handler is the state's: a host inside the machine is refused.
     const answer = await fetch('http://169.254.169.254/latest/meta-data/');

@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, DefinitionError, defineThreadEndpoint } from '../../src/index.js';
-import { api, createThread, settled } from '../support/api.js';
+import { api, createThread, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { CREDENTIAL_HEADERS, OVERSIZED_ENDPOINT_BODIES, UNROUTABLE_ENDPOINT_PATHS } from '../support/hostile-corpus.js';
 import { allFrames } from '../support/socket.js';
@@ -228,6 +228,15 @@ describe('failures, and the rules inside a handler', () => {
     expect(spawn.status).toBe(500);
     expect(await json(spawn)).toMatchObject({ error: { code: 'endpoint_failed' } });
     expect(((await json(await api(`/api/threads/${id}`))) as { children: unknown[] }).children).toEqual([]);
+  });
+
+  it('EP-8: once a handler has answered, work it left running cannot change the thread', async () => {
+    expect((await api(`/api/threads/${id}/late`, { method: 'POST' })).status).toBe(202);
+    const result = await until(
+      async () => json(await api(`/api/threads/${id}/late-result`)),
+      (body) => body.outcome !== null,
+    );
+    expect(result).toEqual({ outcome: expect.stringContaining('has ended (the endpoint has answered)'), value: null });
   });
 
   it('EP-8: the global fetch inside a handler passes the egress policy', async () => {

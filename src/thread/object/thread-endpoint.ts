@@ -6,12 +6,13 @@
  * operation, request and child thread passes an access gate over the thread's rules, named
  * `endpoint:<key>`, where a rule that denies or asks refuses (nobody is there to approve) and what
  * no rule covers goes ahead; `state.fetch`, and the global `fetch` inside the handler, pass the
- * egress policy. Its error is scrubbed of the thread's secrets.
+ * egress policy. Its error is scrubbed of the thread's secrets. Once it has answered, its state is
+ * fenced as a finished tool call's: work it left running can read the thread but not change it.
  */
 
 import { egressPolicy } from '../../engine/egress/index.js';
 import { answerEndpoint, type EndpointTarget, endpointFailure } from '../../engine/endpoints/index.js';
-import { threadStates } from '../../engine/execute/index.js';
+import { type Fence, fencedState, threadStates } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
 import { accessGate, threadRules } from '../../engine/permissions/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
@@ -68,13 +69,19 @@ export async function runThreadEndpoint(
     host: host.thread,
     egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
   });
-  return answerEndpoint({
-    key: endpoint.key,
-    handler: definition.handler,
-    request,
-    state: states(null, gate),
-    params: endpoint.params,
-    scrub: variables.scrubber.text,
-    log: host.variables.logError,
-  });
+  // Once it has answered, what the handler left running can read the thread but change nothing.
+  const fence: Fence = { ended: null };
+  try {
+    return await answerEndpoint({
+      key: endpoint.key,
+      handler: definition.handler,
+      request,
+      state: fencedState(states(null, gate), fence, `endpoint:${endpoint.key}`),
+      params: endpoint.params,
+      scrub: variables.scrubber.text,
+      log: host.variables.logError,
+    });
+  } finally {
+    fence.ended = 'the endpoint has answered';
+  }
 }
