@@ -106,6 +106,7 @@ export const tools = {
           local: state.context.local,
           shared: state.context.shared,
           polluted: ({} as Record<string, unknown>).polluted ?? null,
+          inherited: state.context.polluted ?? null,
           runtime: state._notPackableRuntimeContext ?? null,
         }),
       };

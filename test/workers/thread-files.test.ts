@@ -290,7 +290,7 @@ describe('TS-29..TS-32: values, the turn context, the runtime context, invokeToo
       if (refused) {
         expect(message, key).toMatchObject({ tool_status: 'error', content: expect.stringContaining('is reserved') });
       } else {
-        expect(parsed(message).polluted, key).toBeNull();
+        expect(parsed(message), key).toMatchObject({ polluted: null, inherited: null });
       }
     });
     expect(parsed(first.tools.at(-1)).keys).toEqual(['local', 'shared', 'fresh']);

@@ -124,6 +124,8 @@ describe('TS-30: state.context', () => {
       } else {
         context[key] = { polluted: true };
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        // Kept as a key of its own: the record gains no prototype to inherit from.
+        expect(context.polluted, key).toBeUndefined();
       }
     }
     replaceScratch(scratch, { ...context, fresh: true });
