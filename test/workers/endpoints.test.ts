@@ -98,6 +98,10 @@ describe("the specification's endpoint, beneath its thread", () => {
     const put = await api(`/api/threads/${id}/echo`, { method: 'PUT', body: 'hello' });
     expect(await json(put)).toEqual({ method: 'PUT', body: 'hello', params: {}, credentials: [] });
     expect(await json(await api(`/api/threads/${id}/echo`, { method: 'DELETE' }))).toEqual({ method: 'DELETE' });
+    // HEAD is answered by the GET endpoint, without a body.
+    const head = await api(`/api/threads/${id}/summary`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
     const get = await api(`/api/threads/${id}/echo`);
     expect(get.status).toBe(404);
     expect(await json(get)).toMatchObject({ error: { code: 'not_found' } });

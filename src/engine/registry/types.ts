@@ -41,7 +41,7 @@ export interface AppDefinitions {
   limits?: RuntimeLimits;
   /**
    * Thread endpoints (`defineThreadEndpoint`), keyed by the path of their file under `agents/api/`
-   * without `.ts`: `summary`, `export.post`, `notes/[id]`, `files/[*]` (EP-1). Served beneath
+   * without `.ts`: `summary`, `export.post`, `notes/[id]`, `docs/[*]` (EP-1). Served beneath
    * `/api/threads/:id/`.
    */
   endpoints?: Readonly<Record<string, ThreadEndpointDefinition>>;
