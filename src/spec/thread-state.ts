@@ -408,7 +408,8 @@ export interface ThreadState<
    * result }` (the result's text) or `{ status: 'error', error }`, which is also what a call that
    * cannot be made resolves (an unknown tool, the calling tool itself, nesting too deep). Throws
    * `CallPaused` when the call waits for an answer; rejects once the calling call has ended, or when
-   * a call that ran again after a pause makes different calls than before.
+   * a call that ran again after a pause makes different calls than before. Outside a running tool
+   * call (at rest) it rejects: an invoked call is stored beneath the step of the call that made it.
    */
   invokeTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
 

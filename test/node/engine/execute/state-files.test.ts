@@ -145,3 +145,10 @@ describe('TS-30: state.context', () => {
     expect(state.context.y).toBe(2);
   });
 });
+
+describe('TS-32: invokeTool at rest', () => {
+  it('TS-32: outside a running tool call invokeTool rejects saying so', async () => {
+    const h = createHarness();
+    await expect(h.state().invokeTool('anything', {})).rejects.toThrow(/only available to a running tool call/);
+  });
+});
