@@ -11,6 +11,8 @@ export default defineAgent({
     { permission: 'fs.write', pattern: '*', action: 'allow' },
     { permission: 'shell.run', pattern: '*', action: 'allow' },
     { permission: 'task', action: 'allow' },
+    // A reminder is an effect this thread schedules for itself (agents/effects/send_reminder.ts).
+    { permission: 'remind_me', action: 'allow' },
     // Each new web host is approved by the human ("allow always" remembers it for the thread).
     { permission: 'net.fetch', pattern: '*', action: 'ask' },
     // Manifest denies are final: no session rule or "allow always" turns them into an allow, and

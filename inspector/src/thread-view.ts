@@ -1,6 +1,6 @@
 /**
  * One thread, laid out as a chat: its header, the live log, and docked at the bottom of the window
- * what it waits for and a message box; beside them its todo list, subagents, files, usage, details
+ * what it waits for and a message box; beside them its todo list, subagents, files, effects, usage, details
  * and the raw frames. The stored log and the thread's state are read once; then the stream replays
  * the frames from the first (the raw frames view shows them, the log places the failed turns they
  * record) and every newer frame is handed to the part it concerns (frame-router.ts). The parts
@@ -12,6 +12,7 @@ import { type Api, describeError } from './api.js';
 import { Composer } from './composer.js';
 import { DetailsPanel } from './details-panel.js';
 import { h } from './dom.js';
+import { EffectsPanel } from './effects-panel.js';
 import { FilesPanel } from './files.js';
 import { Follow } from './follow.js';
 import { shortId } from './format.js';
@@ -35,6 +36,7 @@ interface ScreenParts extends ThreadParts {
   alerts: AlertList;
   composer: Composer;
   files: FilesPanel;
+  effects: EffectsPanel;
   subagents: SubagentTree;
   todo: TodoPanel;
   raw: RawFrames;
@@ -62,6 +64,7 @@ function buildParts(api: Api, id: string): ScreenParts {
     log,
     waits,
     files: new FilesPanel(api, id, { download }),
+    effects: new EffectsPanel(api, id, showError),
     usage: new UsagePanel(),
     subagents: new SubagentTree(api),
     details: new DetailsPanel(),
@@ -106,6 +109,7 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
         parts.todo.element,
         parts.subagents.element,
         parts.files.element,
+        parts.effects.element,
         parts.usage.element,
         parts.details.element,
         parts.raw.element,
@@ -171,6 +175,8 @@ export function threadScreen(api: Api, id: string): Screen {
         const details = await api.client.threads.get(id);
         if (disposed || mine !== refreshes) return;
         showDetails(details);
+        // Any call or alarm may have scheduled, run or finished an effect.
+        void parts.effects.refresh();
         if (withFilesNow) await parts.files.refresh();
       } catch (error) {
         if (!disposed) showError(`Could not refresh the thread: ${describeError(error)}`);
@@ -188,6 +194,7 @@ export function threadScreen(api: Api, id: string): Screen {
       for (const stored of await api.messages(id)) parts.log.message(stored);
       for (const wait of details.waiting_for) parts.log.waiting(wait.tool_call_id, wait.name, wait.kind, wait.payload);
       void parts.files.refresh();
+      void parts.effects.refresh();
       if (disposed) return;
       stream = openStream(api, id, parts, details.last_frame_seq, { refreshSoon, showError, disposed: () => disposed });
     } catch (error) {

@@ -400,6 +400,36 @@ describe('the inspector page', () => {
     expect(listing.entries).toMatchObject([{ path: '/notes/todo.md', kind: 'file' }]);
   });
 
+  it('EFF-6: lists the effect a tool scheduled in the Effects panel and cancels it there', async () => {
+    model.reset();
+    model.enqueue(
+      {
+        toolCalls: [
+          {
+            id: 'call_remind',
+            name: 'remind_me',
+            arguments: JSON.stringify({ note: 'water the plants', minutes: 60 }),
+          },
+        ],
+      },
+      { text: 'I will remind you in an hour.' },
+    );
+    const id = await createThread('workspace');
+    await post('Remind me to water the plants in an hour.');
+    await ended(toolCall('remind_me'), 'success');
+
+    const effects = page.getByRole('region', { name: 'Effects' });
+    const row = effects.getByRole('listitem').filter({ hasText: 'send_reminder' });
+    await row.getByText('pending').waitFor();
+    await shot('12-effects');
+    await row.getByRole('button', { name: 'Cancel send_reminder' }).click();
+    await row.getByText('cancelled').waitFor();
+    const listed = await api.effects.list(id);
+    expect(listed.effects).toMatchObject([
+      { name: 'send_reminder', status: 'cancelled', args: { note: 'water the plants' } },
+    ]);
+  });
+
   it('stops a running turn', async () => {
     model.reset();
     // The model starts an answer, then goes silent: the turn runs until it is stopped.
