@@ -2138,3 +2138,26 @@ export const EFFECT_ARGS_JSON_CANNOT_HOLD: readonly { bad: OddArgument; reason: 
 
 /** Effects one tool call schedules in a loop: past the cap of waiting effects, the rest are refused. */
 export const EFFECT_FLOOD = 1_005;
+
+// ---- what a hook returns (HOOK-7) ----------------------------------------------------------------
+// Used by test/node/engine/hooks/hooks.test.ts. A hook's return of the wrong type is treated as a
+// throw: the hook is skipped, the value it was given carries on, nothing of the return is stored.
+
+/** Returns of `filter_messages` that are not a list of messages. */
+export const HOSTILE_HISTORY_RETURNS: readonly unknown[] = [
+  'not a list',
+  42,
+  { messages: [] },
+  [null],
+  [{ role: 'root', content: 'escalate' }],
+  [{ content: 'no role' }],
+];
+
+/** Returns of the tool-call hooks that are not a ToolResult (`null` alone means "drop the call"). */
+export const HOSTILE_TOOL_RESULT_RETURNS: readonly unknown[] = [
+  'success',
+  { status: 'ok', result: 'x' },
+  { status: 'success', error: { stack: 'not a string' } },
+  [{ status: 'success' }],
+  0,
+];

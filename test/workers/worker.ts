@@ -23,6 +23,7 @@ import * as effectsApp from './effects-app.js';
 import * as egress from './egress-app.js';
 import * as endpointsApp from './endpoints-app.js';
 import * as google from './google-app.js';
+import * as hooksApp from './hooks-app.js';
 import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
 import * as modelGuidance from './model-guidance-app.js';
@@ -409,11 +410,13 @@ const runtime = createRuntime({
     ...threadFiles.tools,
     ...callVisibility.tools,
     ...effectsApp.tools,
+    ...hooksApp.tools,
   },
   models: [
     scripted,
     remote,
     ...limitsApp.models,
+    ...hooksApp.models,
     ...modelGuidance.models,
     ...modelsApp.models,
     ...google.models,
@@ -456,12 +459,16 @@ const runtime = createRuntime({
     ...callVisibility.prompts,
     ...limitsApp.prompts,
     ...effectsApp.prompts,
+    ...hooksApp.prompts,
     ...endpointsApp.prompts,
   ],
   // EP-1: thread endpoints (test/workers/endpoints.test.ts).
   endpoints: endpointsApp.endpoints,
   // Effects (test/workers/effects.test.ts).
   effects: effectsApp.effects,
+  // Hooks (test/workers/hooks.test.ts).
+  hooks: hooksApp.hooks,
+  hookTimeoutMs: hooksApp.HOOK_TIMEOUT_MS,
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
   limits: quotaApp.LIMITS,
   // BEAT-1: heartbeats in a fraction of a second rather than every 30 s.
@@ -493,6 +500,7 @@ const runtime = createRuntime({
     ...callVisibility.agents,
     ...limitsApp.agents,
     ...effectsApp.agents,
+    ...hooksApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     ...endpointsApp.agents,
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),

@@ -5,6 +5,7 @@
  * from memory, so a restarted thread picks up exactly where it stopped.
  */
 import type { Message, ToolCall } from '../../spec/index.js';
+import { DROPPED_BY_HOOK } from '../hooks/index.js';
 import { turnEndOf, unmarkedAnswer } from './sides.js';
 
 /** Index of the last user message of the main conversation (or of the nested run at `depth`), or -1. */
@@ -95,12 +96,20 @@ export function roundsThisTurn(log: readonly Message[], depth = 0): number {
   return rounds;
 }
 
-/** The newest message of the main conversation a model sees; with `markers`, turn markers count too. */
+/**
+ * The newest message of the main conversation a model sees; with `markers`, turn markers count too.
+ * A call a hook dropped (HOOK-9) counts as answered by its silent marker: the loop goes on after it.
+ */
 export function lastVisible(log: readonly Message[], markers = false): Message | undefined {
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index] as Message;
     if (message.depth !== 0) continue;
-    if (!message.silent || (markers && turnEndOf(message))) return message;
+    if (!message.silent || (markers && turnEndOf(message)) || isDroppedCall(message)) return message;
   }
   return undefined;
+}
+
+/** The silent marker standing for a call a hook dropped (hooks/dropped-calls.ts). */
+function isDroppedCall(message: Message): boolean {
+  return message.role === 'tool' && message.silent && message.metadata?.[DROPPED_BY_HOOK] === true;
 }

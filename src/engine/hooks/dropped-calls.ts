@@ -10,6 +10,8 @@ import type { Message, ToolCall } from '../../spec/index.js';
 import type { ThreadStore } from '../ports/index.js';
 
 export const DROPPED_CALLS_KEY = 'hooks:dropped_calls';
+/** The metadata key that marks a dropped call's stand-in. */
+export const DROPPED_BY_HOOK = 'dropped_by_hook';
 
 /** Stores the marker of a dropped call (no content, silent) and remembers its id. */
 export function recordDroppedCall(store: ThreadStore, call: ToolCall): Message {
@@ -22,7 +24,7 @@ export function recordDroppedCall(store: ThreadStore, call: ToolCall): Message {
     tool_call_id: call.id,
     silent: true,
     tool_status: 'success',
-    metadata: { dropped_by_hook: true },
+    metadata: { [DROPPED_BY_HOOK]: true },
   });
 }
 

@@ -5,7 +5,7 @@
  * (which resolves which hooks run) and below execute/, step/ and turn/, which call it where
  * messages are stored, requests built and tool results kept.
  */
-export { DROPPED_CALLS_KEY, recordDroppedCall, withoutDroppedCalls } from './dropped-calls.js';
+export { DROPPED_BY_HOOK, DROPPED_CALLS_KEY, recordDroppedCall, withoutDroppedCalls } from './dropped-calls.js';
 export { DROPPED, HookFailed, HookRunner, type HookSetup, type HookStateLease } from './hook-runner.js';
 export { appendWithHooks } from './hooked-append.js';
 export { withHooks } from './hooked-state.js';

@@ -15,10 +15,12 @@ import {
   type Message,
   type PermissionRule,
   type Script,
+  type ToolResult,
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type AppDefinitions, Registry } from '../../../../src/engine/registry/index.js';
+import { HOSTILE_HISTORY_RETURNS, HOSTILE_TOOL_RESULT_RETURNS } from '../../../support/hostile-corpus.js';
 import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';
 
 const echo = defineTool({
@@ -290,6 +292,7 @@ describe('HOOK-9: tool-call hooks', () => {
   });
 
   it('HOOK-9: after_tool_call_success returning null drops the call: nothing stored, never sent again', async () => {
+    let steps = 0;
     const drop = defineHook({
       hook: 'after_tool_call_success',
       id: 'drop_echo',
@@ -299,14 +302,14 @@ describe('HOOK-9: tool-call hooks', () => {
       definitions: app({
         hooks: [drop],
         promptHooks: ['drop_echo'],
-        script: [
-          { toolCalls: [{ name: 'echo', arguments: { text: 'secret-ish' } }] },
-          { text: 'done' },
-          { text: 'second' },
-        ],
+        // The model is never told of the dropped call, so only the model's own memory says it made one.
+        script: () =>
+          ++steps === 1 ? { toolCalls: [{ name: 'echo', arguments: { text: 'secret-ish' } }] } : { text: 'done' },
       }),
     });
     expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    // The loop goes on after a dropped call: the model answers.
+    expect(h.byRole('assistant').at(-1)?.content).toBe('done');
     expect(h.store.messages().some((m) => m.content?.includes('echo: secret-ish'))).toBe(false);
     await h.send('again');
     for (const request of h.requests.slice(1)) {
@@ -360,5 +363,42 @@ describe('HOOK-10: a hook is contained', () => {
     // HOOK-4: once in the thread's life.
     await h.send('again');
     expect(outcomes.filter((o) => o === 'ok written')).toHaveLength(1);
+  });
+});
+
+describe('HOOK-7: hostile returns', () => {
+  it('HOOK-7: each malformed history return is skipped: the model gets the real history, nothing stored', async () => {
+    for (const returned of HOSTILE_HISTORY_RETURNS) {
+      const hostile = defineHook({
+        hook: 'filter_messages',
+        id: 'hostile',
+        execute: async () => returned as Message[],
+      });
+      const h = createHarness({ definitions: app({ hooks: [hostile], promptHooks: ['hostile'] }) });
+      expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+      expect(texts(h.requests[0]?.messages ?? [])).toEqual(['system:You are a test agent.', 'user:hi']);
+      expect(hookFailures(h.frames)).toHaveLength(1);
+      expect(h.store.messages().map((m) => m.content)).toEqual(['hi', 'done']);
+    }
+  });
+
+  it('HOOK-7: each malformed tool result return is skipped: the real result is stored', async () => {
+    for (const returned of HOSTILE_TOOL_RESULT_RETURNS) {
+      const hostile = defineHook({
+        hook: 'after_tool_call_success',
+        id: 'hostile',
+        execute: async () => returned as ToolResult,
+      });
+      const h = createHarness({
+        definitions: app({
+          hooks: [hostile],
+          promptHooks: ['hostile'],
+          script: [{ toolCalls: [{ name: 'echo', arguments: { text: 'x' } }] }, { text: 'done' }],
+        }),
+      });
+      await h.send('hi');
+      expect(h.byRole('tool')[0]).toMatchObject({ tool_status: 'success', content: 'echo: x' });
+      expect(hookFailures(h.frames)).toHaveLength(1);
+    }
   });
 });
