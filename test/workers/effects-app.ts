@@ -45,6 +45,14 @@ export const effects = {
     { idempotent: true, timeout: 120_000 },
   ),
   sleepy: defineEffect('Run past its time', async () => forever(), { timeout: 50 }),
+  fetch_url: defineEffect(
+    'Fetch a URL with state.fetch or the global fetch',
+    z.object({ url: z.string(), via: z.enum(['state', 'global']) }),
+    async (state, args) => {
+      const response = args.via === 'state' ? await state.fetch(args.url) : await fetch(args.url);
+      await state.setValue('fetched', response.status);
+    },
+  ),
   write_file: defineEffect('Write a file of the thread', z.object({ path: z.string() }), async (state, args) => {
     await state.writeFile(args.path, 'written by an effect');
   }),

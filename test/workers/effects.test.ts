@@ -300,6 +300,23 @@ describe('effects', () => {
     expect(left).toEqual({ alarm: null, tables: 0 });
   });
 
+  it('EFF-9: every request of an effect passes the egress policy, by state.fetch and by the global fetch', async () => {
+    const url = 'http://169.254.169.254/latest/meta-data/';
+    const { id } = await threadCalling([
+      scheduleCall('fetch_url', { url, via: 'state' }),
+      scheduleCall('fetch_url', { url, via: 'global' }),
+    ]);
+    const list = await until(
+      () => effectsOf(id),
+      (all) => all.length === 2 && all.every((effect) => effect.status === 'failed' || effect.status === 'completed'),
+    );
+    for (const effect of list) {
+      expect(effect.status, String(effect.args.via)).toBe('failed');
+      expect(effect.error, String(effect.args.via)).toMatch(/EgressRefused: .*cloud metadata/);
+    }
+    expect(await storedValue(id, 'fetched')).toBeUndefined();
+  });
+
   it("EFF-9: an effect is held to the thread's permission rules: a denied write is refused and recorded, an allowed one goes ahead", async () => {
     const { id } = await threadCalling([
       scheduleCall('write_file', { path: '/forbidden/x.txt' }),
