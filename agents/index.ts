@@ -1,6 +1,7 @@
 /**
  * The example application: every definition the Worker serves. A tool's name is its key here, and a
- * thread endpoint's key is the path of its file under api/, an effect's the name of its file under effects/.
+ * thread endpoint's key is the path of its file under api/, an effect's the name of its file under effects/;
+ * a hook is named by its own id, which prompts and agents list in `hooks`.
  */
 import assistantAgent, { assistantAgent as assistantOn } from './agents/assistant';
 import brainstormAgent from './agents/brainstorm';
@@ -8,6 +9,7 @@ import unitsAgent from './agents/units';
 import workspaceAgent from './agents/workspace';
 import summary from './api/summary';
 import send_reminder from './effects/send_reminder';
+import trim_history from './hooks/trim_history';
 import defaultModel from './models/default';
 import { claude, gemini, llama } from './models/others';
 import assistantPrompt, { assistantPrompt as assistantPromptOn } from './prompts/assistant';
@@ -51,3 +53,5 @@ export const skills = [codeReview];
 export const endpoints = { summary };
 /** Effects, by the name of their file under effects/: scheduled with state.scheduleEffect('send_reminder', ...). */
 export const effects = { send_reminder };
+/** Hooks, each run only where a prompt or an agent names its id: the workspace prompt trims long histories. */
+export const hooks = [trim_history];

@@ -20,4 +20,6 @@ export default definePrompt({
     'skill',
     'remind_me',
   ],
+  // A very long thread sends the model only its newest messages (agents/hooks/trim_history.ts).
+  hooks: ['trim_history'],
 });

@@ -402,3 +402,39 @@ describe('HOOK-7: hostile returns', () => {
     }
   });
 });
+
+describe('HOOK-11: after_subagent_created', () => {
+  it('HOOK-11: a child thread a tool starts runs the hook on the parent, once the child exists', async () => {
+    const seen: string[] = [];
+    const starter = defineTool({
+      description: 'Start a helper thread',
+      execute: async (state) => {
+        const child = await state.spawnChild({ agent: 'test_agent', message: 'help' });
+        return { status: 'success', result: child.id };
+      },
+    });
+    const track = defineHook({
+      hook: 'after_subagent_created',
+      id: 'track_children',
+      execute: async (state, child) => {
+        seen.push(`${state.threadId}->${child.threadId}:${state.execution === null ? 'rest' : 'turn'}`);
+      },
+    });
+    const definitions = app({
+      hooks: [track],
+      promptHooks: ['track_children'],
+      script: [{ toolCalls: [{ name: 'starter', arguments: {} }] }, { text: 'done' }],
+    });
+    const prompt = definePrompt({
+      name: 'main',
+      prompt: 'You are a test agent.',
+      model: 'scripted',
+      tools: ['starter'],
+      hooks: ['track_children'],
+    });
+    const h = createHarness({ definitions: { ...definitions, tools: { starter }, prompts: [prompt] } });
+    await h.send('hi');
+    expect(h.spawned).toHaveLength(1);
+    expect(seen).toEqual([`${h.store.info.id}->${h.spawned[0]?.id}:turn`]);
+  });
+});
