@@ -263,8 +263,11 @@ export interface ThreadState<
   readonly agentId: string;
   readonly userId: string | null;
   readonly createdAt: number;
-  /** Ids of child threads this thread spawned. */
-  readonly children: readonly string[];
+  /**
+   * The child threads this thread started, oldest first, as its registry records them (a copy taken
+   * when read). On a state from `getChildThread`/`getParentThread`, a snapshot taken at that call.
+   */
+  readonly children: SubagentRegistryEntry[];
   readonly execution: ExecutionState | null;
 
   /** The value of a declared variable; rejects with a clear error if it is unknown or unset. */
@@ -425,6 +428,36 @@ export interface ThreadState<
 
   // Resources, variables, the thread hierarchy.
 
+  /** The model definition registered under `name`, read-only; rejects `Model not found: <name>`. */
+  loadModel<T = unknown>(name: string): Promise<T>;
+  /** The prompt definition registered under `name`, read-only; rejects `Prompt not found: <name>`. */
+  loadPrompt<T = unknown>(name: string): Promise<T>;
+  /** The agent definition registered under `name`, read-only; rejects `Agent not found: <name>`. */
+  loadAgent<T = unknown>(name: string): Promise<T>;
+  /** The names of the application's models, sorted. */
+  getModelNames(): string[];
+  /** The names of the application's prompts, sorted. */
+  getPromptNames(): string[];
+  /** The names of the application's agents, sorted. */
+  getAgentNames(): string[];
+  /**
+   * Stores a variable of this thread (declared or not) and makes it visible at once: `env`, `tenvs`
+   * and the secret scrubber of everything the thread stores or shows. `type` defaults to the name's
+   * current type, else `'secret'`; a secret stays one. Then passed on to the thread's children and
+   * their descendants (best-effort: one that cannot be reached keeps its old value).
+   */
+  setEnv(name: string, value: string, options?: SetEnvOptions): Promise<void>;
+  /** Whether the variable is a secret; `'secret'` for a name that holds no value yet. */
+  envType(name: string): Promise<'text' | 'secret'>;
+  /**
+   * A state over the child thread `referenceId` (one of `children`), or null when it is not a child of
+   * this thread or no longer exists. Its methods act on that thread under its own permission rules;
+   * its `execution` is null; `children` and `context` are what they were at this call.
+   */
+  getChildThread(referenceId: string): Promise<ThreadState | null>;
+  /** A state over the parent thread, as `getChildThread`; null for a thread without one. */
+  getParentThread(): Promise<ThreadState | null>;
+
   // Effects (the specification's Effects chapter).
 
   /**
@@ -450,6 +483,36 @@ export interface ScheduledEffect {
   scheduledAt: number;
   /** When it was scheduled, in microseconds since the epoch. */
   createdAt: number;
+}
+
+/** Options of `state.setEnv`. */
+export interface SetEnvOptions {
+  /** `'secret'`: sealed at rest and scrubbed from everything the thread stores or shows. */
+  type?: 'text' | 'secret';
+}
+
+/** A child thread as its parent's registry records it (`state.children`). */
+export interface SubagentRegistryEntry {
+  /** The child thread's id: what `getChildThread` takes. */
+  reference: string;
+  /** The agent the child runs. */
+  name: string;
+  title?: string;
+  /** What the child is for: its agent's tool description, or `''`. */
+  description: string;
+  /** A resumable instance, which the parent can message again (`messageChild`). */
+  resumable?: boolean;
+  /** A tool call of the parent waits for the child's answer. */
+  blocking?: boolean;
+  /** A resumable instance's name. */
+  threadName?: string;
+  /** When the child was started, in microseconds since the epoch. */
+  createdAt?: number;
+  /**
+   * `'running'` while its turn runs, `'idle'` after it, `'terminated'`, or what the child set with
+   * `setStatus`.
+   */
+  status: 'running' | 'idle' | 'terminated' | (string & {});
 }
 
 export interface SpawnChildOptions {

@@ -2161,3 +2161,51 @@ export const HOSTILE_TOOL_RESULT_RETURNS: readonly unknown[] = [
   [{ status: 'success' }],
   0,
 ];
+
+// ---- another thread's state, and variables a tool sets (TS-44, TS-54, TS-55) ----------------------
+// Used by test/workers/family.test.ts. A thread's object is called by the family through one RPC
+// (`familyCall`); these are the calls a caller that is not family, or not the family's owner, could
+// forge there: each is answered 404 as for a thread that does not exist, and nothing changes.
+
+export type FamilyForger = 'stranger' | 'parent' | 'child';
+
+export const FORGED_FAMILY_CALLS: readonly {
+  label: string;
+  /** Who the call says it comes from. */
+  from: FamilyForger;
+  /** What it says the caller is to the thread called. */
+  relation: 'parent' | 'child';
+  /** The principal differs from the family's owner. */
+  principal?: 'other-tenant' | 'other-subject';
+}[] = [
+  { label: 'a thread of nobody claiming to be the parent', from: 'stranger', relation: 'parent' },
+  { label: 'a thread of nobody claiming to be a child', from: 'stranger', relation: 'child' },
+  { label: 'the parent claiming to be a child', from: 'parent', relation: 'child' },
+  { label: 'the child claiming to be its own parent', from: 'child', relation: 'parent' },
+  {
+    label: "the parent with another tenant's principal",
+    from: 'parent',
+    relation: 'parent',
+    principal: 'other-tenant',
+  },
+  {
+    label: "the parent with another owner's principal",
+    from: 'parent',
+    relation: 'parent',
+    principal: 'other-subject',
+  },
+];
+
+/** Names `state.setEnv` refuses, storing nothing: not a variable name, or one every object answers. */
+export const HOSTILE_ENV_NAMES: readonly string[] = [
+  'bad name',
+  '',
+  '1LEADING_DIGIT',
+  'A-B',
+  'ENV\nINJECTED=1',
+  '../etc/passwd',
+  'x'.repeat(129),
+  '__proto__',
+  'constructor',
+  'toString',
+];

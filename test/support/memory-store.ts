@@ -20,7 +20,13 @@ import type { FileListing, FileStore, StoredFileMeta } from '../../src/engine/po
 import type { Frame } from '../../src/engine/ports/frames.js';
 import type { ModelRequest, ModelResponse, Provider, StreamHandlers } from '../../src/engine/ports/provider.js';
 import type { ThreadHost } from '../../src/engine/ports/thread-host.js';
-import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../src/engine/ports/thread-store.js';
+import type {
+  ChildEntry,
+  NewMessage,
+  QueuedMessage,
+  ThreadInfo,
+  ThreadStore,
+} from '../../src/engine/ports/thread-store.js';
 import { type AppDefinitions, Registry } from '../../src/engine/registry/index.js';
 import { runTurn } from '../../src/engine/turn/session.js';
 import { ScriptedProvider } from '../../src/providers/scripted/scripted.js';
@@ -195,8 +201,27 @@ export class MemoryThreadStore implements ThreadStore {
     (this.info as { agentId: string }).agentId = agentId;
   }
 
-  addChild(id: string): void {
+  addChild(id: string, facts: Omit<ChildEntry, 'id' | 'createdAt' | 'status'> = { name: '', description: '' }): void {
     if (!this.childIds.includes(id)) this.childIds.push(id);
+    this.childRegistry.set(id, { id, ...facts, createdAt: Date.now(), status: 'running' });
+  }
+
+  private readonly childRegistry = new Map<string, ChildEntry>();
+
+  childEntries(): ChildEntry[] {
+    return this.childIds.flatMap((id) => {
+      const entry = this.childRegistry.get(id);
+      return entry ? [{ ...entry }] : [];
+    });
+  }
+
+  setChildStatus(childId: string, status: string, fromTurn = false): boolean {
+    const entry = this.childRegistry.get(childId);
+    if (!entry || entry.status === 'terminated' || status.trim() === '') return false;
+    const custom = !['running', 'idle', 'waiting', 'awaiting_hitl', 'error'].includes(entry.status);
+    if (fromTurn && custom && status !== 'running' && status !== 'terminated') return false;
+    entry.status = status.trim();
+    return true;
   }
 }
 
@@ -486,7 +511,7 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     spawnChild: async (options) => {
       const id = crypto.randomUUID();
       harness.spawned.push({ id, ...options });
-      store.addChild(id);
+      store.addChild(id, { name: options.agent, description: '', blocking: options.reportTo !== undefined });
       return { id };
     },
     messageChild: async (nameOrId, message) => {

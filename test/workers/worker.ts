@@ -22,6 +22,7 @@ import * as containment from './containment-app.js';
 import * as effectsApp from './effects-app.js';
 import * as egress from './egress-app.js';
 import * as endpointsApp from './endpoints-app.js';
+import * as family from './family-app.js';
 import * as google from './google-app.js';
 import * as hooksApp from './hooks-app.js';
 import * as limitsApp from './limits-app.js';
@@ -404,6 +405,7 @@ const runtime = createRuntime({
     ...google.tools,
     ...workersAi.tools,
     ...sandboxApp.tools,
+    ...family.tools,
     ...quotaApp.tools,
     ...toolRules.tools,
     ...toolContext.tools,
@@ -451,6 +453,7 @@ const runtime = createRuntime({
     ...google.prompts,
     ...workersAi.prompts,
     ...sandboxApp.prompts,
+    ...family.prompts,
     ...mcpApp.prompts,
     ...quotaApp.prompts,
     ...toolRules.prompts,
@@ -492,6 +495,7 @@ const runtime = createRuntime({
     ...google.agents,
     ...workersAi.agents,
     ...sandboxApp.agents,
+    ...family.agents,
     ...mcpApp.agents,
     ...quotaApp.agents,
     ...toolRules.agents,

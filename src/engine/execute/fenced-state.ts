@@ -28,7 +28,10 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
   'removeScheduledEffect',
   'mkdirFile',
   'rmdirFile',
+  'setEnv',
 ]);
+/** The methods giving another thread's state: fenced with this call, so it acts no longer than the call. */
+const FAMILY: ReadonlySet<PropertyKey> = new Set(['getChildThread', 'getParentThread']);
 /** The ones that answer synchronously: they throw instead of rejecting. */
 const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set(['emit', 'authorize']);
 
@@ -56,6 +59,12 @@ export function fencedState(
       const value = Object.hasOwn(own, property)
         ? own[property as keyof typeof own]
         : Reflect.get(base, property, receiver);
+      if (FAMILY.has(property) && typeof value === 'function') {
+        return async (...args: unknown[]) => {
+          const other = (await (value as (...rest: unknown[]) => unknown).apply(receiver, args)) as ThreadState | null;
+          return other ? fencedState(other, fence, tool) : other;
+        };
+      }
       if (!ACTS.has(property) || typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         if (fence.ended !== null) {

@@ -21,6 +21,8 @@ import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { noteAuthStatus } from './credential-hint.js';
 import { effectMembers } from './state-effects.js';
 import { stateFiles } from './state-files.js';
+import { hierarchyMembers, registryEntry } from './state-hierarchy.js';
+import { type DefinitionCatalog, resourceMembers } from './state-resources.js';
 import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */
@@ -28,6 +30,8 @@ export interface ResolvedVariables {
   /** Names some definition declares. */
   declared: ReadonlySet<string>;
   values: Readonly<Record<string, string>>;
+  /** Names whose values are secrets (`state.envType`). */
+  secretNames?: ReadonlySet<string>;
 }
 
 export interface ThreadStateDeps {
@@ -46,6 +50,8 @@ export interface ThreadStateDeps {
   checkHost?(url: URL): void;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
   transport?: FetchTransport;
+  /** The application's definitions, for `state.loadModel` and its kin; absent, none is known. */
+  registry?: DefinitionCatalog;
   /** What `state.context` holds besides `local` and `shared`: one record per turn; absent, a new `{}`. */
   scratch?: Record<string, unknown>;
 }
@@ -60,11 +66,23 @@ export type TurnStateDeps = Omit<ThreadStateDeps, 'execution' | 'gate' | 'checkH
 export function threadStates(
   deps: TurnStateDeps,
 ): (execution: ExecutionState | null, gate?: AccessGate) => ThreadState {
-  const { store, files, variables, emit, host, egress, transport } = deps;
+  const { store, files, variables, emit, host, egress, transport, registry } = deps;
   // `state.context`'s scratch keys: one record for the turn, shared by its calls, gone with it.
   const scratch = scratchRecord();
   return (execution, gate) =>
-    createThreadState({ store, files, variables, emit, host, egress, transport, execution, gate, scratch });
+    createThreadState({
+      store,
+      files,
+      variables,
+      emit,
+      host,
+      egress,
+      transport,
+      registry,
+      execution,
+      gate,
+      scratch,
+    });
 }
 
 /**
@@ -109,10 +127,13 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     userId: info.userId,
     createdAt: info.createdAt,
     get children() {
-      return store.children();
+      return store.childEntries().map(registryEntry);
     },
     execution: deps.execution,
-    tenvs: variables.values,
+    // Read at each use: `setEnv` changes them mid-call.
+    get tenvs() {
+      return variables.values;
+    },
     get context(): ExecutionContext {
       return context;
     },
@@ -123,7 +144,8 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     _notPackableRuntimeContext: RUNTIME_CONTEXT,
 
     async env(name: string) {
-      const value = variables.values[name];
+      // Own values only: `toString` or `__proto__` is no variable of the thread.
+      const value = Object.hasOwn(variables.values, name) ? variables.values[name] : undefined;
       if (value !== undefined) return value;
       if (!variables.declared.has(name)) {
         throw new Error(`unknown variable "${name}": no tool, prompt or agent of this thread declares it`);
@@ -222,6 +244,8 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     // Messages, lifecycle, queued tools.
 
     // Resources, variables, the thread hierarchy.
+    ...resourceMembers(deps.registry),
+    ...hierarchyMembers(store, deps.host, variables),
 
     // Effects.
     ...effectMembers(deps.host.effects),

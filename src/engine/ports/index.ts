@@ -32,4 +32,4 @@ export type {
 export type { NestedPlace } from './store-view.js';
 export { NestedStore, StoreView } from './store-view.js';
 export type { ConnectedTool, SpendEstimate, SpendPort, ThreadHost } from './thread-host.js';
-export type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';
+export type { ChildEntry, NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from './thread-store.js';

@@ -37,6 +37,9 @@ export abstract class StoreView implements ThreadStore {
   toolStarted = (id: string) => this.store.toolStarted(id);
   clearToolStarted = (id: string) => this.store.clearToolStarted(id);
   children = () => this.store.children();
+  childEntries = () => this.store.childEntries();
+  setChildStatus = (childId: string, status: string, fromTurn?: boolean) =>
+    this.store.setChildStatus(childId, status, fromTurn);
   handoff = (agentId: string) => this.store.handoff(agentId);
   interactions: ThreadStore['interactions'] = (id) => this.store.interactions(id);
   openInteraction: ThreadStore['openInteraction'] = (interaction) => this.store.openInteraction(interaction);

@@ -60,6 +60,16 @@ export interface ThreadHost {
    * Absent: `state.runCode` is refused.
    */
   runCode?(state: ThreadState, source: string, options: RunCodeOptions): Promise<RunCodeResult>;
+  /**
+   * Stores a variable of the thread (`state.setEnv`), sealed when secret, and reopens the variables:
+   * the running turn's `env`, `tenvs` and scrubber see it before this resolves. Absent: refused.
+   */
+  setEnv?(name: string, value: string, type: 'text' | 'secret' | undefined): Promise<void>;
+  /**
+   * A state over another thread of the family: the child `id` of this thread, or its parent. Null
+   * when that thread is not family or no longer exists. Absent: there is no other thread to reach.
+   */
+  familyState?(relation: 'child' | 'parent', id: string | null): Promise<ThreadState | null>;
   /** The spend quotas the thread's model calls count against (IDN-6). Absent: none. */
   spend?: SpendPort;
   /** The thread's scheduled effects (the Effects chapter). Absent: `state.scheduleEffect` is refused. */

@@ -38,6 +38,21 @@ export interface NewMessage {
   envelope?: ToolEnvelope | null;
 }
 
+/** A child thread in its parent's registry, with its start time in ms (ThreadState shows µs). */
+export interface ChildEntry {
+  id: string;
+  /** The agent it runs. */
+  name: string;
+  title?: string;
+  description: string;
+  resumable?: boolean;
+  blocking?: boolean;
+  /** A resumable instance's name. */
+  threadName?: string;
+  createdAt: number;
+  status: string;
+}
+
 /** A message waiting for delivery; its id is fixed when it is queued so callers can refer to it. */
 export type QueuedMessage = NewMessageInput & { id?: string };
 
@@ -57,6 +72,14 @@ export interface ThreadStore {
   /** A call that paused for an answer (CallPaused) runs again from its start once answered. */
   clearToolStarted(toolCallId: string): void;
   children(): string[];
+  /** The child threads as the registry records them, oldest first (`state.children`). */
+  childEntries(): ChildEntry[];
+  /**
+   * A child's status in the registry (`'running'`, `'idle'`, `'terminated'` or the child's own, set
+   * with `setStatus`); false for a thread that is not a child. `'terminated'` is final. `fromTurn`:
+   * the runtime reports a turn's start or end, and a turn's end keeps a status the child set itself.
+   */
+  setChildStatus(childId: string, status: string, fromTurn?: boolean): boolean;
   /** Makes another agent the thread's owner from the next step on (SUB-2 handoff). */
   handoff(agentId: string): void;
   /** The interactions a tool call waits on or waited on (KIND-3, KIND-4, KIND-5, LOCK-1 question). */

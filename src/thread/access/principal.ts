@@ -12,7 +12,8 @@ export const ROLES = ['viewer', 'member', 'approver', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** How a principal signed in: shown in the audit log, never used to decide access. */
-export type SignIn = 'api_keys' | 'key' | 'admin_key' | 'jwt' | 'oauth';
+/** `thread`: a thread acting on its own family (`getChildThread`, `getParentThread`), as its owner. */
+export type SignIn = 'api_keys' | 'key' | 'admin_key' | 'jwt' | 'oauth' | 'thread';
 
 export interface Principal {
   /** The tenant whose threads, keys, limits and audit log the principal belongs to. */

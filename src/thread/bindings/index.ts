@@ -22,6 +22,8 @@ export type {
   CreateThreadInput,
   DeferredChildView,
   EffectView,
+  FamilyCall,
+  FamilySnapshot,
   InitialMessage,
   JsonValue,
   McpAuthorizationResult,

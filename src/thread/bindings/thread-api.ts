@@ -198,6 +198,31 @@ export interface ChildOutcome {
   attachments?: AttachmentRef[];
 }
 
+/**
+ * A call of a thread's state by another thread of its family (`getChildThread`, `getParentThread`):
+ * `from` is the calling thread, `relation` what it is to the thread called.
+ */
+export interface FamilyCall {
+  from: string;
+  relation: 'parent' | 'child';
+  /** A ThreadState method, or `snapshot` for the identity and getters of the state as a whole. */
+  method: string;
+  args: JsonValue[];
+  /** From a parent: the names it holds as scoped, which pass to its children whatever they declare (SCOPE-1). */
+  scopedNames?: string[];
+}
+
+/** What a thread's state looks like to the family when it is got: a snapshot of its getters. */
+export interface FamilySnapshot {
+  threadId: string;
+  agentId: string;
+  userId: string | null;
+  createdAt: number;
+  children: JsonValue[];
+  terminated: number | null;
+  context: JsonValue;
+}
+
 /** What `GET .../variables/:requestId` answers. */
 export interface DeferredChildView {
   request_id: string;
@@ -239,6 +264,17 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   ): Promise<RpcResult<{ child_id: string }>>;
   childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<ChildDelivery>;
   childMessage(childId: string, content: string): Promise<ChildDelivery>;
+  /**
+   * A child's status for this thread's registry of children (`state.children`): its own
+   * (`state.setStatus`), or with `fromTurn` its turn's start or end, which keeps a status it set.
+   */
+  childStatus(childId: string, status: string, fromTurn?: boolean): Promise<ChildDelivery>;
+  /**
+   * A method of this thread's state called by its parent or one of its children, as `principal` (the
+   * family's owner, as a member): the caller must be family, and what it may call depends on which.
+   * The state acts under this thread's rules; 404 for a caller that is not family.
+   */
+  familyCall(principal: Principal, id: string, call: FamilyCall): Promise<RpcResult<{ value: JsonValue | undefined }>>;
   /**
    * A child hands its parent the files it produced: the parent copies them into its own
    * `/attachments/from-<child>/`, under its quota (413 when they do not fit; 404 for a parent gone).

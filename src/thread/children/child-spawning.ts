@@ -79,7 +79,15 @@ export async function startChild(
   };
   const created = await createChildThread(host.env, host.registry, parent, input);
   if (!created.ok) return created;
-  host.store.addChild(created.value.id);
+  const agent = host.registry.agent(input.agent);
+  host.store.addChild(created.value.id, {
+    name: input.agent,
+    ...(agent?.title ? { title: agent.title } : {}),
+    description: agent?.toolDescription ?? '',
+    resumable: input.instance !== undefined,
+    blocking: input.reportTo !== undefined,
+    ...(input.instance ? { threadName: input.instance.name } : {}),
+  });
   if (input.instance) {
     const instances = subagentInstances(host.store);
     instances[input.instance.name] = { id: created.value.id, agent: input.agent, receives: input.instance.receives };

@@ -10,6 +10,9 @@ export {
   startChild,
   viewDeferredChild,
 } from './child-spawning.js';
+export { reportChildStatus } from './child-status.js';
 export { notifyParentThread, SCOPED_NAMES_KEY } from './child-threads.js';
 export { receiveChildFiles } from './cross-thread-files.js';
+export { answerFamilyCall, type FamilyHost, familyAction } from './family-calls.js';
+export { FamilyCallFailed, type FamilyStateHost, familyState, propagateEnv } from './family-state.js';
 export { ParentReporter } from './parent-reports.js';

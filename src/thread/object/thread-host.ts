@@ -14,10 +14,19 @@ import type {
 } from '../../spec/index.js';
 import { DEFAULT_TENANT } from '../access/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
-import { messageInstance, notifyParentThread, spawnForTool } from '../children/index.js';
+import {
+  type FamilyStateHost,
+  familyState,
+  messageInstance,
+  notifyParentThread,
+  propagateEnv,
+  SCOPED_NAMES_KEY,
+  spawnForTool,
+} from '../children/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import type { ThreadMcp } from '../mcp/index.js';
 import type { ThreadPrograms } from '../sandbox/index.js';
+import { storeThreadVariable } from '../secrets/index.js';
 import type { ThreadRecord } from '../storage/index.js';
 import { threadSpend } from '../tenancy/index.js';
 
@@ -47,6 +56,29 @@ export class DurableThreadHost implements ThreadHost {
 
   wake(): void {
     void this.desk().driver.wake();
+  }
+
+  /** `state.setEnv`: stored here (thread-env.ts), then passed to the children (family-state.ts). */
+  async setEnv(name: string, value: string, type: 'text' | 'secret' | undefined): Promise<void> {
+    const desk = this.desk();
+    const record = this.record(desk);
+    const stored = await storeThreadVariable({ ...desk, info: () => record }, name, value, type);
+    await propagateEnv(this.family(desk), desk.store.childEntries(), name, value, stored);
+  }
+
+  /** `state.getChildThread` / `getParentThread`: a state over the other thread's object. */
+  familyState(relation: 'child' | 'parent', id: string | null): Promise<ThreadState | null> {
+    return familyState(this.family(this.desk()), relation, id);
+  }
+
+  private family(desk: AnswerDesk): FamilyStateHost {
+    return {
+      env: this.env,
+      registry: desk.registry,
+      record: this.record(desk),
+      scopedNames: () => (desk.store.getValue(SCOPED_NAMES_KEY) as string[] | undefined) ?? [],
+      logError: desk.variables.logError,
+    };
   }
 
   spawnChild(options: SpawnChildOptions): Promise<{ id: string }> {

@@ -18,7 +18,9 @@ import {
   type CreateThreadInput,
   type DeferredChildView,
   type EffectView,
+  type FamilyCall,
   fail,
+  type JsonValue,
   type McpAuthorizationResult,
   type McpBrowserStart,
   type McpCallbackOutcome,
@@ -34,7 +36,15 @@ import {
   type ThreadRpc,
   type UploadedFile,
 } from '../bindings/index.js';
-import { bootDeferredChild, receiveChildFiles, startChild, viewDeferredChild } from '../children/index.js';
+import {
+  answerFamilyCall,
+  bootDeferredChild,
+  familyAction,
+  receiveChildFiles,
+  reportChildStatus,
+  startChild,
+  viewDeferredChild,
+} from '../children/index.js';
 import { cancelEffect, effectList } from '../effects/index.js';
 import { armSidecarAlarm, type SidecarDesk, storeUpload, sweepSidecars } from '../files/index.js';
 import {
@@ -69,6 +79,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.emit({ type: 'status', status, ...(reason ? { reason } : {}) });
     const { id, agentId } = this.store().info;
     this.indexWrites.status(id, status, agentId, () => this.store().openInteractions());
+    // `state.children` of the parent shows it: running, idle, waiting, terminated...
+    void reportChildStatus(this.ctx, this.env, this.record(), status, this.variables.logError);
   }
 
   /** A child tells its parent how a session ended (SUB-7). */
@@ -153,6 +165,32 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     if (!this.record()) return 'parent_gone';
     await messageFromChild(this.answerDesk(), childId, content);
     return 'delivered';
+  }
+
+  /** A child's status for `state.children` (its turns, `setStatus`, its termination). */
+  async childStatus(childId: string, status: string, fromTurn?: boolean): Promise<ChildDelivery> {
+    if (!this.record()) return 'parent_gone';
+    this.store().setChildStatus(childId, status, fromTurn === true);
+    return 'delivered';
+  }
+
+  /** `getChildThread` / `getParentThread` of a thread of this one's family (family-calls.ts). */
+  async familyCall(
+    principal: Principal,
+    id: string,
+    call: FamilyCall,
+  ): Promise<RpcResult<{ value: JsonValue | undefined }>> {
+    const host = {
+      env: this.env,
+      registry: this.registry,
+      store: () => this.store(),
+      files: () => this.files(),
+      emit: this.emit,
+      variables: this.variables,
+      thread: new DurableThreadHost(this.env, this.programs, this.mcp, () => this.answerDesk()),
+      index: this.index,
+    };
+    return this.asPrincipal(principal, id, familyAction(call.method), (record) => answerFamilyCall(host, record, call));
   }
 
   async describe(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {

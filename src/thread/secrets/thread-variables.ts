@@ -7,6 +7,7 @@
  * `store_secret` adds a value (VAR-5).
  */
 
+import type { ResolvedVariables } from '../../engine/execute/index.js';
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { createScrubber, NO_SECRETS, type SecretScrubber } from '../../engine/secrets/index.js';
@@ -29,6 +30,15 @@ export class ThreadVariables {
   private opened: LoadedVariables | null = null;
 
   constructor(private readonly host: VariablesHost) {}
+
+  /**
+   * The variables as they are at each read, for a turn's states: a value stored mid-turn
+   * (`state.setEnv`) is seen by the next `env`/`tenvs` at once. Empty until opened.
+   */
+  readonly live: ResolvedVariables = liveVariables(() => this.opened);
+
+  /** The scrubber as it is at each use: one stored mid-turn hides a new secret at once (EXE-8). */
+  readonly liveScrubber: SecretScrubber = liveScrubber(() => this.current);
 
   /** The scrubber of the secrets known so far: every channel out of the thread goes through it. */
   get scrubber(): SecretScrubber {
@@ -107,5 +117,32 @@ export class ThreadVariables {
   /** A runtime log line: an output like any other, so no secret value in it (EXE-8). */
   logError = (line: string): void => {
     console.error(this.current.text(line));
+  };
+}
+
+function liveVariables(opened: () => LoadedVariables | null): ResolvedVariables {
+  const none: ResolvedVariables = { declared: new Set(), values: {}, secretNames: new Set() };
+  return {
+    get declared() {
+      return (opened()?.resolved ?? none).declared;
+    },
+    get values() {
+      return (opened()?.resolved ?? none).values;
+    },
+    get secretNames() {
+      return opened()?.secretNames ?? none.secretNames;
+    },
+  };
+}
+
+function liveScrubber(current: () => SecretScrubber): SecretScrubber {
+  return {
+    get active() {
+      return current().active;
+    },
+    text: (text) => current().text(text),
+    value: (value) => current().value(value),
+    inBytes: (bytes) => current().inBytes(bytes),
+    withoutSecretStart: (text) => current().withoutSecretStart(text),
   };
 }

@@ -55,7 +55,7 @@ function openedVariables(
   const values = resolveVariableValues(declared, stored);
   const secrets = [...secretNames].flatMap((name) => (values[name] === undefined ? [] : [values[name]]));
   return {
-    resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values },
+    resolved: { declared: new Set([...declared.map((v) => v.name), ...Object.keys(values)]), values, secretNames },
     secretNames,
     scrubber: createScrubber(secrets),
   };

@@ -3,6 +3,8 @@
  * numbered stream frames, the thread's own record, and the rows other rooms keep (idempotency keys,
  * variables, MCP servers, file sizes, scheduled effects). Every SQL statement of the runtime is in this room.
  */
+export type { ChildFacts } from './child-registry.js';
+export { MAX_CHILD_STATUS_LENGTH } from './child-registry.js';
 export type { EffectRow, EffectStatus } from './effect-rows.js';
 export { EFFECT_HISTORY_KEPT, EffectRows } from './effect-rows.js';
 export type { FileWriteRow } from './file-rows.js';

@@ -15,9 +15,10 @@
  */
 
 import { isToolWrittenKey } from '../../engine/execute/index.js';
-import type { NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/index.js';
+import type { ChildEntry, NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/index.js';
 import { type SecretScrubber, scrubMessage } from '../../engine/secrets/index.js';
 import type { Interaction, InteractionKind, Message } from '../../spec/index.js';
+import { type ChildFacts, childEntries, recordChild, setChildStatus } from './child-registry.js';
 import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
 
 type Row = Record<string, SqlStorageValue>;
@@ -354,15 +355,40 @@ export class SqliteThreadStore implements ThreadStore {
     if (record) this.meta.set('thread', { ...record, agentId } satisfies ThreadRecord);
   }
 
-  addChild(id: string): void {
+  /** Records a child thread; with `facts`, in the registry `state.children` shows, as running. */
+  addChild(id: string, facts?: ChildFacts): void {
     this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
     const known = this.childList();
     if (!known.includes(id)) known.push(id);
+    if (facts) recordChild(this, id, facts, this.earlyStatuses.get(id));
+    this.earlyStatuses.delete(id);
   }
+
+  /**
+   * Statuses of children not recorded yet: a child reports its first turn while its parent still
+   * waits for the answer that creates it. Kept in memory only, and only a few.
+   */
+  private readonly earlyStatuses = new Map<string, string>();
 
   /** The child threads, oldest first. */
   children(): string[] {
     return [...this.childList()];
+  }
+
+  childEntries(): ChildEntry[] {
+    const rows = this.sql
+      .exec<{ id: string; created_at: number }>('SELECT id, created_at FROM children ORDER BY created_at')
+      .toArray();
+    const started = rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
+    return childEntries(this, started);
+  }
+
+  setChildStatus(childId: string, status: string, fromTurn = false): boolean {
+    const known = this.childList();
+    if (!known.includes(childId) && this.earlyStatuses.size < 16 && typeof status === 'string') {
+      this.earlyStatuses.set(childId, status);
+    }
+    return setChildStatus(this, known, childId, status, fromTurn);
   }
 
   private childList(): string[] {

@@ -113,9 +113,11 @@ export class TurnDriver {
     host.turnStarted();
     this.armSafetyAlarm();
     try {
-      const variables = await host.variables.open();
+      // Opened before the turn: the live views below read what it opened.
+      await host.variables.open();
       // EXE-8: what tools write to files is scrubbed like everything else the thread keeps.
-      const files = new ThreadFiles(host.files(), variables.scrubber);
+      // The live scrubber: a secret stored mid-turn (`state.setEnv`) is hidden from then on.
+      const files = new ThreadFiles(host.files(), host.variables.liveScrubber);
       // Throws on a malformed entry: the turn fails with a message naming it.
       const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
       do {
@@ -130,9 +132,9 @@ export class TurnDriver {
           provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
           emit: host.emit,
           signal: controller.signal,
-          scrub: variables.scrubber.text,
-          withoutSecretStart: variables.scrubber.withoutSecretStart,
-          variables: variables.resolved,
+          scrub: host.variables.liveScrubber.text,
+          withoutSecretStart: host.variables.liveScrubber.withoutSecretStart,
+          variables: host.variables.live,
           onProgress: () => this.armSafetyAlarm(),
           host: host.thread,
           egress,

@@ -37,8 +37,8 @@ describe('what of the specification is provided', () => {
   });
 
   it('every name docs/authoring.md lists as not provided yet is absent from the authoring API and ThreadState', async () => {
+    // Empty once every chapter is provided; each name listed must still be absent.
     const names = await notProvided();
-    expect(names.length).toBeGreaterThan(10);
     const members = await threadStateMembers();
     // The reader works: it finds members ThreadState has.
     for (const known of ['getMessages', 'setContext', 'runCode', 'fetch']) expect(members.has(known), known).toBe(true);

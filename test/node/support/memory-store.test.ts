@@ -164,8 +164,17 @@ describe('THR-7: ThreadState over the memory store', () => {
       'u-9',
       5,
     ]);
-    h.store.addChild('child-1');
-    expect(state.children).toEqual(['child-1']);
+    h.store.addChild('child-1', { name: 'helper', description: 'Helps', blocking: true });
+    expect(state.children).toEqual([
+      {
+        reference: 'child-1',
+        name: 'helper',
+        description: 'Helps',
+        blocking: true,
+        createdAt: expect.any(Number),
+        status: 'running',
+      },
+    ]);
 
     await state.setValue('context', 'user value');
     expect(await state.getValue('context')).toBe('user value');
