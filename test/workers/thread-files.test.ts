@@ -113,6 +113,8 @@ describe('TS-20..TS-27: the thread filesystem as the specification has it', () =
       fs({ op: 'write', path: '/full/f.txt', text: 'f' }),
       fs({ op: 'mkdir', path: '/full/f.txt' }),
       fs({ op: 'mkdir', path: '/full/f.txt/below' }),
+      fs({ op: 'mkdir', path: '/marked' }),
+      fs({ op: 'write', path: '/marked/x.txt', text: 'x' }),
     ]);
     const [made, again, , onFile, belowFile] = first.tools;
     expect(parsed(made)).toEqual({
@@ -145,6 +147,7 @@ describe('TS-20..TS-27: the thread filesystem as the specification has it', () =
         fs({ op: 'stat', path: '/empty/inner' }),
         fs({ op: 'stat', path: '/empty' }),
         fs({ op: 'read', path: '/full/f.txt' }),
+        fs({ op: 'rmdir', path: '/marked' }),
       ],
       first.id,
     );
@@ -172,6 +175,8 @@ describe('TS-20..TS-27: the thread filesystem as the specification has it', () =
     // `/empty` was kept only by the directory below it.
     expect(parsed(t[9])).toBeNull();
     expect(parsed(t[10])).toEqual({ isArrayBuffer: true, text: 'f' });
+    // Its own marker listed first does not make a directory with a file in it look empty.
+    expect(t[11]).toMatchObject({ tool_status: 'error', content: expect.stringContaining('/marked is not empty') });
   });
 
   it("TS-26, TS-27: getFileStats counts files, directories and bytes with the thread's quota; getFileThumbnail is null", async () => {

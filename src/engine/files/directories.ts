@@ -30,7 +30,7 @@ function ancestors(path: string): string[] {
 export async function isDirectory(store: FileStore, path: string): Promise<boolean> {
   if (path === '/') return true;
   if (await store.head(directoryMarker(path))) return true;
-  const listing = await store.list(directoryPrefix(path), { recursive: false });
+  const listing = await store.list(directoryPrefix(path), { recursive: false, limit: 1 });
   return listing.files.length > 0 || listing.directories.length > 0;
 }
 
@@ -50,9 +50,10 @@ export async function makeDirectory(store: FileStore, path: string): Promise<Fil
 export async function removeDirectory(store: FileStore, path: string): Promise<void> {
   if (path === '/') throw new Error('rmdirFile: the root directory cannot be removed');
   if (await store.head(path)) throw new Error(`rmdirFile: ${path} is a file; remove it with unlinkFile`);
-  const listing = await store.list(directoryPrefix(path), { recursive: false });
-  const held = listing.files.length + listing.directories.length;
-  if (held > 0) throw new Error(`rmdirFile: ${path} is not empty (${held} entries); nothing was removed`);
+  const listing = await store.list(directoryPrefix(path), { recursive: false, limit: 1 });
+  if (listing.files.length + listing.directories.length > 0) {
+    throw new Error(`rmdirFile: ${path} is not empty; nothing was removed`);
+  }
   if (!(await store.delete(directoryMarker(path)))) throw new Error(`rmdirFile: no such directory: ${path}`);
 }
 

@@ -24,13 +24,21 @@ export interface FileListing {
   directories: string[];
 }
 
+export interface ListOptions {
+  recursive: boolean;
+  limit?: number;
+}
+
 export interface FileStore {
   /** Bytes the thread's files may take, if the store enforces a quota. */
   readonly quota?: number;
   put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat>;
   get(path: string): Promise<{ stat: FileStat; body: ReadableStream } | null>;
   head(path: string): Promise<FileStat | null>;
-  /** Files under `prefix` (a directory prefix ending in `/`); recursive lists everything below. */
-  list(prefix: string, options: { recursive: boolean }): Promise<FileListing>;
+  /**
+   * Files under `prefix` (a directory prefix ending in `/`); recursive lists everything below.
+   * `limit`: the caller needs no more entries (files and directories) than this; a store may give more.
+   */
+  list(prefix: string, options: ListOptions): Promise<FileListing>;
   delete(path: string): Promise<boolean>;
 }

@@ -6,7 +6,7 @@
  * StoreView, the base of views that change what one part of the loop sees of the store.
  */
 export type { EffectQueue, QueuedEffect } from './effect-queue.js';
-export type { FileListing, FileStore, StoredFileMeta } from './file-store.js';
+export type { FileListing, FileStore, ListOptions, StoredFileMeta } from './file-store.js';
 export type { Frame, FrameSink, NumberedFrame } from './frames.js';
 export type {
   ModelRequest,

@@ -4,7 +4,7 @@
  */
 
 import { baseName, isDirectoryMarker } from '../../engine/files/index.js';
-import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/index.js';
+import type { FileListing, FileStore, ListOptions, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
 
 /** Recursive listings stop here: a thread with more files should be searched by prefix. */
@@ -77,7 +77,7 @@ export class R2FileStore implements FileStore {
     return object ? this.stat(object) : null;
   }
 
-  async list(prefix: string, options: { recursive: boolean }): Promise<FileListing> {
+  async list(prefix: string, options: ListOptions): Promise<FileListing> {
     const files: FileStat[] = [];
     const directories: string[] = [];
     let cursor: string | undefined;
@@ -88,6 +88,7 @@ export class R2FileStore implements FileStore {
         cursor,
         include: ['httpMetadata', 'customMetadata'],
         ...(options.recursive ? {} : { delimiter: '/' }),
+        ...(options.limit !== undefined ? { limit: Math.min(Math.max(options.limit, 1), 1000) } : {}),
       };
       const page = await this.bucket.list(listOptions);
       for (const object of page.objects) {
@@ -100,6 +101,7 @@ export class R2FileStore implements FileStore {
       }
       for (const dir of page.delimitedPrefixes) directories.push(dir.slice(this.prefix.length).replace(/\/$/, ''));
       cursor = page.truncated ? page.cursor : undefined;
+      if (options.limit !== undefined && files.length + directories.length >= options.limit) break;
     } while (cursor && files.length < MAX_LISTED);
     return { files, directories };
   }

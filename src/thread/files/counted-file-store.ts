@@ -9,7 +9,7 @@
  * what R2 holds before the next write; a thread created before files were counted is counted from
  * its R2 listing the first time.
  */
-import type { FileListing, FileStore, StoredFileMeta } from '../../engine/ports/index.js';
+import type { FileListing, FileStore, ListOptions, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
 import type { R2FileStore } from '../bindings/index.js';
 import { FILES_UNCOUNTED_KEY, type ThreadMeta } from '../storage/index.js';
@@ -96,7 +96,7 @@ export class CountedFileStore implements FileStore {
     return this.r2.head(path);
   }
 
-  list(prefix: string, options: { recursive: boolean }): Promise<FileListing> {
+  list(prefix: string, options: ListOptions): Promise<FileListing> {
     return this.r2.list(prefix, options);
   }
 
