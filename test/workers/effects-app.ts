@@ -4,7 +4,7 @@
  * down, run out of time, or try what the thread's rules deny.
  */
 import { z } from 'zod';
-import { defineAgent, defineEffect, definePrompt, defineTool } from '../../src/index.js';
+import { defineAgent, defineEffect, definePrompt, defineThreadEndpoint, defineTool } from '../../src/index.js';
 
 /** Never settles: a handler waiting on it runs until it is stopped or its object is torn down. */
 const forever = () => new Promise<never>(() => {});
@@ -55,6 +55,14 @@ export const effects = {
   ),
   write_file: defineEffect('Write a file of the thread', z.object({ path: z.string() }), async (state, args) => {
     await state.writeFile(args.path, 'written by an effect');
+  }),
+};
+
+/** An endpoint that schedules the ping effect: effects can be scheduled from outside any turn too. */
+export const endpoints = {
+  'effects/ping.post': defineThreadEndpoint(async (_request, state) => {
+    const id = await state.scheduleEffect('ping', {});
+    return Response.json({ id });
   }),
 };
 

@@ -129,6 +129,19 @@ describe('effects', () => {
     expect(await storedValue(id, 'pings')).toBeUndefined();
   });
 
+  it('EFF-4: a thread endpoint schedules an effect outside any turn; the alarm runs it', async () => {
+    const id = await createThread({ agent: 'effects' });
+    const response = await api(`/api/threads/${id}/effects/ping`, { method: 'POST', json: {} });
+    expect(response.status).toBe(200);
+    const { id: effectId } = (await response.json()) as { id: string };
+    const [done] = await until(
+      () => effectsOf(id),
+      (list) => list[0]?.status === 'completed',
+    );
+    expect(done?.id).toBe(effectId);
+    expect(await storedValue(id, 'pings')).toBe(1);
+  });
+
   it('EFF-5: an unknown effect, arguments JSON cannot hold and arguments the schema refuses are rejected when scheduling; nothing is stored', async () => {
     const { id, results } = await threadCalling([
       scheduleCall('no_such_effect', {}),

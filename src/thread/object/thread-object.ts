@@ -310,7 +310,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   async runEndpoint(principal: Principal, id: string, endpoint: EndpointTarget, request: Request): Promise<Response> {
     const action = request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write';
     const result = await this.asPrincipal(principal, id, action, async () => {
-      const thread = new DurableThreadHost(this.env, this.programs, this.mcp, () => this.answerDesk());
+      // The object's own host: an endpoint schedules effects like a tool.
+      const thread = this.threadHost;
       const host = { ...this.answerDesk(), files: () => this.files(), thread, store: () => this.store() };
       return ok(await runThreadEndpoint(host, endpoint, request));
     });
