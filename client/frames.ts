@@ -18,6 +18,10 @@ type Numbered<T> = T & { seq: number };
 export type Frame = Numbered<
   /** A message was appended to the log. */
   | { type: 'message'; message: Message }
+  /** A stored message was changed (a tool's or an endpoint's `updateMessage`): the message as it now is. */
+  | { type: 'message_updated'; message: Message }
+  /** Stored messages were removed (`deleteMessage`): the message and the results of the calls it made. */
+  | { type: 'message_deleted'; message_ids: string[] }
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed under this id will never become a message (a restarted or failed step): drop it. */

@@ -91,6 +91,12 @@ function applyFrame(view: ThreadView, frame: Frame): ThreadView {
         messages: mergeMessages(view.messages, [frame.message]),
         streamingText: without(view.streamingText, frame.message.id),
       };
+    case 'message_updated':
+      return { ...next, messages: mergeMessages(view.messages, [frame.message]) };
+    case 'message_deleted': {
+      const gone = new Set(frame.message_ids);
+      return { ...next, messages: view.messages.filter((message) => !gone.has(message.id)) };
+    }
     case 'message_delta':
       return {
         ...next,

@@ -35,6 +35,12 @@ export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withF
     case 'message_abandoned':
       log.abandon(frame.message_id);
       break;
+    case 'message_updated':
+      log.updated(frame.message);
+      break;
+    case 'message_deleted':
+      log.removed(frame.message_ids);
+      break;
     case 'tool_started':
       log.toolStarted(frame.tool_call_id, frame.name, frame.arguments);
       break;

@@ -89,6 +89,22 @@ export class LogView {
     entry.text.textContent = (entry.text.textContent ?? '') + text;
   }
 
+  /** A stored message was changed: its text is shown as it now is. */
+  updated(message: Message): void {
+    const entry = this.messages.get(message.id);
+    if (!entry || message.role === 'tool') return;
+    entry.text.textContent = message.content ?? '';
+    entry.text.hidden = !message.content;
+  }
+
+  /** Stored messages were removed: their entries go, with the calls shown inside them. */
+  removed(messageIds: readonly string[]): void {
+    for (const id of messageIds) {
+      this.messages.get(id)?.item.remove();
+      this.messages.delete(id);
+    }
+  }
+
   /** Text streamed under this id will never become a message: it goes. */
   abandon(messageId: string): void {
     const entry = this.messages.get(messageId);

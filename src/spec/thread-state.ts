@@ -8,10 +8,28 @@ import type { AttachmentRef, Message, MessageRole, ToolResult } from './types.js
 
 /** Present while a tool runs (EXE-5); `null` at rest. */
 export interface ExecutionState {
-  /** Model steps taken in the current turn, counting the one that called this tool. */
-  stepCount: number;
+  /** The execution's own id: one per run of the loop (a turn, or a dual_ai session), shared by its calls. */
+  readonly flowId: string;
+  /** Model steps (request and response) this execution has taken, counting the one that called this tool. */
+  readonly stepCount: number;
+  /** Of those, side A's (every step of a single-sided agent). */
+  readonly sideAStepCount: number;
+  /** Of those, side B's (dual_ai). */
+  readonly sideBStepCount: number;
+  /** Whether `stop()` was called in this execution. */
+  readonly stopped: boolean;
+  /** The side whose tool called `stop()`. */
+  readonly stoppedBy?: 'a' | 'b';
+  /** The history of the current request: the log as the model of this side sees it (a copy). */
+  readonly messageHistory: Message[];
+  /** The prompts from the root to the one running: `['main']`, or `['main', 'sub']` inside a prompt tool. */
+  readonly promptPath: string[];
+  /** dual_ai: the next side turn goes to `side`. Throws on an agent with one model side. */
+  forceTurn(side: 'a' | 'b'): void;
+  /** Ends the execution once the running calls are done, as an answer would; not an error. */
+  stop(): void;
   /** `'a'` for side A; `'b'` for side B of a dual_ai agent. */
-  currentSide: 'a' | 'b';
+  readonly currentSide: 'a' | 'b';
   /** Aborted when the thread is stopped or the tool's timeout expires. */
   abortSignal: AbortSignal;
   /** The tool call being executed. */
@@ -138,9 +156,63 @@ export interface NewMessageInput {
 }
 
 export interface GetMessagesOptions {
-  /** Only messages with `seq` greater than this. */
-  after?: number;
+  /** At most this many messages (default 100). */
   limit?: number;
+  /** Skip this many from the start of the chosen order (default 0). */
+  offset?: number;
+  /** The order of the returned array: `'asc'` oldest first (default), `'desc'` newest first. */
+  order?: 'asc' | 'desc';
+  /** Include messages hidden from the model and the UI (turn markers, notes); default false. */
+  includeSilent?: boolean;
+  /** Only messages nested at most this deep (0: the main conversation, without prompt tools' runs). */
+  maxDepth?: number;
+  /** This runtime's cursor: only messages with `seq` greater than this (applied before the rest). */
+  after?: number;
+}
+
+/** A page of the log (`getMessages`). */
+export interface MessagesResult {
+  messages: Message[];
+  /** How many messages match the filters, on every page. */
+  total: number;
+  /** Whether messages past this page match too. */
+  hasMore: boolean;
+}
+
+/** What `updateMessage` may change: the id, the role and a tool call's linkage never change. */
+export interface MessageUpdates {
+  /** The new text. */
+  content?: string | null;
+  /** Merged over the existing metadata; a key set to `null` is removed. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Options of `getLogs`. */
+export interface GetLogsOptions {
+  /** At most this many entries (default 100). */
+  limit?: number;
+  offset?: number;
+  /** `'asc'` oldest first (default), `'desc'` newest first. */
+  order?: 'asc' | 'desc';
+}
+
+/**
+ * One entry of the thread's activity log (`getLogs`), read from its message log: a model step
+ * (`llm_request`) or a tool call's end (`tool_call`).
+ */
+export interface Log {
+  /** The id of the message the entry is read from. */
+  id: string;
+  type: 'llm_request' | 'tool_call';
+  /**
+   * `llm_request`: `{ message_id, side, depth, tool_calls }` (the names it called). `tool_call`:
+   * `{ tool_call_id, name, status }` (`success` or `error`).
+   */
+  data: Record<string, unknown>;
+  /** When it was stored, in microseconds. */
+  created_at: number;
+  /** A tool call's entry: the id of the model step that made the call. */
+  parent_id?: string | null;
 }
 
 /** Which tool context `setContext` updates (KIND-6). */
@@ -297,7 +369,11 @@ export interface ThreadState<
   setContext(patch: Partial<Local>, options?: { scope?: 'local' }): Promise<void>;
   setContext(patch: Partial<Shared>, options: { scope: 'shared' }): Promise<void>;
 
-  getMessages(options?: GetMessagesOptions): Promise<Message[]>;
+  /**
+   * A page of the log with the count of all matching messages: `limit` (100), `offset`, `order` of the
+   * returned array, `includeSilent`, `maxDepth`, and this runtime's `after` (a `seq` cursor).
+   */
+  getMessages(options?: GetMessagesOptions): Promise<MessagesResult>;
   /** Appends a message to the log now. */
   injectMessage(message: NewMessageInput): Promise<Message>;
   /** Delivers a message when the thread is next between steps, and starts a turn if idle. */
@@ -425,6 +501,38 @@ export interface ThreadState<
   runCode(source: string, options?: RunCodeOptions): Promise<RunCodeResult>;
 
   // Messages, lifecycle, queued tools (the specification's Threads and Messages chapters).
+
+  /** When the thread was terminated, in microseconds; `null` while it is not. */
+  readonly terminated: number | null;
+  /** The message with this id, or `null`. */
+  getMessage(messageId: string): Promise<Message | null>;
+  /**
+   * Changes a stored message's `content` and merges `metadata` over its own; clients get a
+   * `message_updated` frame. Rejects for an unknown id, for a message of the turn still running
+   * and for anything else in `updates`: the id, role and tool-call linkage never change.
+   */
+  updateMessage(messageId: string, updates: MessageUpdates): Promise<Message>;
+  /**
+   * Removes a message and its attachments; the results of the calls an assistant message made go
+   * with it. Resolves false for an unknown id. Rejects for a message of the turn still running, a
+   * call still waiting, and a tool result on its own (its call would be left unanswered).
+   */
+  deleteMessage(messageId: string): Promise<boolean>;
+  /** The thread's model steps and tool calls, read from its log. */
+  getLogs(options?: GetLogsOptions): Promise<Log[]>;
+  /**
+   * Queues a call of a tool of the thread's agent, stored at once: run at the start of the next step
+   * as an ordinary call the model sees, through every check a model's call passes; on a thread at
+   * rest it starts a turn. Throws at once for a tool the agent does not offer, or a terminated thread.
+   */
+  queueTool(toolName: string, args: Record<string, unknown>): void;
+  /** Sets this thread's status in its parent's registry of children (non-empty); nothing without a parent. */
+  setStatus(status: string): Promise<void>;
+  /**
+   * Ends the thread for good: the running turn and its children are stopped, the parent is told, and
+   * new messages, queued tools and effects are refused from then on. A second call does nothing.
+   */
+  terminate(): Promise<void>;
 
   // Resources, variables, the thread hierarchy.
 

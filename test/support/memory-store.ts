@@ -12,6 +12,7 @@ import type { TurnDeps, TurnOutcome } from '../../src/engine/conversation/index.
 import { type EgressPolicy, egressPolicy } from '../../src/engine/egress/egress-policy.js';
 import type { FetchTransport } from '../../src/engine/egress/outbound-fetch.js';
 import { type ResolvedVariables, threadStates } from '../../src/engine/execute/thread-state.js';
+import { type CallExecution, executionState } from '../../src/engine/execute/tool-runner.js';
 import { isDirectoryMarker } from '../../src/engine/files/directories.js';
 import { ThreadFiles } from '../../src/engine/files/thread-files.js';
 import { baseName } from '../../src/engine/files/thread-path.js';
@@ -65,7 +66,7 @@ export function threadInfo(overrides: Partial<ThreadInfo> = {}): ThreadInfo {
 
 export class MemoryThreadStore implements ThreadStore {
   readonly info: ThreadInfo;
-  private readonly log: Message[] = [];
+  private log: Message[] = [];
   private readonly ids = new Set<string>();
   private lastSeq = 0;
   /** Values kept as JSON text, like the kv table. */
@@ -108,6 +109,27 @@ export class MemoryThreadStore implements ThreadStore {
     this.ids.add(id);
     this.log.push(message);
     return message;
+  }
+
+  updateMessage(
+    id: string,
+    patch: { content?: string | null; metadata?: Record<string, unknown> | null },
+  ): Message | null {
+    const old = this.log.find((message) => message.id === id);
+    if (!old) return null;
+    const updated: Message = {
+      ...old,
+      ...(patch.content !== undefined ? { content: patch.content } : {}),
+      ...(patch.metadata !== undefined ? { metadata: jsonCopy(patch.metadata) } : {}),
+    };
+    // A new array, as the SQLite store's: views of the log see the change.
+    this.log = this.log.map((message) => (message.id === id ? updated : message));
+    return updated;
+  }
+
+  deleteMessages(ids: readonly string[]): void {
+    const doomed = new Set(ids);
+    this.log = this.log.filter((message) => !doomed.has(message.id));
   }
 
   getValue(key: string): unknown {
@@ -416,7 +438,8 @@ export interface Harness {
   /** The user message followed by a turn. */
   send(content: string): Promise<TurnOutcome>;
   /** A ThreadState over this thread, as a tool would get it (`execution` null unless given). */
-  state(execution?: ExecutionState | null, gate?: AccessGate): ThreadState;
+  /** A state at rest, or in a call: a call's own fields are enough, the rest is an execution of its own. */
+  state(execution?: ExecutionState | CallExecution | null, gate?: AccessGate): ThreadState;
   /** Messages of a role, oldest first. */
   byRole(role: Message['role']): Message[];
   /** Frame types in order, without text deltas. */
@@ -491,7 +514,8 @@ export function createHarness(options: HarnessOptions = {}): Harness {
     },
     state(execution = null, gate) {
       // The state the loop gives a call: built by the engine from the turn's deps.
-      return threadStates(harness.deps)(execution, gate);
+      const full = execution && !('flowId' in execution) ? executionState(execution) : execution;
+      return threadStates(harness.deps)(full, gate);
     },
     byRole: (role) => store.messages().filter((message) => message.role === role),
     frameTypes: () =>

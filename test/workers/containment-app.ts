@@ -40,7 +40,7 @@ export const tools = {
       const callId = state.execution?.toolCallId;
       // Wait until the timeout's result is stored: whatever this call does now comes too late.
       for (;;) {
-        const log = await state.getMessages();
+        const { messages: log } = await state.getMessages({ limit: Infinity });
         if (log.some((message) => message.role === 'tool' && message.tool_call_id === callId)) break;
         await new Promise((resolve) => setTimeout(resolve, 5));
       }

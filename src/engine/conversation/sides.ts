@@ -18,7 +18,7 @@ export type Side = 'a' | 'b';
 /** Side turns in one session when the agent sets no `maxSessionTurns`: a runaway guard (EXE-7). */
 export const SESSION_TURNS_CEILING = 50;
 
-export type TurnEndReason = 'response' | 'stop_tool' | 'session_turns';
+export type TurnEndReason = 'response' | 'stop_tool' | 'session_turns' | 'execution_stopped';
 
 export interface TurnEnd {
   side: Side;

@@ -6,7 +6,7 @@
  */
 import type { AgentDefinition, ModelDefinition, ToolCall } from '../../spec/index.js';
 import type { EgressPolicy, FetchTransport } from '../egress/index.js';
-import type { ResolvedVariables, ToolGuard } from '../execute/index.js';
+import type { ExecutionFlow, ResolvedVariables, ToolGuard } from '../execute/index.js';
 import type { ThreadFiles } from '../files/index.js';
 import type { FrameSink, Provider, ThreadHost, ThreadStore } from '../ports/index.js';
 import type { Registry } from '../registry/index.js';
@@ -23,6 +23,10 @@ export interface TurnDeps {
   signal: AbortSignal;
   /** What the turn borrows from its thread: children, the parent, programs, MCP tools, waking. */
   host: ThreadHost;
+  /** The execution this run of the loop is (ExecutionState); set by `runTurn`. */
+  flow?: ExecutionFlow;
+  /** The prompts from the root down to the one whose tools run here (ExecutionState.promptPath). */
+  promptPath?: readonly string[];
   /** What a call's `state.fetch` may contact on the model's behalf. */
   egress: EgressPolicy;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
@@ -38,6 +42,8 @@ export interface TurnDeps {
 
 export type TurnOutcome =
   | { kind: 'done'; reason: 'response' | 'nothing_to_do' | 'handoff' | 'session_turns' }
+  /** A tool called `state.execution.stop()`: the execution ended once its calls were done. */
+  | { kind: 'done'; reason: 'execution_stopped' }
   /** The side's stop tool was called; `answer` is its `stopToolResponseProperty` or its result (DEF-6). */
   | { kind: 'done'; reason: 'stop_tool'; answer: string }
   /** KIND-7: the round limit refused the newest step's calls; they stay in the log, unexecuted. */

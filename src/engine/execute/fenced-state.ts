@@ -24,6 +24,11 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
   'authorize',
   'invokeTool',
   'runCode',
+  'updateMessage',
+  'deleteMessage',
+  'queueTool',
+  'setStatus',
+  'terminate',
   'scheduleEffect',
   'removeScheduledEffect',
   'mkdirFile',
@@ -33,7 +38,7 @@ const ACTS: ReadonlySet<PropertyKey> = new Set([
 /** The methods giving another thread's state: fenced with this call, so it acts no longer than the call. */
 const FAMILY: ReadonlySet<PropertyKey> = new Set(['getChildThread', 'getParentThread']);
 /** The ones that answer synchronously: they throw instead of rejecting. */
-const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set(['emit', 'authorize']);
+const SYNCHRONOUS: ReadonlySet<PropertyKey> = new Set(['emit', 'authorize', 'queueTool']);
 
 export class CallEnded extends Error {
   constructor(message: string) {

@@ -21,6 +21,7 @@ import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { noteAuthStatus } from './credential-hint.js';
 import { effectMembers } from './state-effects.js';
 import { stateFiles } from './state-files.js';
+import { messageMembers, pageOfMessages, refuseTerminated, terminatedAt } from './state-messages.js';
 import { hierarchyMembers, registryEntry } from './state-hierarchy.js';
 import { type DefinitionCatalog, resourceMembers } from './state-resources.js';
 import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
@@ -154,11 +155,10 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
     },
 
     async getMessages(options: GetMessagesOptions = {}) {
-      const after = options.after ?? 0;
-      const list = store.messages().filter((message) => message.seq > after);
-      return options.limit === undefined ? list : list.slice(0, options.limit);
+      return pageOfMessages(store.messages(), options);
     },
     async injectMessage(input: NewMessageInput): Promise<Message> {
+      refuseTerminated(store, 'injectMessage');
       const message = store.append({
         role: input.role,
         content: input.content,
@@ -169,6 +169,7 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       return message;
     },
     async queueMessage(input: NewMessageInput) {
+      refuseTerminated(store, 'queueMessage');
       store.enqueue(input);
       deps.host.wake();
     },
@@ -242,6 +243,10 @@ export function createThreadState(deps: ThreadStateDeps): ThreadState {
       return host.runCode(this, source, options);
     },
     // Messages, lifecycle, queued tools.
+    get terminated() {
+      return terminatedAt(store);
+    },
+    ...messageMembers(deps),
 
     // Resources, variables, the thread hierarchy.
     ...resourceMembers(deps.registry),

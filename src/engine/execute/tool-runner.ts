@@ -5,7 +5,7 @@
  * call's network context (EXE-10): the global `fetch` it calls is the call's `state.fetch`.
  */
 
-import type { ExecutionState, ThreadState, ToolResult } from '../../spec/index.js';
+import type { ExecutionState, Message, ThreadState, ToolResult } from '../../spec/index.js';
 import { CallPaused } from '../../spec/index.js';
 import { describeIssues, MAX_TOOL_TIMEOUT_MS } from '../../spec/internal.js';
 import { runInToolCall, type ToolNetwork } from '../egress/index.js';
@@ -16,6 +16,25 @@ import type { ValidatedCall } from './tool-call-validation.js';
 
 /** Seed 002's default for built-in function tools (EXE-6). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+
+/** One execution of the loop, as its calls' ExecutionState shows it (turn/execution-flow.ts). */
+export interface ExecutionFlow {
+  readonly flowId: string;
+  /** Model steps since the execution began, in all and per side. */
+  steps(): { total: number; a: number; b: number };
+  readonly stopped: boolean;
+  readonly stoppedBy: 'a' | 'b' | undefined;
+  forceTurn(side: 'a' | 'b'): void;
+  stop(side: 'a' | 'b'): void;
+}
+
+/** The execution a batch of calls runs in: the flow, the prompts down to the running one, its history. */
+export interface CallFlow {
+  flow: ExecutionFlow;
+  promptPath: readonly string[];
+  /** The log as the running prompt's model sees it. */
+  history(): readonly Message[];
+}
 
 export interface RunContext {
   /** The turn's signal: aborted when the thread is stopped. */
@@ -31,6 +50,8 @@ export interface RunContext {
   offeredTools?: readonly string[];
   /** The deferred tools among them (ExecutionState.deferredTools). */
   deferredTools?: ExecutionState['deferredTools'];
+  /** The execution the calls run in; absent (an engine test's direct call), a flow of their own. */
+  flow?: CallFlow;
   /** How often a running call says it still runs (BEAT-1); none when unset. */
   heartbeatMs?: number;
   /** A call has run `elapsedMs` of its `timeoutMs` (BEAT-1). */
@@ -103,21 +124,80 @@ function callState(
 ): ThreadState {
   const { tool, call } = validated;
   const invokeTool = context.invokeFor?.(validated, signal);
+  const base: CallExecution = {
+    stepCount: context.stepCount,
+    currentSide: context.side,
+    abortSignal: signal,
+    toolCallId: call.id,
+    toolName: tool.name,
+    deadline: Date.now() + timeoutMs,
+    ...(context.offeredTools ? { offeredTools: context.offeredTools } : {}),
+    ...(context.deferredTools ? { deferredTools: context.deferredTools } : {}),
+  };
   return fencedState(
-    context.createState({
-      stepCount: context.stepCount,
-      currentSide: context.side,
-      abortSignal: signal,
-      toolCallId: call.id,
-      toolName: tool.name,
-      deadline: Date.now() + timeoutMs,
-      ...(context.offeredTools ? { offeredTools: context.offeredTools } : {}),
-      ...(context.deferredTools ? { deferredTools: context.deferredTools } : {}),
-    }),
+    context.createState(executionState(base, context.flow)),
     fence,
     tool.name,
     invokeTool ? { invokeTool } : {},
   );
+}
+
+/** What a call's execution holds of its own; the rest comes from the execution it runs in. */
+export type CallExecution = Pick<
+  ExecutionState,
+  'stepCount' | 'currentSide' | 'abortSignal' | 'toolCallId' | 'toolName'
+> &
+  Partial<Pick<ExecutionState, 'deadline' | 'offeredTools' | 'deferredTools'>>;
+
+/**
+ * A call's ExecutionState: its own fields, and the execution's read when asked (steps, whether it
+ * was stopped, the history), so a call sees what happened since it began. Without a flow (a call
+ * run on its own), an execution of its own: its steps are the call's, nothing else can be forced.
+ */
+export function executionState(base: CallExecution, running?: CallFlow): ExecutionState {
+  const side = base.currentSide;
+  const own = { stopped: false, stoppedBy: undefined as 'a' | 'b' | undefined };
+  const flowId = running?.flow.flowId ?? crypto.randomUUID();
+  const steps = () =>
+    running?.flow.steps() ?? {
+      total: base.stepCount,
+      a: side === 'a' ? base.stepCount : 0,
+      b: side === 'b' ? base.stepCount : 0,
+    };
+  return {
+    ...base,
+    flowId,
+    get stepCount() {
+      return steps().total;
+    },
+    get sideAStepCount() {
+      return steps().a;
+    },
+    get sideBStepCount() {
+      return steps().b;
+    },
+    get stopped() {
+      return running?.flow.stopped ?? own.stopped;
+    },
+    get stoppedBy() {
+      return running ? running.flow.stoppedBy : own.stoppedBy;
+    },
+    get messageHistory() {
+      return [...(running?.history() ?? [])];
+    },
+    promptPath: [...(running?.promptPath ?? [])],
+    forceTurn(to: 'a' | 'b') {
+      if (!running) throw new Error('forceTurn: this call runs outside a turn: there is no next turn to give');
+      running.flow.forceTurn(to);
+    },
+    stop() {
+      if (running) running.flow.stop(side);
+      else {
+        own.stopped = true;
+        own.stoppedBy ??= side;
+      }
+    },
+  };
 }
 
 /** Why a call that did not pause ended, as its fenced state tells later acts. */

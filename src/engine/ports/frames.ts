@@ -8,6 +8,10 @@ import type { UsageTotals } from './provider.js';
 export type Frame =
   /** A message was appended to the log. */
   | { type: 'message'; message: Message }
+  /** A stored message was changed (`state.updateMessage`): the message as it now is. */
+  | { type: 'message_updated'; message: Message }
+  /** Stored messages were removed (`state.deleteMessage`): the message and the results of its calls. */
+  | { type: 'message_deleted'; message_ids: string[] }
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed for this message id will never become a message: drop it (THR-3). */

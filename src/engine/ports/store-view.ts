@@ -7,7 +7,11 @@ import type { Message } from '../../spec/index.js';
 import type { NewMessage, ThreadInfo, ThreadStore } from './thread-store.js';
 
 export abstract class StoreView implements ThreadStore {
-  private viewed: { length: number; view: readonly Message[] } = { length: -1, view: [] };
+  private viewed: { log: readonly Message[] | null; length: number; view: readonly Message[] } = {
+    log: null,
+    length: -1,
+    view: [],
+  };
 
   constructor(protected readonly store: ThreadStore) {}
 
@@ -20,8 +24,10 @@ export abstract class StoreView implements ThreadStore {
 
   messages(): readonly Message[] {
     const log = this.store.messages();
-    // The log only grows: the view is rebuilt only when a message was added.
-    if (this.viewed.length !== log.length) this.viewed = { length: log.length, view: this.select(log) };
+    // Appends grow the log's array; an update or a removal replaces it: either rebuilds the view.
+    if (this.viewed.log !== log || this.viewed.length !== log.length) {
+      this.viewed = { log, length: log.length, view: this.select(log) };
+    }
     return this.viewed.view;
   }
 
@@ -29,6 +35,8 @@ export abstract class StoreView implements ThreadStore {
     return this.store.append(message);
   }
 
+  updateMessage: ThreadStore['updateMessage'] = (id, patch) => this.store.updateMessage(id, patch);
+  deleteMessages = (ids: readonly string[]) => this.store.deleteMessages(ids);
   getValue = (key: string) => this.store.getValue(key);
   setValue = (key: string, value: unknown) => this.store.setValue(key, value);
   enqueue: ThreadStore['enqueue'] = (message) => this.store.enqueue(message);

@@ -70,6 +70,15 @@ export interface ThreadHost {
    * when that thread is not family or no longer exists. Absent: there is no other thread to reach.
    */
   familyState?(relation: 'child' | 'parent', id: string | null): Promise<ThreadState | null>;
+  /** Whether a turn is running now (a state at rest asks before changing the log). Absent: none runs. */
+  turnRunning?(): boolean;
+  /** Writes this thread's status into its parent's registry of children. Absent: nowhere to write. */
+  setStatus?(status: string): Promise<void>;
+  /**
+   * Terminates the thread (`state.terminate`): aborts its turn and children, records the time, tells
+   * the parent. `fromTurn`: called by a call of the running turn, which must not be waited for.
+   */
+  terminate?(options: { fromTurn: boolean }): Promise<void>;
   /** The spend quotas the thread's model calls count against (IDN-6). Absent: none. */
   spend?: SpendPort;
   /** The thread's scheduled effects (the Effects chapter). Absent: `state.scheduleEffect` is refused. */

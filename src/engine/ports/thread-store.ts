@@ -20,6 +20,8 @@ export interface ThreadInfo {
   /** No human side: interactive pauses fail at once (LOCK-1, PERM-2). */
   headless: boolean;
   parentId: string | null;
+  /** When the thread was terminated (ms since the epoch); absent or null while it is not. */
+  terminatedAt?: number | null;
 }
 
 export interface NewMessage {
@@ -61,6 +63,16 @@ export interface ThreadStore {
   /** The whole log, oldest first. Implementations keep it in memory: a step must not re-read it. */
   messages(): readonly Message[];
   append(message: NewMessage): Message;
+  /**
+   * Replaces a stored message's content and/or metadata (scrubbed as on append); the updated
+   * message, or null for an unknown id. The log keeps its order; its array is a new one.
+   */
+  updateMessage(
+    id: string,
+    patch: { content?: string | null; metadata?: Record<string, unknown> | null },
+  ): Message | null;
+  /** Removes these messages from the log (unknown ids are ignored); the log's array is a new one. */
+  deleteMessages(ids: readonly string[]): void;
   getValue(key: string): unknown;
   setValue(key: string, value: unknown): void;
   /** Messages waiting for the thread to be between steps (SUB-7). */

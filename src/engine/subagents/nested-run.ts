@@ -69,6 +69,9 @@ export async function runNested(run: NestedRun): Promise<ToolResult> {
         now: deps.now ?? Date.now,
         heartbeatMs: deps.registry.toolHeartbeatMs,
         hooks: run.step.hooks ?? null,
+        ...(deps.flow
+          ? { flow: { flow: deps.flow, promptPath: [...(deps.promptPath ?? []), run.name], history: () => own } }
+          : {}),
       });
       continue;
     }

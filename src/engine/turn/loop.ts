@@ -30,6 +30,8 @@ export async function runSideTurn(deps: TurnDeps, states: StateFactory, sideName
     if (pending.length > 0) {
       const ended = await runPendingCalls(turn, log, pending);
       if (ended) return ended;
+      // A call stopped the execution (ExecutionState.stop): it ends as an answer would.
+      if (deps.flow?.stopped) return { kind: 'done', reason: 'execution_stopped' };
       continue;
     }
     const stepped = await takeStep(turn, again);

@@ -18,12 +18,16 @@ import {
   unmarkedAnswer,
 } from '../conversation/index.js';
 import { seedToolContexts, threadStates } from '../execute/index.js';
+import { TurnFlow } from './execution-flow.js';
 import { runSideTurn } from './loop.js';
 import { deliverQueued } from './queue.js';
 import { runThreadCreatedHooks } from './thread-created.js';
 
-export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
-  const { agent, store, emit } = deps;
+export async function runTurn(input: TurnDeps): Promise<TurnOutcome> {
+  const { agent, store, emit } = input;
+  // The execution every call of this run shares (ExecutionState: its id, steps, stop, forceTurn).
+  const flow = new TurnFlow(store, agent);
+  const deps: TurnDeps = { ...input, flow };
   const mark = (end: TurnEnd) => emit({ type: 'message', message: recordTurnEnd(store, end) });
   // Every call's state sees the whole thread, whichever side's view of the log the loop runs in.
   const states = threadStates(deps);
@@ -36,6 +40,10 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
     // A stop tool ends the turn although the log ends in a tool result: the marker says so.
     if (outcome.kind === 'done' && outcome.reason === 'stop_tool') {
       mark({ side: 'a', reason: 'stop_tool', next: null, answer: outcome.answer });
+    }
+    // Stopped by a call, the turn is over although the log ends in its result: the marker says so.
+    if (outcome.kind === 'done' && outcome.reason === 'execution_stopped') {
+      mark({ side: 'a', reason: 'execution_stopped', next: null });
     }
     return outcome;
   }
@@ -61,10 +69,14 @@ export async function runTurn(deps: TurnDeps): Promise<TurnOutcome> {
       mark({ side, reason: 'stop_tool', next: null, answer: outcome.answer });
       return outcome;
     }
+    if (outcome.kind === 'done' && outcome.reason === 'execution_stopped') {
+      mark({ side, reason: 'execution_stopped', next: null });
+      return outcome;
+    }
     if (turns >= maxTurns) {
       mark({ side, reason: 'session_turns', next: null });
       return { kind: 'done', reason: 'session_turns' };
     }
-    mark({ side, reason: 'response', next: otherSide(side) });
+    mark({ side, reason: 'response', next: flow.takeForced() ?? otherSide(side) });
   }
 }

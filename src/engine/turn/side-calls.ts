@@ -48,6 +48,7 @@ export async function runPendingCalls(
     heartbeatMs: registry.toolHeartbeatMs,
     onAlwaysAllowed: (call) => rememberAllowed(turn.guardSetup, call),
     hooks: turn.hooks,
+    ...(deps.flow ? { flow: { flow: deps.flow, promptPath: [turn.prompt.name], history: () => log } } : {}),
   });
   if (executed.waiting) return { kind: 'waiting' };
   if (store.info.agentId !== agent.name) {

@@ -56,7 +56,7 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
   // SUB-1: prompt tools run nested in this thread, under the same guards.
   // LOCK-4: the tools of the prompt's MCP servers join the prompt's own, as the thread knows them.
   const offered = registry.toolsFor(prompt.name).filter((tool) => flagOn(deps.variables.values, tool.enabledBy));
-  const nested = { deps, guards, setup: guardSetup, states };
+  const nested = { deps: { ...deps, promptPath: [prompt.name] }, guards, setup: guardSetup, states };
   const tools = new TurnTools(bindSubprompts(offered, nested), deps, guardSetup, prompt);
   await tools.refresh();
   // HOOK-2: the prompt's hooks, else the agent's; they see this side's execution (HOOK-4).

@@ -4,7 +4,13 @@
  * one model step (step/), whose stored calls the loop runs next.
  */
 import type { Message } from '../../spec/index.js';
-import { lastUserIndex, lastVisible, stepsThisTurn, type TurnOutcome } from '../conversation/index.js';
+import {
+  lastUserIndex,
+  lastVisible,
+  pendingToolCalls,
+  stepsThisTurn,
+  type TurnOutcome,
+} from '../conversation/index.js';
 import { buildModelMessages } from '../request/index.js';
 import { runModelStep } from '../step/index.js';
 import { startImmediateSubagents } from '../subagents/index.js';
@@ -22,6 +28,8 @@ export async function takeStep(turn: SideTurn, again: boolean): Promise<TurnOutc
   const { store, emit } = deps;
   deliverQueued(store, emit);
   const current = store.messages();
+  // A queued call (state.queueTool) was delivered as a step's call: the loop runs it first.
+  if (pendingToolCalls(current).length > 0) return { again };
   // An ai_human turn ended by its stop tool is over: its marker comes after the tool result.
   const last = lastVisible(current, true);
   if (!last || (last.role === 'assistant' && !again) || last.role === 'system') {

@@ -174,6 +174,35 @@ export class SqliteThreadStore implements ThreadStore {
     return stored;
   }
 
+  updateMessage(
+    id: string,
+    patch: { content?: string | null; metadata?: Record<string, unknown> | null },
+  ): Message | null {
+    const log = this.messages();
+    const index = log.findIndex((message) => message.id === id);
+    const old = log[index];
+    if (!old) return null;
+    const clean = scrubMessage(this.scrubber(), { content: old.content, metadata: old.metadata, ...patch });
+    const updated: Message = { ...old, content: clean.content, metadata: clean.metadata ?? null };
+    this.sql.exec(
+      'UPDATE messages SET content = ?, metadata = ? WHERE id = ?',
+      updated.content,
+      jsonOrNull(updated.metadata),
+      id,
+    );
+    // A new array: views of the log (a dual_ai side's) see that it changed.
+    this.log = log.map((message, at) => (at === index ? updated : message));
+    return updated;
+  }
+
+  deleteMessages(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    const doomed = new Set(ids);
+    // One statement per id: a statement binds at most 100 values.
+    for (const id of doomed) this.sql.exec('DELETE FROM messages WHERE id = ?', id);
+    this.log = this.messages().filter((message) => !doomed.has(message.id));
+  }
+
   /**
    * Up to `limit` messages after `after` in seq order, and where the next page starts (null at the
    * end); reads SQLite directly so paging never loads the whole log.

@@ -12,7 +12,7 @@ import type { ThreadState } from '../../spec/index.js';
 export async function expiredSidecarError(state: ThreadState, path: string): Promise<string | null> {
   const normalized = normalizeThreadPath(path);
   if (!normalized.startsWith(`${SIDECAR_DIRECTORY}/`)) return null;
-  const messages = await state.getMessages();
+  const { messages } = await state.getMessages({ limit: Infinity, includeSilent: true });
   const source = messages.find((message) => message.envelope?.metadata.output_path === normalized);
   if (!source) return null;
   const when = new Date(source.created_at).toISOString();

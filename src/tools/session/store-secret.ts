@@ -53,7 +53,7 @@ async function isDeclared(state: ThreadState, name: string): Promise<boolean> {
 
 /** The id of the newest user message: a new one starts a new turn and resets the rounds. */
 async function currentTurn(state: ThreadState): Promise<string> {
-  const log = await state.getMessages();
+  const { messages: log } = await state.getMessages({ limit: Infinity, includeSilent: true });
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index];
     if (message?.role === 'user') return message.id;
@@ -67,7 +67,7 @@ async function currentTurn(state: ThreadState): Promise<string> {
  * all; without one, the variable.
  */
 async function failingTool(state: ThreadState, name: string): Promise<string> {
-  const log = await state.getMessages();
+  const { messages: log } = await state.getMessages({ limit: Infinity, includeSilent: true });
   for (let index = log.length - 1; index >= 0; index--) {
     const message = log[index];
     if (!message || message.role === 'user') break;

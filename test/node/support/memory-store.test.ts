@@ -181,8 +181,8 @@ describe('THR-7: ThreadState over the memory store', () => {
     expect(state.context).toEqual({ local: {}, shared: {} }); // the runtime's own 'context' key is untouched
 
     const injected = await state.injectMessage({ role: 'user', content: 'hi' });
-    expect(await state.getMessages()).toEqual([injected]);
-    expect(await state.getMessages({ after: injected.seq })).toEqual([]);
+    expect(await state.getMessages()).toEqual({ messages: [injected], total: 1, hasMore: false });
+    expect(await state.getMessages({ after: injected.seq })).toEqual({ messages: [], total: 0, hasMore: false });
     state.emit('progress', { pct: 50 });
     expect(h.frames.at(-1)).toEqual({ type: 'event', event: 'progress', data: { pct: 50 } });
   });

@@ -322,7 +322,7 @@ describe('EXE-3: failures never halt the thread', () => {
     const inspect = defineTool({
       description: 'Reports the tool messages already in the log.',
       execute: async (state: ThreadState) => {
-        const messages = await state.getMessages();
+        const { messages } = await state.getMessages();
         seen.push(messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id));
         return { status: 'success', result: 'ok' };
       },
