@@ -20,6 +20,7 @@ import { eventRoutes } from '../../src/http/routes/index.js';
 import { ALICE, api, BOB, createThread, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { allFrames } from '../support/socket.js';
+import * as effectsApp from './effects-app.js';
 import * as endpointsApp from './endpoints-app.js';
 
 interface Operation {
@@ -123,7 +124,9 @@ const expectError = (body: unknown, code: string) => expect(body).toMatchObject(
 describe('the OpenAPI document and the routes', () => {
   it('THR-5: every route served is documented with an operationId, and every operation is served', async () => {
     // The application's thread endpoints (EP-12) are served and documented beside the runtime's routes.
-    const app = createApp(new Registry({ endpoints: endpointsApp.endpoints }));
+    const app = createApp(
+      new Registry({ endpoints: { ...endpointsApp.endpoints, ...effectsApp.endpoints }, effects: effectsApp.effects }),
+    );
     const served = new Set(
       app.routes
         .filter((route) => route.method !== 'ALL') // middleware
