@@ -31,7 +31,7 @@ const MAX_MIME_TYPE_LENGTH = 200;
 /** The options of either form of `writeFile`, or a thrown TypeError; nothing is written then. */
 export function writeOptions(third: unknown, fourth: unknown): WriteFileOptions {
   const options = (
-    typeof third === 'string' ? { ...(fourth as object), mimeType: third } : (third ?? {})
+    typeof third === 'string' ? { ...(fourth as object), mimeType: third } : (third ?? fourth ?? {})
   ) as WriteFileOptions | null;
   if (typeof options !== 'object' || options === null) throw new TypeError('writeFile: options must be an object');
   if ('thumbnail' in options) {

@@ -77,6 +77,9 @@ describe('TS-20: writeFile options', () => {
       mimeType: 'text/plain; charset=utf-8',
     });
     expect(writeOptions(undefined, undefined)).toEqual({ mimeType: undefined });
+    // No type given positionally: the options still count, and the extension decides the type.
+    expect(writeOptions(undefined, { width: 3 })).toEqual({ width: 3, mimeType: undefined });
+    expect(writeOptions('', { height: 4 })).toEqual({ height: 4, mimeType: undefined });
     for (const mime of HOSTILE_MIME_TYPES) {
       expect(() => writeOptions(mime, undefined), JSON.stringify(mime)).toThrow(/not a MIME type/);
       expect(() => writeOptions({ mimeType: mime }, undefined), JSON.stringify(mime)).toThrow(/not a MIME type/);
