@@ -582,6 +582,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/threads/{id}/terminate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** End the thread for good: its running step and child threads are stopped, its parent is told, and it takes no more messages (409 `thread_terminated`). Calling it again changes nothing */
+    post: operations['terminateThread'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/threads/{threadId}/summary': {
     parameters: {
       query?: never;
@@ -929,7 +946,7 @@ export interface components {
       };
     };
     /** @enum {string} */
-    ThreadStatus: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';
+    ThreadStatus: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error' | 'terminated';
     WaitingFor: {
       tool_call_id: string;
       /** @description The tool that waits */
@@ -3248,7 +3265,7 @@ export interface operations {
         tag?: string;
         parent?: string;
         /** @description `waiting`: threads that wait on a person: an approval, a question, a human-in-the-loop, client or secret answer, an MCP authorization (their status is `waiting` or `awaiting_hitl`); a thread that only waits for its subagents is not one. Any other value: threads with that status */
-        status?: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';
+        status?: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error' | 'terminated';
         cursor?: string;
         limit?: number;
       };
@@ -3599,6 +3616,15 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `thread_terminated`: the thread was terminated and takes no more messages; nothing is stored */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
       413: {
         headers: {
@@ -3652,6 +3678,56 @@ export interface operations {
     requestBody?: never;
     responses: {
       /** @description The thread, stopped */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ThreadDetails'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  terminateThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The thread, terminated */
       200: {
         headers: {
           [name: string]: unknown;

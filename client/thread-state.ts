@@ -108,7 +108,7 @@ function applyFrame(view: ThreadView, frame: Frame): ThreadView {
     case 'message_abandoned':
       return { ...next, streamingText: without(view.streamingText, frame.message_id) };
     case 'status': {
-      const settled = frame.status === 'idle' || frame.status === 'error';
+      const settled = frame.status === 'idle' || frame.status === 'error' || frame.status === 'terminated';
       return {
         ...next,
         status: frame.status,

@@ -26,6 +26,11 @@ export interface ThreadCalls {
   delete(id: string): Promise<void>;
   /** `POST /api/threads/:id/stop`: aborts the running step (and the children's). */
   stop(id: string): Promise<ThreadDetails>;
+  /**
+   * `POST /api/threads/:id/terminate`: ends the thread for good (its step and children stopped, its
+   * parent told); later messages are refused with 409 `thread_terminated`. Again: nothing changes.
+   */
+  terminate(id: string): Promise<ThreadDetails>;
 }
 
 /** A page of threads with the `ETag` that names it. */
@@ -56,5 +61,6 @@ export function threadCalls(api: TypedApi): ThreadCalls {
       await expectOk(api.DELETE('/api/threads/{id}', { params: path(id) }));
     },
     stop: (id) => expectOk(api.POST('/api/threads/{id}/stop', { params: path(id) })),
+    terminate: (id) => expectOk(api.POST('/api/threads/{id}/terminate', { params: path(id) })),
   };
 }

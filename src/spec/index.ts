@@ -10,6 +10,8 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
+export type { EffectArgs, EffectDefinition, EffectHandler, EffectOptions } from './define-effect.js';
+export { defineEffect } from './define-effect.js';
 export type {
   AnyHookDefinition,
   HookDefinition,
@@ -19,8 +21,6 @@ export type {
   LLMMessage,
 } from './define-hook.js';
 export { defineHook, HOOK_NAMES } from './define-hook.js';
-export type { EffectArgs, EffectDefinition, EffectHandler, EffectOptions } from './define-effect.js';
-export { defineEffect } from './define-effect.js';
 export type {
   ClientToolDefinition,
   DefineClientToolOptions,

@@ -115,4 +115,4 @@ export interface Message {
  * `waiting`: a tool call waits for an answer (see the thread's `waiting_for`); `awaiting_hitl`: the
  * answer it waits for is a human-in-the-loop tool's (KIND-4).
  */
-export type ThreadStatus = 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error';
+export type ThreadStatus = 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error' | 'terminated';

@@ -35,6 +35,7 @@ import * as secretsApp from './secrets-app.js';
 import * as subagentWaits from './subagent-waits-app.js';
 import * as subagents from './subagents-app.js';
 import * as threadFiles from './thread-files-app.js';
+import * as threadStateApp from './thread-state-app.js';
 import * as toolContext from './tool-context-app.js';
 import * as toolRules from './tool-rules-app.js';
 import * as workersAi from './workers-ai-app.js';
@@ -410,6 +411,7 @@ const runtime = createRuntime({
     ...toolRules.tools,
     ...toolContext.tools,
     ...threadFiles.tools,
+    ...threadStateApp.tools,
     ...callVisibility.tools,
     ...effectsApp.tools,
     ...hooksApp.tools,
@@ -459,6 +461,7 @@ const runtime = createRuntime({
     ...toolRules.prompts,
     ...toolContext.prompts,
     ...threadFiles.prompts,
+    ...threadStateApp.prompts,
     ...callVisibility.prompts,
     ...limitsApp.prompts,
     ...effectsApp.prompts,
@@ -501,6 +504,7 @@ const runtime = createRuntime({
     ...toolRules.agents,
     ...toolContext.agents,
     ...threadFiles.agents,
+    ...threadStateApp.agents,
     ...callVisibility.agents,
     ...limitsApp.agents,
     ...effectsApp.agents,

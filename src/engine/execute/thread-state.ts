@@ -21,8 +21,8 @@ import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
 import { noteAuthStatus } from './credential-hint.js';
 import { effectMembers } from './state-effects.js';
 import { stateFiles } from './state-files.js';
-import { messageMembers, pageOfMessages, refuseTerminated, terminatedAt } from './state-messages.js';
 import { hierarchyMembers, registryEntry } from './state-hierarchy.js';
+import { messageMembers, pageOfMessages, refuseTerminated, terminatedAt } from './state-messages.js';
 import { type DefinitionCatalog, resourceMembers } from './state-resources.js';
 import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
 
@@ -51,10 +51,10 @@ export interface ThreadStateDeps {
   checkHost?(url: URL): void;
   /** The network under `state.fetch`; the global `fetch` unless a test gives another. */
   transport?: FetchTransport;
-  /** The application's definitions, for `state.loadModel` and its kin; absent, none is known. */
-  registry?: DefinitionCatalog;
   /** What `state.context` holds besides `local` and `shared`: one record per turn; absent, a new `{}`. */
   scratch?: Record<string, unknown>;
+  /** The application's definitions, for `state.loadModel` and its kin; absent, none is known. */
+  registry?: DefinitionCatalog;
 }
 
 /** What every call's state in a turn shares: all but the call's own execution and gate. */

@@ -17,7 +17,7 @@ function present(description: string) {
     .describe(description);
 }
 
-const THREAD_STATUSES = ['idle', 'running', 'waiting', 'awaiting_hitl', 'error'] as const;
+const THREAD_STATUSES = ['idle', 'running', 'waiting', 'awaiting_hitl', 'error', 'terminated'] as const;
 const INTERACTION_KINDS = ['question', 'approval', 'client_tool', 'hitl', 'subagent', 'secret', 'mcp_auth'] as const;
 
 export const ErrorSchema = z

@@ -92,7 +92,7 @@ export const ListThreadsQuery = z
     tag: tag.optional(),
     parent: z.string().min(1).optional(),
     status: z
-      .enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error'])
+      .enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error', 'terminated'])
       .optional()
       .describe(
         '`waiting`: threads that wait on a person: an approval, a question, a human-in-the-loop, client or secret answer, an MCP authorization (their status is `waiting` or `awaiting_hitl`); a thread that only waits for its subagents is not one. Any other value: threads with that status',

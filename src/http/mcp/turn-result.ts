@@ -11,7 +11,9 @@ import type { TurnEnd } from './turn-follower.js';
 
 export const AgentAnswer = z.object({
   thread_id: z.string().describe('The thread: pass it as thread_id to continue, or to read_thread'),
-  status: z.enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error']).describe("The thread's status"),
+  status: z
+    .enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error', 'terminated'])
+    .describe("The thread's status"),
   answer: z.string().describe("The agent's final text in this turn"),
   reason: z.string().optional().describe('Why the turn ended, when not by answering'),
   waiting_for: z

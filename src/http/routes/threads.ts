@@ -120,6 +120,7 @@ const postMessage = createRoute({
     400: failure('`invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters) or `invalid_json`'),
     404: THREAD_NOT_FOUND,
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+    409: failure('`thread_terminated`: the thread was terminated and takes no more messages; nothing is stored'),
     422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
     429: {
       ...failure(
@@ -154,6 +155,17 @@ const stopThread = createRoute({
   summary: "Abort the running step (the tool's abortSignal fires); stops child threads too",
   request: { params: ThreadParams },
   responses: { 200: json(ThreadDetailsSchema, 'The thread, stopped'), 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
+});
+
+const terminateThread = createRoute({
+  method: 'post',
+  path: '/{id}/terminate',
+  operationId: 'terminateThread',
+  tags: ['threads'],
+  summary:
+    'End the thread for good: its running step and child threads are stopped, its parent is told, and it takes no more messages (409 `thread_terminated`). Calling it again changes nothing',
+  request: { params: ThreadParams },
+  responses: { 200: json(ThreadDetailsSchema, 'The thread, terminated'), 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
 });
 
 export function threadRoutes(registry: Registry) {
@@ -220,6 +232,15 @@ export function threadRoutes(registry: Registry) {
     // IDN-5: a stop that ends a wait leaves no turn: the thread's slot goes back now.
     if (stopped.status === 'idle') await releaseTurnSlot(c.env, principal.tenant, id);
     return c.json(stopped, 200);
+  });
+
+  app.openapi(terminateThread, async (c) => {
+    const { id } = c.req.valid('param');
+    const principal = c.get('principal');
+    const terminated = unwrap(await threadStub(c.env, id).terminate(principal, id));
+    // IDN-5: a terminated thread runs no more turns: its slot goes back now.
+    await releaseTurnSlot(c.env, principal.tenant, id);
+    return c.json(terminated, 200);
   });
 
   return app;

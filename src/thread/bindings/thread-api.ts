@@ -326,6 +326,8 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   /** Cancels a waiting effect (write): 404 `effect_not_found`, 409 `effect_not_pending`. */
   cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>>;
   stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
+  /** Ends the thread for good: refused messages, no more turns; a second call changes nothing. */
+  terminate(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
   destroy(principal: Principal, id: string): Promise<RpcResult<null>>;
   fetch(request: Request): Promise<Response>;
 }

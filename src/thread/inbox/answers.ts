@@ -30,6 +30,8 @@ export interface AnswerDesk {
   emit: FrameSink;
   driver: TurnDriver;
   variables: ThreadVariables;
+  /** Ends the thread for good (state.terminate); `fromTurn` when a call of the running turn asks. */
+  terminate?(fromTurn: boolean): Promise<void>;
 }
 
 function notWaiting(toolCallId: string, answered: boolean, what: string): ApiError {

@@ -49,6 +49,15 @@ export async function acceptMessage(
   incoming: IncomingMessage,
 ): Promise<RpcResult<PostMessageAnswer>> {
   const { store, driver, ctx } = desk;
+  // A terminated thread takes nothing more (state.terminate): nothing is stored, nothing runs.
+  const terminatedAt = store.info.terminatedAt;
+  if (typeof terminatedAt === 'number') {
+    return fail({
+      status: 409,
+      code: 'thread_terminated',
+      message: `thread ${store.info.id} was terminated at ${new Date(terminatedAt).toISOString()} and takes no more messages`,
+    });
+  }
   const keys = new IdempotencyRows(ctx.storage);
   // Hashed before the check: from the check to the insert nothing awaits, so two requests with one
   // key cannot both pass it.

@@ -13,7 +13,7 @@ import type {
   ThreadState,
 } from '../../spec/index.js';
 import { DEFAULT_TENANT } from '../access/index.js';
-import type { RuntimeEnv } from '../bindings/index.js';
+import { type RuntimeEnv, threadStub } from '../bindings/index.js';
 import {
   type FamilyStateHost,
   familyState,
@@ -56,6 +56,24 @@ export class DurableThreadHost implements ThreadHost {
 
   wake(): void {
     void this.desk().driver.wake();
+  }
+
+  turnRunning(): boolean {
+    return this.desk().driver.busy;
+  }
+
+  async terminate(options: { fromTurn: boolean }): Promise<void> {
+    const desk = this.desk();
+    if (!desk.terminate) throw new Error('terminate: this thread cannot be terminated from here');
+    await desk.terminate(options.fromTurn);
+  }
+
+  /** Sets this thread's status in its parent's registry of children (state.setStatus). */
+  async setStatus(status: string): Promise<void> {
+    const record = this.record(this.desk());
+    if (!record.parentId) return;
+    const delivered = await threadStub(this.env, record.parentId).childStatus(record.id, status);
+    if (delivered === 'parent_gone') throw new Error('setStatus: the parent thread no longer exists');
   }
 
   /** `state.setEnv`: stored here (thread-env.ts), then passed to the children (family-state.ts). */

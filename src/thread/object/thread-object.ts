@@ -67,6 +67,7 @@ import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
 import { runThreadEndpoint } from './thread-endpoint.js';
 import { DurableThreadHost } from './thread-host.js';
+import { ownerPrincipal, type TerminationHost, terminateThread } from './thread-termination.js';
 import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
@@ -90,6 +91,12 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   protected override recordOutcome(outcome: TurnOutcome): void {
+    // A thread terminated while the turn ran stays terminated: the aborted turn changes nothing.
+    if (typeof this.store().info.terminatedAt === 'number') {
+      this.setStatus('terminated', 'terminated');
+      this.lease.ended(false);
+      return;
+    }
     const effect = outcomeEffect(outcome, this.store().openInteractions());
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
@@ -97,6 +104,15 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     // IDN-5: a turn waiting for an answer, or followed by queued messages, keeps its slot.
     const waits = effect.status === 'waiting' || effect.status === 'awaiting_hitl';
     this.lease.ended(waits || this.store().hasQueued());
+  }
+
+  protected override async terminateFrom(fromTurn: boolean): Promise<void> {
+    const record = this.record();
+    if (record) await terminateThread(this.termination(), ownerPrincipal(record), fromTurn);
+  }
+
+  private termination(): TerminationHost {
+    return { ...this.ending(), report: (outcome) => this.reportOutcome(outcome) };
   }
 
   // ---- RPC ----------------------------------------------------------------------------------
@@ -344,6 +360,14 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     return this.asPrincipal(principal, id, 'write', async (record) => {
       await stopThread(this.ending(), principal);
       return ok(this.details(record));
+    });
+  }
+
+  /** Ends the thread for good (POST /terminate, state.terminate): see thread-termination.ts. */
+  async terminate(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
+    return this.asPrincipal(principal, id, 'write', async (record) => {
+      await terminateThread(this.termination(), principal, false);
+      return ok(this.details(this.record() ?? record));
     });
   }
 

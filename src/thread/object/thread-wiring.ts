@@ -133,6 +133,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected abstract reportOutcome(outcome: TurnOutcome): void;
   /** A turn ended: its outcome becomes the thread's status. */
   protected abstract recordOutcome(outcome: TurnOutcome): void;
+  /** The thread terminates itself (state.terminate); `fromTurn` when a call of the running turn asks. */
+  protected abstract terminateFrom(fromTurn: boolean): Promise<void>;
 
   // ---- state --------------------------------------------------------------------------------
 
@@ -203,6 +205,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       emit: this.emit,
       driver: this.driver,
       variables: this.variables,
+      terminate: (fromTurn) => this.terminateFrom(fromTurn),
     };
   }
 

@@ -384,6 +384,13 @@ export class SqliteThreadStore implements ThreadStore {
     if (record) this.meta.set('thread', { ...record, agentId } satisfies ThreadRecord);
   }
 
+  /** Records the thread's termination (state.terminate) in its record, where every reader sees it. */
+  markTerminated(at: number): void {
+    (this.info as { terminatedAt?: number | null }).terminatedAt = at;
+    const record = this.meta.record();
+    if (record) this.meta.set('thread', { ...record, terminatedAt: at } satisfies ThreadRecord);
+  }
+
   /** Records a child thread; with `facts`, in the registry `state.children` shows, as running. */
   addChild(id: string, facts?: ChildFacts): void {
     this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());

@@ -89,8 +89,18 @@ export class TurnDriver {
     await turn.done;
   }
 
+  /**
+   * Aborts the running turn without waiting for it: for a call of that very turn (state.terminate),
+   * which the turn waits for in its turn.
+   */
+  abortNow(reason: string): void {
+    this.turn?.controller.abort(new Error(reason));
+  }
+
   private hasWork(): boolean {
     const store = this.host.store();
+    // A terminated thread never runs again.
+    if (typeof store.info.terminatedAt === 'number') return false;
     return needsTurn(store.messages()) || store.hasQueued();
   }
 
