@@ -71,6 +71,10 @@ export const tools = {
       });
     },
   }),
+  ts_schedule: defineTool({
+    description: 'Schedule the ping effect in a minute',
+    execute: async (state) => text({ id: await state.scheduleEffect('ping', {}, 60_000) }),
+  }),
   ts_stop: defineTool({
     description: 'Stop the execution once this step is done',
     execute: async (state) => {
@@ -82,9 +86,9 @@ export const tools = {
     description: 'Terminate this thread',
     execute: async (state) => {
       await state.terminate();
+      // Again: nothing changes, and nothing waits for this call's own turn.
       await state.terminate();
-      const queued = await outcome(() => state.queueTool('ts_lookup', { word: 'late' }));
-      return text({ terminated: typeof state.terminated === 'number', queued });
+      return text({ terminated: typeof state.terminated === 'number' });
     },
   }),
 };
@@ -94,7 +98,7 @@ export const prompts = [
     name: 'ts_main',
     prompt: 'You test the thread state.',
     model: 'scripted',
-    tools: ['ts_lookup', 'ts_forbidden', 'ts_queue', 'ts_edit', 'ts_probe', 'ts_stop', 'ts_terminate'],
+    tools: ['ts_lookup', 'ts_forbidden', 'ts_queue', 'ts_edit', 'ts_probe', 'ts_schedule', 'ts_stop', 'ts_terminate'],
   }),
 ];
 

@@ -149,8 +149,18 @@ describe('ThreadState: termination', () => {
       (current) => current.status === 'terminated',
     );
     expect(view.status).toBe('terminated');
-    const log = await messages(id);
+    const log = await until(
+      () => messages(id),
+      (current) => current.some((m) => m.role === 'tool' && m.name === 'ts_terminate'),
+    );
     expect(log.some((m) => m.content === 'never')).toBe(false);
+    // The call that terminated its thread was part of the turn it ended: it ends as a stopped call.
+    expect(log.find((m) => m.name === 'ts_terminate')?.tool_status).toBe('error');
+    // An endpoint at rest may not schedule an effect on it: nothing is stored.
+    const scheduled = await api(`/api/threads/${id}/effects/ping`, { method: 'POST' });
+    expect(scheduled.status).toBeGreaterThanOrEqual(400);
+    const effects = (await (await api(`/api/threads/${id}/effects`)).json()) as { effects: unknown[] };
+    expect(effects.effects).toEqual([]);
     const before = log.length;
     const posted = await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content: 'anyone there?' } });
     expect(posted.status).toBe(409);
@@ -162,8 +172,8 @@ describe('ThreadState: termination', () => {
     expect(((await again.json()) as { status: string }).status).toBe('terminated');
   });
 
-  it('TS-10, TS-11: POST /terminate ends a thread at rest; it stays terminated and refuses messages', async () => {
-    const { id } = await start([{ text: 'hello' }]);
+  it('TS-10, TS-11: POST /terminate ends a thread at rest; it stays terminated, refuses messages, its waiting effects cancelled', async () => {
+    const { id } = await start([{ toolCalls: [{ name: 'ts_schedule', arguments: {} }] }, { text: 'hello' }]);
     const response = await api(`/api/threads/${id}/terminate`, { method: 'POST' });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { status: string }).status).toBe('terminated');
@@ -172,5 +182,7 @@ describe('ThreadState: termination', () => {
     expect((await thread(id)).status).toBe('terminated');
     const frames = await allFrames(id);
     expect(frames.filter((f) => f.type === 'status').at(-1)).toMatchObject({ status: 'terminated' });
+    const effects = (await (await api(`/api/threads/${id}/effects`)).json()) as { effects: { status: string }[] };
+    expect(effects.effects.map((effect) => effect.status)).toEqual(['cancelled']);
   });
 });

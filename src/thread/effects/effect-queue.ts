@@ -25,6 +25,8 @@ export class DurableEffectQueue implements EffectQueue {
     private readonly registry: Registry,
     private readonly variables: ThreadVariables,
     private readonly rows: () => EffectRows,
+    /** Whether the thread was terminated (state.terminate): it schedules nothing more. */
+    private readonly terminated: () => boolean = () => false,
   ) {}
 
   definition(name: string): EffectDefinition | undefined {
@@ -32,6 +34,7 @@ export class DurableEffectQueue implements EffectQueue {
   }
 
   async schedule(name: string, args: Record<string, unknown>, dueAt: number): Promise<string> {
+    if (this.terminated()) throw new Error('scheduleEffect: the thread is terminated and runs no more effects');
     const id = crypto.randomUUID();
     const clean = this.variables.scrubber.value(args) as Record<string, unknown>;
     this.rows().insert({ id, name, args: clean, dueAt, createdAt: Date.now() });

@@ -112,7 +112,13 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   private termination(): TerminationHost {
-    return { ...this.ending(), report: (outcome) => this.reportOutcome(outcome) };
+    return {
+      ...this.ending(),
+      report: (outcome) => this.reportOutcome(outcome),
+      cancelEffects: () => {
+        for (const row of this.effectRows.withStatus('pending')) this.effectRows.cancel(row.id, Date.now());
+      },
+    };
   }
 
   // ---- RPC ----------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Terminating a thread (`state.terminate`, `POST /api/threads/:id/terminate`): a terminal state of
  * its own, neither a stop (after which the thread runs again) nor a delete (which erases it). The
  * time goes into the thread's record, where every later message, queued tool, effect and turn finds
- * it and is refused; the running turn is aborted and the children stopped, as a stop does; calls
+ * it and is refused (its waiting effects are cancelled); the running turn is aborted and the children stopped, as a stop does; calls
  * waiting for an answer are answered as stopped; the status becomes `terminated` (the D1 index
  * too); the parent hears of it as of a child that ended. A second termination does nothing.
  */
@@ -20,6 +20,8 @@ export const TERMINATED_MESSAGE = 'The thread was terminated while this tool was
 export interface TerminationHost extends EndingHost {
   /** The parent hears how the thread ended (SUB-7), as after a session. */
   report(outcome: TurnOutcome): void;
+  /** Cancels the effects still waiting: a terminated thread runs none. */
+  cancelEffects(): void;
 }
 
 /** Who acts on the thread's children when the thread itself terminates: its owner. */
@@ -37,6 +39,7 @@ export async function terminateThread(host: TerminationHost, principal: Principa
   if (typeof store.info.terminatedAt === 'number') return;
   const running = driver.busy;
   store.markTerminated(Date.now());
+  host.cancelEffects();
   if (fromTurn) driver.abortNow('terminated');
   else await driver.abort('terminated');
   await forEachChild(desk, (child) => threadStub(desk.env, child).stop(principal, child));

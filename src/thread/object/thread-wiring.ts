@@ -88,7 +88,13 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
     this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
     this.effectRows = new EffectRows(ctx.storage);
-    const effectQueue = new DurableEffectQueue(ctx, registry, this.variables, () => this.effectRows);
+    const effectQueue = new DurableEffectQueue(
+      ctx,
+      registry,
+      this.variables,
+      () => this.effectRows,
+      () => typeof this.record()?.terminatedAt === 'number',
+    );
     this.threadHost = new DurableThreadHost(env, this.programs, this.mcp, () => this.answerDesk(), effectQueue);
     this.driver = new TurnDriver({
       ctx,
