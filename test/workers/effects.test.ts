@@ -140,6 +140,11 @@ describe('effects', () => {
     );
     expect(done?.id).toBe(effectId);
     expect(await storedValue(id, 'pings')).toBe(1);
+    // The alarm kept while it ran is given back: nothing wakes the idle thread again for nothing.
+    const alarm = await runInDurableObject(stubFor(id), (_i: unknown, state: DurableObjectState) =>
+      state.storage.getAlarm(),
+    );
+    expect(alarm).toBeNull();
   });
 
   it('EFF-5: an unknown effect, arguments JSON cannot hold and arguments the schema refuses are rejected when scheduling; nothing is stored', async () => {

@@ -56,9 +56,16 @@ function messageOf(error: unknown): string {
   }
 }
 
+/** The alarm set while a handler runs, and the one it replaced, put back once the runs are over. */
+interface SafetyAlarm {
+  at: number;
+  replaced: number | null;
+}
+
 export class EffectRunner {
   /** Runs under way in this instance: a running row not among them was left by one that died. */
   private readonly running = new Set<string>();
+  private safety: SafetyAlarm | null = null;
 
   constructor(private readonly host: EffectRunnerHost) {}
 
@@ -78,6 +85,30 @@ export class EffectRunner {
       }
     }
     rows.prune();
+    await this.releaseSafetyAlarm();
+  }
+
+  /**
+   * While a handler runs, the alarm is kept no later than its timeout: an instance that dies in the
+   * middle is woken again, and the run recorded. Only one is kept for all the runs of an alarm.
+   */
+  private async armSafetyAlarm(timeout: number): Promise<void> {
+    const { storage } = this.host.ctx;
+    const at = Date.now() + timeout + 1_000;
+    const current = await storage.getAlarm();
+    if (current !== null && current <= at) return;
+    this.safety = { at, replaced: this.safety ? this.safety.replaced : current };
+    await storage.setAlarm(at);
+  }
+
+  /** The alarm the runs replaced comes back, unless something else has set it since (a woken turn). */
+  private async releaseSafetyAlarm(): Promise<void> {
+    const safety = this.safety;
+    this.safety = null;
+    const { storage } = this.host.ctx;
+    if (!safety || (await storage.getAlarm()) !== safety.at) return;
+    if (safety.replaced === null) await storage.deleteAlarm();
+    else await storage.setAlarm(safety.replaced);
   }
 
   /** Sets the alarm for the soonest waiting effect, unless something earlier holds it. */
@@ -119,8 +150,7 @@ export class EffectRunner {
     const problem = effectArgsProblem(row.name, definition, row.args);
     if (problem) return this.fail(row, problem);
     const fence: Fence = { ended: null };
-    // A safety alarm: an instance that dies while the handler runs is woken again to record it.
-    await armAlarmFor(this.host.ctx, Date.now() + definition.timeout + 1_000);
+    await this.armSafetyAlarm(definition.timeout);
     try {
       const state = fencedState(await this.stateAtRest(row.name), fence, `effect:${row.name}`);
       await this.bounded(row.name, definition, state, row.args, fence);
@@ -156,7 +186,8 @@ export class EffectRunner {
   /** The thread at rest, as an effect sees it: no running call, its rules and egress policy applied. */
   private async stateAtRest(name: string): Promise<ThreadState> {
     const { registry, env } = this.host;
-    const variables = await this.host.variables.open();
+    // Opened first: the live views below read what it opened.
+    await this.host.variables.open();
     const store = this.host.store();
     const agent = registry.agent(store.info.agentId);
     const gate = accessGate({
@@ -167,13 +198,15 @@ export class EffectRunner {
     });
     return createThreadState({
       store,
-      files: new ThreadFiles(this.host.files(), variables.scrubber),
-      variables: variables.resolved,
+      // Live: a value the effect stores with `setEnv` is seen, and a secret hidden, at once.
+      files: new ThreadFiles(this.host.files(), this.host.variables.liveScrubber),
+      variables: this.host.variables.live,
       emit: this.host.emit,
       host: this.host.thread(),
       execution: null,
       gate,
       egress: egressPolicy(env.EGRESS_ALLOW_HOSTS ?? ''),
+      registry,
     });
   }
 }
