@@ -3,14 +3,21 @@
  * loop with a scripted model: pages of the log, one message, changing and removing stored messages,
  * the activity log, queued tool calls and what a call sees of its execution.
  */
-import { defineTool, type ExecutionState, type ThreadState } from '@standardagents/spec';
+import {
+  defineAgent,
+  defineModel,
+  definePrompt,
+  defineTool,
+  type ExecutionState,
+  type ThreadState,
+} from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { needsTurn } from '../../../../src/engine/conversation/index.js';
 import { pageOfMessages } from '../../../../src/engine/execute/state-messages.js';
 import type { Message, ScriptedReply } from '../../../../src/spec/index.js';
 import { FIXED_MESSAGE_FIELDS } from '../../../support/hostile-corpus.js';
-import { createHarness } from '../../../support/memory-store.js';
+import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';
 
 function message(seq: number, extra: Partial<Message> = {}): Message {
   return {
@@ -383,5 +390,56 @@ describe('TS-12: setStatus', () => {
     };
     await orphan.state().setStatus('alone');
     expect(sent).toEqual(['reviewing']);
+  });
+});
+
+describe('TS-16: forceTurn on a dual_ai agent', () => {
+  it("TS-16: a side's tool gives the next side turn to its own side; the side steps are counted apart", async () => {
+    const seen: Array<{ a: number; b: number }> = [];
+    const force = defineTool({
+      description: 'Keep the turn',
+      execute: async (state) => {
+        const run = state.execution as ExecutionState;
+        run.forceTurn('a');
+        seen.push({ a: run.sideAStepCount, b: run.sideBStepCount });
+        return { status: 'success', result: 'kept' };
+      },
+    });
+    let calls = 0;
+    const sideA = (): ScriptedReply =>
+      ++calls === 1 ? { toolCalls: [{ id: 'f1', name: 'force' }] } : { text: `A${calls}` };
+    const h = createHarness({
+      agent: 'pair',
+      definitions: {
+        tools: { force },
+        models: [
+          defineModel({ name: 'model_a', provider: 'scripted', script: sideA }),
+          defineModel({ name: 'model_b', provider: 'scripted', script: () => ({ text: 'B' }) }),
+        ],
+        prompts: [
+          definePrompt({ name: 'pa', prompt: 'A.', model: 'model_a', tools: ['force'] }),
+          definePrompt({ name: 'pb', prompt: 'B.', model: 'model_b', tools: [] }),
+        ],
+        agents: [
+          defineAgent({
+            name: 'pair',
+            type: 'dual_ai',
+            maxSessionTurns: 2,
+            sideA: { prompt: 'pa' },
+            sideB: { prompt: 'pb' },
+          }),
+        ],
+        permissions: ALLOW_EVERYTHING,
+      },
+    });
+    await h.send('start');
+    const markers = h.store
+      .messages()
+      .map((m) => m.metadata?.turn_end as { side: string; next: string | null } | undefined)
+      .filter((end) => end !== undefined);
+    // Side A's first turn names side A again, not side B.
+    expect(markers[0]).toMatchObject({ side: 'a', next: 'a' });
+    expect(h.byRole('assistant').some((m) => m.content === 'B')).toBe(false);
+    expect(seen).toEqual([{ a: 1, b: 0 }]);
   });
 });
