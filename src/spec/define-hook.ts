@@ -6,7 +6,7 @@
  */
 import type { ModelMessage } from './define-model.js';
 import { DefinitionError } from './definition-error.js';
-import type { ThreadState } from './thread-state.js';
+import type { MessageUpdates, ThreadState } from './thread-state.js';
 import type { Message, ToolCall, ToolResult } from './types.js';
 
 /** The twelve hook points, in the order a thread meets them. */
@@ -56,11 +56,7 @@ export interface HookSignatures {
   /** A message just stored. */
   after_create_message: (state: ThreadState, message: Message) => Awaitable<void>;
   /** The changes about to be applied to a stored message; what it returns is applied instead. */
-  before_update_message: (
-    state: ThreadState,
-    messageId: string,
-    updates: Record<string, unknown>,
-  ) => Kept<Record<string, unknown>>;
+  before_update_message: (state: ThreadState, messageId: string, updates: MessageUpdates) => Kept<MessageUpdates>;
   /** A message just updated, as it now stands. */
   after_update_message: (state: ThreadState, message: Message) => Awaitable<void>;
   /** A tool's result about to be stored as its tool message; what it returns is stored instead. */

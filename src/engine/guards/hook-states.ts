@@ -10,7 +10,14 @@
  */
 import type { AgentDefinition, ExecutionState, PromptDefinition } from '../../spec/index.js';
 import { runInToolCall } from '../egress/index.js';
-import { createThreadState, type Fence, fencedState, type ThreadStateDeps } from '../execute/index.js';
+import {
+  type CallFlow,
+  createThreadState,
+  executionState,
+  type Fence,
+  fencedState,
+  type ThreadStateDeps,
+} from '../execute/index.js';
 import { HookRunner } from '../hooks/index.js';
 import { accessGate, threadRules } from '../permissions/index.js';
 import type { Registry } from '../registry/index.js';
@@ -63,10 +70,19 @@ export function hookRunner(
 }
 
 /**
- * The execution a hook sees mid-turn: the turn's side, steps and abort signal. It runs outside any
- * tool call, so the call's own fields are empty.
+ * The execution a hook sees mid-turn (HOOK-4): the turn's (its id, side, steps, history, prompt path,
+ * `stop` and `forceTurn`) when the turn has one, with the call's own fields empty: a hook runs
+ * outside any tool call.
  */
-export function hookExecution(signal: AbortSignal, side: 'a' | 'b', steps: () => number): () => ExecutionState {
+export function hookExecution(
+  signal: AbortSignal,
+  side: 'a' | 'b',
+  steps: () => number,
+  running?: CallFlow,
+): () => ExecutionState {
   return () =>
-    ({ stepCount: steps(), currentSide: side, abortSignal: signal, toolCallId: '', toolName: '' }) as ExecutionState;
+    executionState(
+      { stepCount: steps(), currentSide: side, abortSignal: signal, toolCallId: '', toolName: '' },
+      running,
+    );
 }

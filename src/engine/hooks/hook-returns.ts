@@ -4,7 +4,7 @@
  * and keeps the value elsewhere, and a value of the wrong type is malformed: it is treated like a
  * throw (the hook is skipped, the failure is reported) and never stored.
  */
-import type { LLMMessage, Message, ToolResult } from '../../spec/index.js';
+import type { LLMMessage, Message, ThreadState, ToolResult } from '../../spec/index.js';
 
 export type Reading<T> = { kind: 'value'; value: T } | { kind: 'drop' } | { kind: 'malformed'; problem: string };
 
@@ -64,9 +64,22 @@ export const readMessagePatch: Reader<Message> = (returned, given) => {
   return keep(merged);
 };
 
-export const readUpdates: Reader<Record<string, unknown>> = (returned, given) => {
+/** What `updateMessage` takes (the specification's MessageUpdates). */
+type MessageUpdates = Parameters<ThreadState['updateMessage']>[1];
+
+/** Updates a message may take: `content` (text or null) and `metadata` (an object), nothing else. */
+export const readUpdates: Reader<MessageUpdates> = (returned, given) => {
   if (returned === undefined || returned === null) return keep(given);
-  return isRecord(returned) ? keep(returned) : malformed('it returned something other than an updates object');
+  if (!isRecord(returned)) return malformed('it returned something other than an updates object');
+  const other = Object.keys(returned).filter((key) => key !== 'content' && key !== 'metadata');
+  if (other.length > 0)
+    return malformed(`it returned updates of ${other.join(', ')}: only content and metadata change`);
+  if (returned.content !== undefined && returned.content !== null && typeof returned.content !== 'string') {
+    return malformed('the content it returned is not a string');
+  }
+  if (returned.metadata !== undefined && !isRecord(returned.metadata))
+    return malformed('the metadata it returned is not an object');
+  return keep(returned as MessageUpdates);
 };
 
 function toolResult(returned: unknown): Reading<ToolResult> {

@@ -19,6 +19,10 @@ import type {
   ToolResult,
 } from '../../spec/index.js';
 import type { FrameSink } from '../ports/index.js';
+
+/** What `updateMessage` takes (the specification's MessageUpdates). */
+type MessageUpdates = Parameters<ThreadState['updateMessage']>[1];
+
 import type { HooksByPoint } from '../registry/index.js';
 import {
   type Reader,
@@ -102,7 +106,7 @@ export class HookRunner {
     return this.notify('after_create_message', [message]);
   }
 
-  beforeUpdateMessage(messageId: string, updates: Record<string, unknown>): Promise<Record<string, unknown>> {
+  beforeUpdateMessage(messageId: string, updates: MessageUpdates): Promise<MessageUpdates> {
     return this.chain('before_update_message', updates, (value) => [messageId, { ...value }], readUpdates);
   }
 

@@ -2,8 +2,9 @@
  * A call's ThreadState with the active prompt's hooks around what it stores and starts (HOOK-8,
  * HOOK-11): `state.injectMessage` runs `before_create_message` (a failure rejects the call and
  * nothing is stored) and `after_create_message`; a child thread started with `state.spawnChild`
- * runs `after_subagent_created` on this thread once the child exists. Every other member is the
- * state's own, getters included.
+ * runs `after_subagent_created` on this thread once the child exists; `state.updateMessage` runs
+ * `before_update_message` (what it returns is applied instead) and `after_update_message` (HOOK-12).
+ * Every other member is the state's own, getters included.
  */
 import type { Message, NewMessageInput, SpawnChildOptions, ThreadState } from '../../spec/index.js';
 import type { FrameSink, ThreadStore } from '../ports/index.js';
@@ -38,7 +39,16 @@ export function withHooks(state: ThreadState, hooks: HookRunner, store: ThreadSt
       await hooks.afterSubagentCreated(await childState(state, child.id, options.agent));
     return child;
   };
-  const own: Partial<ThreadState> = { injectMessage, spawnChild };
+  const updateMessage: ThreadState['updateMessage'] = async (messageId, updates) => {
+    if (!hooks.has('before_update_message') && !hooks.has('after_update_message')) {
+      return state.updateMessage(messageId, updates);
+    }
+    const changed = await hooks.beforeUpdateMessage(messageId, updates);
+    const updated = await state.updateMessage(messageId, changed);
+    await hooks.afterUpdateMessage(updated);
+    return updated;
+  };
+  const own: Partial<ThreadState> = { injectMessage, spawnChild, updateMessage };
   return new Proxy(state, {
     get(base, property, receiver) {
       return Object.hasOwn(own, property) ? own[property as keyof ThreadState] : Reflect.get(base, property, receiver);

@@ -155,7 +155,14 @@ function nestedRun(
   const system = systemText(prompt, tools, registry.skills);
   // HOOK-2: while the nested prompt runs, its hooks run (else the agent's).
   const steps = () => stepsThisTurn(conversation.store.messages(), conversation.depth);
-  const hooks = hookRunner(deps, prompt, hookExecution(deps.signal, side, steps));
+  const running = deps.flow
+    ? {
+        flow: deps.flow,
+        promptPath: [...(deps.promptPath ?? []), prompt.name],
+        history: () => conversation.store.messages(),
+      }
+    : undefined;
+  const hooks = hookRunner(deps, prompt, hookExecution(deps.signal, side, steps, running));
   return {
     name: prompt.name,
     config,

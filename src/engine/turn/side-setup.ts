@@ -63,7 +63,12 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
   const hooks = hookRunner(
     deps,
     prompt,
-    hookExecution(deps.signal, sideName, () => stepsThisTurn(store.messages())),
+    hookExecution(
+      deps.signal,
+      sideName,
+      () => stepsThisTurn(store.messages()),
+      deps.flow ? { flow: deps.flow, promptPath: [prompt.name], history: () => store.messages() } : undefined,
+    ),
   );
   return {
     deps,

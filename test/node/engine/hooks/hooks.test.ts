@@ -438,3 +438,58 @@ describe('HOOK-11: after_subagent_created', () => {
     expect(seen).toEqual([`${h.store.info.id}->${h.spawned[0]?.id}:turn`]);
   });
 });
+
+describe('HOOK-12: update hooks', () => {
+  it('HOOK-12: state.updateMessage runs before_update_message (its updates applied) and after_update_message', async () => {
+    const seen: string[] = [];
+    const editor = defineTool({
+      description: 'Rewrite the first message',
+      execute: async (state) => {
+        const [first] = (await state.getMessages({ limit: 1 })).messages;
+        const updated = await state.updateMessage(first?.id ?? '', { content: 'rewritten by a tool' });
+        return { status: 'success', result: updated.content ?? '' };
+      },
+    });
+    const stamp = defineHook({
+      hook: 'before_update_message',
+      id: 'stamp_updates',
+      execute: async (_state, _id, updates) => ({ ...updates, metadata: { edited: true } }),
+    });
+    const watch = defineHook({
+      hook: 'after_update_message',
+      id: 'watch_updates',
+      execute: async (_state, message) => {
+        seen.push(`${message.content}:${message.metadata?.edited}`);
+      },
+    });
+    const refuseRole = defineHook({
+      hook: 'before_update_message',
+      id: 'change_role',
+      execute: async () => ({ role: 'system' }) as never,
+    });
+    const prompt = definePrompt({
+      name: 'main',
+      prompt: 'You are a test agent.',
+      model: 'scripted',
+      tools: ['editor'],
+      hooks: ['stamp_updates', 'change_role', 'watch_updates'],
+    });
+    const definitions = app({
+      hooks: [stamp, watch, refuseRole],
+    });
+    const replies = [{ text: 'first' }, { toolCalls: [{ name: 'editor', arguments: {} }] }, { text: 'done' }];
+    let step = 0;
+    const model = defineModel({
+      name: 'scripted',
+      provider: 'scripted',
+      script: () => replies[step++] ?? { text: 'end' },
+    });
+    const h = createHarness({ definitions: { ...definitions, models: [model], tools: { editor }, prompts: [prompt] } });
+    await h.send('original');
+    await h.send('edit it');
+    const first = h.store.messages()[0];
+    expect(first).toMatchObject({ content: 'rewritten by a tool', metadata: { edited: true }, role: 'user' });
+    expect(seen).toEqual(['rewritten by a tool:true']);
+    expect(hookFailures(h.frames).map((failure) => failure.hook)).toEqual(['change_role']);
+  });
+});
