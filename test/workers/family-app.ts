@@ -6,7 +6,7 @@
  * denies writes under `/locked/`, which its parent's state over it must obey too.
  */
 import { z } from 'zod';
-import { defineAgent, definePrompt, defineTool, type ThreadState } from '../../src/index.js';
+import { defineAgent, definePrompt, defineThreadEndpoint, defineTool, type ThreadState } from '../../src/index.js';
 
 /** The messages of a `getMessages` answer, whichever shape it has. */
 async function messageCount(state: ThreadState): Promise<number> {
@@ -158,3 +158,21 @@ export const agents = [
     ],
   }),
 ];
+
+/**
+ * A thread endpoint with the same members (application code at rest): it loads a definition and
+ * stores a secret with `setEnv`, which its state then reads.
+ */
+export const endpoints = {
+  'family/env.post': defineThreadEndpoint(async (request, state) => {
+    const { name, value } = (await request.json()) as { name: string; value: string };
+    await state.setEnv(name, value, { type: 'secret' });
+    const agent = await state.loadAgent<{ name: string }>(state.agentId);
+    return Response.json({
+      agent: agent.name,
+      models: state.getModelNames().length > 0,
+      type: await state.envType(name),
+      seen: (await state.env(name)) === value,
+    });
+  }),
+};

@@ -276,4 +276,23 @@ describe('ThreadState resources, variables and the thread hierarchy', () => {
     ]);
     expect(resultOf(childLog, 'family_read_env')).toMatchObject({ value: 'fast', type: 'text' });
   });
+
+  it('TS-40, TS-44, TS-47: a thread endpoint loads definitions and stores a secret, hidden from the thread from then on', async () => {
+    const id = await createThread({ agent: 'family_parent', messages: [{ content: 'hello' }] });
+    await settled(id);
+    const secret = 'tok-endpoint-7d1e5c9a';
+    const response = await api(`/api/threads/${id}/family/env`, {
+      method: 'POST',
+      json: { name: 'ENDPOINT_TOKEN', value: secret },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ agent: 'family_parent', models: true, type: 'secret', seen: true });
+    // The thread's own tools see it too, hidden.
+    const log = await send(id, [
+      { toolCalls: [{ name: 'family_read_env', arguments: { name: 'ENDPOINT_TOKEN' } }] },
+      { text: 'read' },
+    ]);
+    expect(resultOf(log, 'family_read_env')).toMatchObject({ value: '[secret]', type: 'secret' });
+    expect(JSON.stringify(log)).not.toContain(secret);
+  });
 });

@@ -469,7 +469,7 @@ const runtime = createRuntime({
     ...endpointsApp.prompts,
   ],
   // EP-1: thread endpoints (test/workers/endpoints.test.ts).
-  endpoints: { ...endpointsApp.endpoints, ...effectsApp.endpoints },
+  endpoints: { ...endpointsApp.endpoints, ...effectsApp.endpoints, ...family.endpoints },
   // Effects (test/workers/effects.test.ts).
   effects: effectsApp.effects,
   // Hooks (test/workers/hooks.test.ts).

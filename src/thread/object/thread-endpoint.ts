@@ -50,7 +50,8 @@ export async function runThreadEndpoint(
   const definition = registry.endpoints.byKey.get(endpoint.key);
   if (!definition) return notFound(endpoint.key);
   const store = host.store();
-  const variables = await host.variables.open();
+  // Opened first: the live views below read what it opened.
+  await host.variables.open();
   const agent = registry.agent(store.info.agentId);
   // The thread's rules include its agent's: without them nothing could say what the handler may do.
   if (!agent) return endpointFailure(`the thread's agent "${store.info.agentId}" is no longer defined`);
@@ -63,11 +64,13 @@ export async function runThreadEndpoint(
   const states = threadStates({
     store,
     // EXE-8: what the endpoint writes to files is scrubbed like everything else the thread keeps.
-    files: new ThreadFiles(host.files(), variables.scrubber),
-    variables: variables.resolved,
+    // Live: a value the handler stores with `setEnv` is seen, and a secret hidden, at once.
+    files: new ThreadFiles(host.files(), host.variables.liveScrubber),
+    variables: host.variables.live,
     emit: host.emit,
     host: host.thread,
     egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
+    registry,
   });
   // Once it has answered, what the handler left running can read the thread but change nothing.
   const fence: Fence = { ended: null };
@@ -78,7 +81,7 @@ export async function runThreadEndpoint(
       request,
       state: fencedState(states(null, gate), fence, `endpoint:${endpoint.key}`),
       params: endpoint.params,
-      scrub: variables.scrubber.text,
+      scrub: host.variables.liveScrubber.text,
       log: host.variables.logError,
     });
   } finally {
