@@ -20,9 +20,9 @@ async function childState(state: ThreadState, id: string, agent: string): Promis
 
 export function withHooks(state: ThreadState, hooks: HookRunner, store: ThreadStore, emit: FrameSink): ThreadState {
   const injectMessage = async (input: NewMessageInput): Promise<Message> => {
-    if (!hooks.has('before_create_message') && !hooks.has('after_create_message')) {
-      return state.injectMessage(input);
-    }
+    // A terminated thread's state refuses on its own, with its own words.
+    const unhooked = !hooks.has('before_create_message') && !hooks.has('after_create_message');
+    if (unhooked || typeof store.info.terminatedAt === 'number') return state.injectMessage(input);
     const draft = {
       role: input.role,
       content: input.content,

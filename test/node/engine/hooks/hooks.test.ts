@@ -493,3 +493,52 @@ describe('HOOK-12: update hooks', () => {
     expect(hookFailures(h.frames).map((failure) => failure.hook)).toEqual(['change_role']);
   });
 });
+
+describe('HOOK-8: prefilter_llm_history', () => {
+  it('HOOK-8: prefilter_llm_history gets the provider-shaped request last, and what it returns is sent', async () => {
+    const seen: string[] = [];
+    const note = defineHook({
+      hook: 'prefilter_llm_history',
+      id: 'add_note',
+      execute: async (_state, messages) => {
+        seen.push(messages.map((message) => message.role).join(','));
+        return [...messages, { role: 'user', content: 'Answer briefly.' }];
+      },
+    });
+    const h = createHarness({ definitions: app({ hooks: [note], promptHooks: ['add_note'] }) });
+    await h.send('hi');
+    expect(seen).toEqual(['system,user']);
+    expect(texts(h.requests[0]?.messages ?? [])).toEqual([
+      'system:You are a test agent.',
+      'user:hi',
+      'user:Answer briefly.',
+    ]);
+    expect(h.store.messages().map((m) => m.content)).toEqual(['hi', 'done']);
+  });
+});
+
+describe('HOOK-10: a hook reaches the network through the egress policy', () => {
+  it("HOOK-10: a hook's state.fetch and global fetch of a cloud metadata address are refused inside the hook", async () => {
+    const outcomes: string[] = [];
+    const reach = defineHook({
+      hook: 'after_thread_created',
+      id: 'reach_metadata',
+      execute: async (state) => {
+        for (const attempt of [
+          () => state.fetch('http://169.254.169.254/latest/meta-data/'),
+          () => fetch('http://169.254.169.254/latest/meta-data/'),
+        ]) {
+          outcomes.push(
+            await attempt().then(
+              () => 'reached',
+              (error: Error) => error.name,
+            ),
+          );
+        }
+      },
+    });
+    const h = createHarness({ definitions: app({ hooks: [reach], agentHooks: ['reach_metadata'] }) });
+    expect(await h.send('hi')).toEqual({ kind: 'done', reason: 'response' });
+    expect(outcomes).toEqual(['EgressRefused', 'EgressRefused']);
+  });
+});
