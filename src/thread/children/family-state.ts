@@ -10,9 +10,10 @@
  * are the other thread's variables and do not cross; running tools or code, fetching, starting or
  * messaging threads and reaching further relatives act only from a thread's own state.
  */
-import { resourceMembers } from '../../engine/execute/index.js';
+
 import type { ChildEntry } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import { resourceMembers } from '../../engine/state/index.js';
 import type { ThreadState } from '../../spec/index.js';
 import { DEFAULT_TENANT, type Principal } from '../access/index.js';
 import {

@@ -6,7 +6,7 @@
 import { defineModel, defineTool, type ThreadState } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { fencedState } from '../../../../src/engine/execute/fenced-state.js';
-import { readOnlyView } from '../../../../src/engine/execute/state-resources.js';
+import { readOnlyView } from '../../../../src/engine/state/index.js';
 import { createHarness } from '../../../support/memory-store.js';
 
 describe('ThreadState resources (loadModel, loadPrompt, loadAgent and the name lists)', () => {
