@@ -115,6 +115,7 @@ export type {
   GrepMatch,
   Log,
   MessagesResult,
+  MessageUpdates,
   NewMessageInput,
   ReaddirEntry,
   ReaddirResult,
