@@ -7,8 +7,11 @@ import type { ModelMessage, ScriptedReply, ScriptedRequest } from '@standardagen
 import { defineAgent, defineHook, defineModel, definePrompt, defineTool } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 
-/** How long a hook may run in these tests: long enough for any real hook, short for the one that hangs. */
-export const HOOK_TIMEOUT_MS = 500;
+/**
+ * How long a hook may run in these tests: far longer than any of them takes (file writes included) on
+ * a loaded machine, short enough that the one that never answers costs the test little.
+ */
+export const HOOK_TIMEOUT_MS = 2_000;
 
 const seen = (message: ModelMessage): string => {
   const text = typeof message.content === 'string' ? message.content : '';

@@ -23,13 +23,45 @@ export const readString: Reader<string> = (returned, given) => {
   return typeof returned === 'string' ? keep(returned) : malformed('it returned something other than a string');
 };
 
-/** A returned history: a list of messages, each with a known role. */
+/**
+ * A returned history: a list of messages, each with a known role and text content. A message the
+ * hook made itself (a summary, a note) gets the fields of a stored message it lacks: it is sent as
+ * part of the main conversation, for this request only.
+ */
 export const readMessages: Reader<Message[]> = (returned, given) => {
   if (returned === undefined || returned === null) return keep(given);
   if (!Array.isArray(returned)) return malformed('it returned something other than a list of messages');
-  const bad = returned.findIndex((message) => !isRecord(message) || !ROLES.has(message.role));
-  return bad === -1 ? keep(returned as Message[]) : malformed(`item ${bad} of the list it returned is not a message`);
+  const bad = returned.findIndex(
+    (message) =>
+      !isRecord(message) ||
+      !ROLES.has(message.role) ||
+      !(message.content === null || message.content === undefined || typeof message.content === 'string'),
+  );
+  if (bad !== -1) return malformed(`item ${bad} of the list it returned is not a message`);
+  const stored = new Set(given);
+  return keep(returned.map((message) => (stored.has(message as Message) ? (message as Message) : completed(message))));
 };
+
+/** A message a hook made, with the fields of a stored one it left out. */
+function completed(message: Record<string, unknown>): Message {
+  return {
+    id: crypto.randomUUID(),
+    seq: 0,
+    content: null,
+    name: null,
+    tool_calls: null,
+    tool_call_id: null,
+    created_at: Date.now(),
+    parent_id: null,
+    depth: 0,
+    silent: false,
+    metadata: null,
+    tool_status: null,
+    attachments: null,
+    envelope: null,
+    ...message,
+  } as Message;
+}
 
 /** A returned request: provider-shaped messages, each with a known role and text or parts. */
 export const readModelMessages: Reader<LLMMessage[]> = (returned, given) => {

@@ -542,3 +542,26 @@ describe('HOOK-10: a hook reaches the network through the egress policy', () => 
     expect(outcomes).toEqual(['EgressRefused', 'EgressRefused']);
   });
 });
+
+describe('HOOK-8: messages a filter_messages hook makes', () => {
+  it('HOOK-8: a message the hook made itself is sent with the history, and never stored', async () => {
+    const summarise = defineHook({
+      hook: 'filter_messages',
+      id: 'summarise',
+      execute: async (_state, messages) => [
+        { role: 'user', content: 'Summary: the user asked about tea.' } as Message,
+        ...messages.slice(-1),
+      ],
+    });
+    const h = createHarness({ definitions: app({ hooks: [summarise], promptHooks: ['summarise'] }) });
+    h.user('old question');
+    h.store.append({ role: 'assistant', content: 'old answer' });
+    await h.send('new question');
+    expect(texts(h.requests[0]?.messages ?? [])).toEqual([
+      'system:You are a test agent.',
+      'user:Summary: the user asked about tea.',
+      'user:new question',
+    ]);
+    expect(h.store.messages().map((m) => m.content)).toEqual(['old question', 'old answer', 'new question', 'done']);
+  });
+});
