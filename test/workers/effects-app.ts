@@ -97,6 +97,18 @@ export const tools = {
       return { status: 'success', result: `scheduled ${args.times}` };
     },
   }),
+  ping_then_handoff: defineTool({
+    description: 'Schedule the ping effect now, then hand the thread to the effects_reader agent',
+    execute: async (state) => {
+      await state.scheduleEffect('ping', {});
+      await state.handoff('effects_reader');
+      return { status: 'success', result: 'handed off' };
+    },
+  }),
+  read_pings: defineTool({
+    description: 'Say how many pings the thread has counted',
+    execute: async (state) => ({ status: 'success', result: `pings: ${(await state.getValue('pings')) ?? 0}` }),
+  }),
   list_effects: defineTool({
     description: 'List the scheduled effects',
     args: z.object({ name: z.string().optional() }),
@@ -117,11 +129,13 @@ export const prompts = [
     name: 'effects',
     prompt: 'You schedule effects.',
     model: 'scripted',
-    tools: ['schedule_effect', 'flood_effects', 'list_effects', 'remove_effect'],
+    tools: ['schedule_effect', 'flood_effects', 'ping_then_handoff', 'list_effects', 'remove_effect'],
   }),
+  definePrompt({ name: 'effects_reader', prompt: 'You read counts.', model: 'scripted', tools: ['read_pings'] }),
 ];
 
 export const agents = [
+  defineAgent({ name: 'effects_reader', sideA: { prompt: 'effects_reader' } }),
   defineAgent({
     name: 'effects',
     sideA: { prompt: 'effects' },

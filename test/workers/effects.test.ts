@@ -119,6 +119,23 @@ describe('effects', () => {
     expect(await storedValue(id, 'pings')).toBe(1);
   });
 
+  it('EFF-4: an effect due when a turn hands the thread to another agent runs between the two turns, before the next starts', async () => {
+    const id = await createThread({
+      agent: 'effects',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'ping_then_handoff', arguments: {} }] },
+            { toolCalls: [{ name: 'read_pings', arguments: {} }] },
+            { text: 'read' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    expect(log.filter((m) => m.role === 'tool').map((m) => m.content)).toEqual(['handed off', 'pings: 1']);
+  });
+
   it('EFF-3: a packed name reaches the package effect, apart from the application effect of the same short name', async () => {
     const { id } = await threadCalling([scheduleCall('acme/ping', {})]);
     await until(

@@ -9,8 +9,8 @@
  * whatever it throws is recorded scrubbed of the thread's secrets, never thrown out of the alarm.
  *
  * Effects never run while a turn runs: the alarm that runs a turn runs the due effects before it
- * starts and after it ends, so an effect due mid-turn waits for that turn's end (a turn is bounded by
- * its steps and its tools' timeouts).
+ * starts, after it ends and between two turns of one run (a handoff), so an effect due mid-turn waits
+ * for that turn's end (a turn is bounded by its steps and its tools' timeouts).
  */
 import { egressPolicy, runInToolCall } from '../../engine/egress/index.js';
 import { createThreadState, effectArgsProblem, type Fence, fencedState } from '../../engine/execute/index.js';

@@ -109,6 +109,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       turnEnded: (outcome) => this.recordOutcome(outcome),
       turnAlive: () => this.lease.alive(),
       thread: this.threadHost,
+      betweenTurns: () => this.effects.runDue(),
     });
     this.effects = new EffectRunner({
       ctx,

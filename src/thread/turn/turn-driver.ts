@@ -39,6 +39,11 @@ export interface TurnDriverHost {
   turnEnded(outcome: TurnOutcome): void;
   /** What each turn borrows from the thread (children, the parent, programs, MCP tools), handed down as it is. */
   readonly thread: ThreadHost;
+  /**
+   * Between two turns of one run (a handoff, messages queued as a turn ended): the thread's due
+   * effects run here, so a chain of turns does not hold them back until it ends.
+   */
+  betweenTurns?(): Promise<void>;
   /** The turn is still running (each time the safety alarm is re-armed): its turn slot is renewed (IDN-5). */
   turnAlive?(): void;
 }
@@ -130,6 +135,7 @@ export class TurnDriver {
       const files = new ThreadFiles(host.files(), host.variables.liveScrubber);
       // Throws on a malformed entry: the turn fails with a message naming it.
       const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
+      let more = false;
       do {
         // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
         const agent = registry.agent(store.info.agentId);
@@ -150,11 +156,11 @@ export class TurnDriver {
           egress,
         });
         host.sessionEnded(outcome);
-      } while (
-        outcome.kind === 'done' &&
-        !controller.signal.aborted &&
-        (outcome.reason === 'handoff' || store.hasQueued())
-      );
+        more =
+          outcome.kind === 'done' && !controller.signal.aborted && (outcome.reason === 'handoff' || store.hasQueued());
+        // Between two turns of one run, outside both: the effects due by now run before the next starts.
+        if (more) await host.betweenTurns?.();
+      } while (more);
     } catch (error) {
       const failure = error instanceof Error ? error : new Error(String(error));
       outcome = { kind: 'failed', message: host.variables.scrubber.text(`internal error: ${failure.message}`) };
