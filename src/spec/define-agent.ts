@@ -9,9 +9,7 @@ import type { z } from 'zod';
 import { hookIds } from './define-hook.js';
 import { DefinitionError } from './definition-error.js';
 import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
-import type { PermissionRule, Watchdog } from './permissions.js';
-import type { RequirementSet } from './requirements.js';
-import type { VariableDefinition } from './types.js';
+import type { PermissionRule, RequirementSet, VariableDefinition, Watchdog } from './types/index.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 export interface SideConfig {

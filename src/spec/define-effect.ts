@@ -6,9 +6,9 @@
  */
 import type { z } from 'zod';
 import { DefinitionError, toolDefinitionLabel } from './definition-error.js';
-import type { ThreadState } from './thread-state.js';
+import type { ThreadState } from './types/index.js';
 
-export type { ScheduledEffect } from './thread-state.js';
+export type { ScheduledEffect } from './types/index.js';
 
 /** How long an effect's handler may run before it is aborted, unless its definition says otherwise. */
 export const DEFAULT_EFFECT_TIMEOUT_MS = 30_000;

@@ -6,8 +6,7 @@
  */
 import type { ModelMessage } from './define-model.js';
 import { DefinitionError } from './definition-error.js';
-import type { MessageUpdates, ThreadState } from './thread-state.js';
-import type { Message, ToolCall, ToolResult } from './types.js';
+import type { Message, MessageUpdates, ThreadState, ToolCall, ToolResult } from './types/index.js';
 
 /** The twelve hook points, in the order a thread meets them. */
 export const HOOK_NAMES = [

@@ -7,9 +7,7 @@
 import type { z } from 'zod';
 import { type DefineToolOptions, defineTool, type ToolArgs, type ToolDefinition } from './define-tool.js';
 import { DefinitionError, toolDefinitionLabel } from './definition-error.js';
-import type { ToolInteraction } from './interaction.js';
-import type { ThreadState } from './thread-state.js';
-import type { ToolResult } from './types.js';
+import type { ThreadState, ToolInteraction, ToolResult } from './types/index.js';
 import { describeIssues } from './zod-issues.js';
 
 export type DefineInteractiveToolOptions<Args extends ToolArgs | null> = Omit<

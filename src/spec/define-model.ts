@@ -9,7 +9,7 @@
 import type { z } from 'zod';
 import { DefinitionError } from './definition-error.js';
 import type { JsonSchema } from './schema.js';
-import type { ToolCall } from './types.js';
+import type { ToolCall } from './types/index.js';
 
 /** A chat message in the shape providers receive (OpenAI Chat Completions). */
 export type ModelMessage =

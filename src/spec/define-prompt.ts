@@ -15,7 +15,7 @@ import {
   type SubagentToolConfig,
   type SubpromptConfig,
 } from './tool-configs.js';
-import type { VariableDefinition } from './types.js';
+import type { VariableDefinition } from './types/index.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 /** A call the model asked for, as `maxToolRounds` sees it. */

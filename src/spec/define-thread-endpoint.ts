@@ -10,7 +10,7 @@
  */
 import type { ZodType } from 'zod';
 import { DefinitionError } from './definition-error.js';
-import type { ThreadState } from './thread-state.js';
+import type { ThreadState } from './types/index.js';
 
 /** The handler: the request, the thread's state at rest, and the path's `[name]` and `[*]` values. */
 export type ThreadEndpointHandler = (

@@ -4,12 +4,18 @@
  */
 import type { z } from 'zod';
 import { DefinitionError, deferredDefinition, toolDefinitionLabel } from './definition-error.js';
-import type { ToolInteraction } from './interaction.js';
-import type { ToolAccess } from './permissions.js';
-import { ACP_TOOL_KINDS, type AcpToolKind, type RequirementSet } from './requirements.js';
 import { assertAllowedSchema } from './schema.js';
-import type { ThreadState, ToolContext } from './thread-state.js';
-import type { ToolResult, VariableDefinition } from './types.js';
+import {
+  ACP_TOOL_KINDS,
+  type AcpToolKind,
+  type RequirementSet,
+  type ThreadState,
+  type ToolAccess,
+  type ToolContext,
+  type ToolInteraction,
+  type ToolResult,
+  type VariableDefinition,
+} from './types/index.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 /**

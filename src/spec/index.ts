@@ -80,30 +80,21 @@ export type {
 } from './define-tool.js';
 export { defineTool } from './define-tool.js';
 export { DefinitionError } from './definition-error.js';
-export type {
-  ApprovalAnswer,
-  Interaction,
-  InteractionKind,
-  InteractionRequest,
-  ToolInteraction,
-} from './interaction.js';
 export type { McpServerConfig, McpTransport } from './mcp-servers.js';
-export type {
-  ActAccess,
-  PermissionAction,
-  PermissionRule,
-  ToolAccess,
-  Watchdog,
-  WatchdogCall,
-  WatchdogDecision,
-} from './permissions.js';
-export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } from './requirements.js';
-export { ACP_TOOL_KINDS } from './requirements.js';
 export type { JsonSchema } from './schema.js';
 export { argumentsJsonSchema, MAX_SCHEMA_DEPTH, SchemaRuleError } from './schema.js';
+export type { SubagentToolConfig, SubpromptConfig } from './tool-configs.js';
+export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
+export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
 export type {
+  AcpToolKind,
+  ActAccess,
+  ApprovalAnswer,
+  ArgPattern,
+  AttachmentRef,
   ContextScope,
   DirectoryEntry,
+  EnvelopeMetadata,
   ExecutionContext,
   ExecutionState,
   FileChunk,
@@ -113,41 +104,46 @@ export type {
   GetLogsOptions,
   GetMessagesOptions,
   GrepMatch,
+  ImageContent,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
   Log,
+  Message,
+  MessageRole,
   MessagesResult,
   MessageUpdates,
   NewMessageInput,
+  PermissionAction,
+  PermissionRule,
   ReaddirEntry,
   ReaddirResult,
   ReadFileStreamOptions,
+  RequirementSet,
   RunCodeLog,
   RunCodeOptions,
   RunCodeResult,
   ScheduledEffect,
   SetContextOptions,
   SetEnvOptions,
+  ShellRunRequirement,
   SpawnChildOptions,
   SubagentRegistryEntry,
-  ThreadState,
-  ToolContext,
-  WriteFileOptions,
-} from './thread-state.js';
-export { CallPaused, ContextValidationError, EgressRefused } from './thread-state.js';
-export type { SubagentToolConfig, SubpromptConfig } from './tool-configs.js';
-export type { LintFinding, LintToolOptions, ToolLintRule } from './tool-lint.js';
-export { lintTool, lintTools, TOOL_LINT_RULES } from './tool-lint.js';
-export type {
-  AttachmentRef,
-  EnvelopeMetadata,
-  ImageContent,
-  Message,
-  MessageRole,
   TextContent,
+  ThreadState,
   ThreadStatus,
+  ToolAccess,
   ToolAttachment,
   ToolCall,
   ToolContent,
+  ToolContext,
   ToolEnvelope,
+  ToolInteraction,
   ToolResult,
   VariableDefinition,
-} from './types.js';
+  Watchdog,
+  WatchdogCall,
+  WatchdogDecision,
+  WriteFileOptions,
+} from './types/index.js';
+export { ACP_TOOL_KINDS, CallPaused, ContextValidationError, EgressRefused } from './types/index.js';

@@ -6,6 +6,7 @@ export { isSubpromptConfig } from './define-prompt.js';
 export { isThreadEndpoint } from './define-thread-endpoint.js';
 export { DEFAULT_MAX_OUTPUT_BYTES, defineTool, MAX_TOOL_TIMEOUT_MS } from './define-tool.js';
 export { DefinitionError, deferDefinitionErrors, deferredDefinitionError } from './definition-error.js';
+export { DEFAULT_MCP_TIMEOUT_MS, fillPlaceholders, placeholders } from './mcp-servers.js';
 export type {
   ApprovalAnswer,
   Interaction,
@@ -15,9 +16,8 @@ export type {
   McpAuthPayload,
   SecretAnswer,
   SecretRequestPayload,
-} from './interaction.js';
-export { HUMAN_INTERACTIONS, isInteractionRequest } from './interaction.js';
-export { DEFAULT_MCP_TIMEOUT_MS, fillPlaceholders, placeholders } from './mcp-servers.js';
+} from './types/index.js';
+export { HUMAN_INTERACTIONS, isInteractionRequest } from './types/index.js';
 export {
   inheritVariableValues,
   MIN_SECRET_LENGTH,

@@ -3,7 +3,7 @@
  * seed 001 describe the same thing; both end up as a list of VariableDefinition.
  */
 import type { z } from 'zod';
-import type { VariableDefinition } from './types.js';
+import type { VariableDefinition } from './types/index.js';
 
 /**
  * The shortest value a secret may have (VAR-3, EXE-8). A shorter one is refused wherever it enters

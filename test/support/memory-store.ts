@@ -37,6 +37,8 @@ import type {
   DefinePromptOptions,
   ExecutionState,
   FileStat,
+  Interaction,
+  InteractionKind,
   Message,
   ModelDefinition,
   PermissionRule,
@@ -45,7 +47,6 @@ import type {
   SpawnChildOptions,
   ThreadState,
 } from '../../src/spec/index.js';
-import type { Interaction, InteractionKind } from '../../src/spec/interaction.js';
 import { agentTool } from '../../src/tools/subagents/agent-tool.js';
 import { subagentLifecycleTools } from '../../src/tools/subagents/subagent-lifecycle.js';
 

@@ -10,8 +10,6 @@ export type { Fence } from './fenced-state.js';
 export { fencedState } from './fenced-state.js';
 export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
 export { noteOutsideFile } from './outside-files.js';
-export { effectArgsProblem, MAX_PENDING_EFFECTS } from './state-effects.js';
-export { deleteStoredMessage, QUEUED_TOOL_KEY, updateStoredMessage } from './state-messages.js';
 export type { ResolvedVariables, ThreadStateDeps } from './thread-state.js';
 export { createThreadState, isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
 export { STOPPED_MESSAGE } from './tool-call-error.js';

@@ -18,11 +18,19 @@ import { canonicalHost, type EgressPolicy, type FetchTransport, outboundFetch } 
 import type { ThreadFiles } from '../files/index.js';
 import type { AccessGate } from '../permissions/index.js';
 import type { FrameSink, ThreadHost, ThreadStore } from '../ports/index.js';
-import { type DefinitionCatalog, hierarchyMembers, registryEntry, resourceMembers } from '../state/index.js';
+import {
+  type DefinitionCatalog,
+  effectMembers,
+  hierarchyMembers,
+  messageMembers,
+  pageOfMessages,
+  refuseTerminated,
+  registryEntry,
+  resourceMembers,
+  stateFiles,
+  terminatedAt,
+} from '../state/index.js';
 import { noteAuthStatus } from './credential-hint.js';
-import { effectMembers } from './state-effects.js';
-import { stateFiles } from './state-files.js';
-import { messageMembers, pageOfMessages, refuseTerminated, terminatedAt } from './state-messages.js';
 import { contextApi, executionContext, isContextKey, replaceScratch, scratchRecord } from './tool-context.js';
 
 /** A thread's variables after the prompt → agent → thread merge (VAR-2), secrets decrypted. */

@@ -1,7 +1,7 @@
 /**
  * The thread's scheduled effects as the engine sees them (the specification's Effects chapter): the
  * effects the application defines, and the durable queue of scheduled runs, kept by the thread (its
- * SQLite and its alarm). `state.scheduleEffect` and its siblings (execute/state-effects.ts) work over it.
+ * SQLite and its alarm). `state.scheduleEffect` and its siblings (state/effect-members.ts) work over it.
  */
 import type { EffectDefinition } from '../../spec/index.js';
 

@@ -8,8 +8,8 @@
 import type { Message } from '../../spec/index.js';
 import { lastUserIndex, type Side, sideOf } from '../conversation/index.js';
 import type { ExecutionFlow } from '../execute/index.js';
-import { QUEUED_TOOL_KEY } from '../execute/index.js';
 import type { ThreadStore } from '../ports/index.js';
+import { QUEUED_TOOL_KEY } from '../state/index.js';
 
 export class TurnFlow implements ExecutionFlow {
   readonly flowId = crypto.randomUUID();

@@ -5,8 +5,8 @@
  * `state.queueTool` is delivered as a step making that call.
  */
 import { lastVisible } from '../conversation/index.js';
-import { QUEUED_TOOL_KEY } from '../execute/index.js';
 import type { FrameSink, NewMessage, QueuedMessage, ThreadStore } from '../ports/index.js';
+import { QUEUED_TOOL_KEY } from '../state/index.js';
 
 /**
  * A call queued with `state.queueTool`, delivered as an assistant step that makes it: the loop then

@@ -13,11 +13,12 @@
  * for that turn's end (a turn is bounded by its steps and its tools' timeouts).
  */
 import { egressPolicy, runInToolCall } from '../../engine/egress/index.js';
-import { createThreadState, effectArgsProblem, type Fence, fencedState } from '../../engine/execute/index.js';
+import { createThreadState, type Fence, fencedState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
 import { accessGate, threadRules } from '../../engine/permissions/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import { effectArgsProblem } from '../../engine/state/index.js';
 import type { EffectDefinition, ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';

@@ -23,7 +23,7 @@ async function notProvided(): Promise<string[]> {
 
 /** The members the ThreadState interface declares, read from its source. */
 async function threadStateMembers(): Promise<Set<string>> {
-  const source = await read('src/spec/thread-state.ts');
+  const source = await read('src/spec/types/thread-state.ts');
   const start = source.indexOf('export interface ThreadState<');
   const body = source.slice(start, source.indexOf('\n}\n', start));
   return new Set([...body.matchAll(/^ {2}(?:readonly )?([A-Za-z]+)\??[(:<]/gm)].map((match) => match[1] ?? ''));

@@ -6,9 +6,8 @@
 import { defineAgent, defineModel, definePrompt, defineTool } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { Registry } from '../../../src/engine/registry/registry.js';
-import type { Script } from '../../../src/spec/index.js';
+import type { Script, ToolResult } from '../../../src/spec/index.js';
 import { lintTool } from '../../../src/spec/tool-lint.js';
-import type { ToolResult } from '../../../src/spec/types.js';
 import { builtinTools } from '../../../src/tools/index.js';
 import { MAX_SECRET_ROUNDS, STORE_SECRET_TOOL, storeSecret } from '../../../src/tools/session/store-secret.js';
 import { createHarness } from '../../support/memory-store.js';

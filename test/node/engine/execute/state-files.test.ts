@@ -5,10 +5,10 @@
  */
 import { defineTool, type ThreadState } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { writeOptions } from '../../../../src/engine/execute/state-files.js';
 import { executionContext, replaceScratch, scratchRecord } from '../../../../src/engine/execute/tool-context.js';
 import { ThreadFiles } from '../../../../src/engine/files/thread-files.js';
 import type { FileStore } from '../../../../src/engine/ports/file-store.js';
+import { writeOptions } from '../../../../src/engine/state/index.js';
 import { HOSTILE_CONTEXT_KEYS, HOSTILE_MIME_TYPES } from '../../../support/hostile-corpus.js';
 import { createHarness, MemoryFileStore } from '../../../support/memory-store.js';
 

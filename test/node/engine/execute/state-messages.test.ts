@@ -14,7 +14,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { needsTurn } from '../../../../src/engine/conversation/index.js';
-import { pageOfMessages } from '../../../../src/engine/execute/state-messages.js';
+import { pageOfMessages } from '../../../../src/engine/state/index.js';
 import type { Message, ScriptedReply } from '../../../../src/spec/index.js';
 import { FIXED_MESSAGE_FIELDS } from '../../../support/hostile-corpus.js';
 import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';

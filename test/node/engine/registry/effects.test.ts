@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import * as app from '../../../../agents/index.js';
-import { effectArgsProblem } from '../../../../src/engine/execute/index.js';
 import { Registry } from '../../../../src/engine/registry/index.js';
+import { effectArgsProblem } from '../../../../src/engine/state/index.js';
 import { DefinitionError, defineEffect, type ThreadState } from '../../../../src/spec/index.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');

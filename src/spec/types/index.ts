@@ -1,0 +1,76 @@
+/**
+ * The specification's vocabulary, the room every definition stands on: messages, tool results and
+ * attachments (types.ts), the `ThreadState` a tool, hook, effect or endpoint receives, interactions
+ * (approvals, questions, client tools, secrets), permission rules and capability requirements.
+ */
+
+export type {
+  ApprovalAnswer,
+  Interaction,
+  InteractionKind,
+  InteractionRequest,
+  McpAuthAnswer,
+  McpAuthPayload,
+  SecretAnswer,
+  SecretRequestPayload,
+  ToolInteraction,
+} from './interaction.js';
+export { HUMAN_INTERACTIONS, isInteractionRequest } from './interaction.js';
+export type {
+  ActAccess,
+  PermissionAction,
+  PermissionRule,
+  ToolAccess,
+  Watchdog,
+  WatchdogCall,
+  WatchdogDecision,
+} from './permissions.js';
+export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } from './requirements.js';
+export { ACP_TOOL_KINDS } from './requirements.js';
+export type {
+  ContextScope,
+  DirectoryEntry,
+  ExecutionContext,
+  ExecutionState,
+  FileChunk,
+  FileRecord,
+  FileStat,
+  FileStats,
+  GetLogsOptions,
+  GetMessagesOptions,
+  GrepMatch,
+  Log,
+  MessagesResult,
+  MessageUpdates,
+  NewMessageInput,
+  ReaddirEntry,
+  ReaddirResult,
+  ReadFileStreamOptions,
+  RunCodeLog,
+  RunCodeOptions,
+  RunCodeResult,
+  ScheduledEffect,
+  SetContextOptions,
+  SetEnvOptions,
+  SpawnChildOptions,
+  SubagentRegistryEntry,
+  ThreadState,
+  ToolContext,
+  WriteFileOptions,
+} from './thread-state.js';
+export { CallPaused, ContextValidationError, EgressRefused } from './thread-state.js';
+export type {
+  AttachmentRef,
+  EnvelopeMetadata,
+  ImageContent,
+  Message,
+  MessageRole,
+  TextContent,
+  ThreadStatus,
+  ToolAttachment,
+  ToolCall,
+  ToolContent,
+  ToolEnvelope,
+  ToolResult,
+  VariableDefinition,
+} from './types.js';
