@@ -22,6 +22,7 @@ import { directive } from '../support/directive-script.js';
 import { allFrames } from '../support/socket.js';
 import * as effectsApp from './effects-app.js';
 import * as endpointsApp from './endpoints-app.js';
+import * as family from './family-app.js';
 
 interface Operation {
   method: string;
@@ -125,7 +126,10 @@ describe('the OpenAPI document and the routes', () => {
   it('THR-5: every route served is documented with an operationId, and every operation is served', async () => {
     // The application's thread endpoints (EP-12) are served and documented beside the runtime's routes.
     const app = createApp(
-      new Registry({ endpoints: { ...endpointsApp.endpoints, ...effectsApp.endpoints }, effects: effectsApp.effects }),
+      new Registry({
+        endpoints: { ...endpointsApp.endpoints, ...effectsApp.endpoints, ...family.endpoints },
+        effects: effectsApp.effects,
+      }),
     );
     const served = new Set(
       app.routes

@@ -97,7 +97,7 @@ describe('the MCP endpoint', () => {
       type: 'object',
       properties: {
         agent: { type: 'string' },
-        status: { enum: ['idle', 'running', 'waiting', 'awaiting_hitl', 'error'] },
+        status: { enum: ['idle', 'running', 'waiting', 'awaiting_hitl', 'error', 'terminated'] },
         limit: {},
       },
     });
