@@ -14,9 +14,8 @@
  * secrets; its variables never cross (`env` is refused on such a state).
  */
 import { egressPolicy } from '../../engine/egress/index.js';
-import { threadStates } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
-import { accessGate, threadRules } from '../../engine/permissions/index.js';
+import { restingState } from '../../engine/guards/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import type { ThreadState } from '../../spec/index.js';
@@ -108,30 +107,22 @@ async function isFamily(host: FamilyHost, record: ThreadRecord, call: FamilyCall
   return (await host.index.childStatuses(record.id)).has(call.from);
 }
 
-const NO_AGENTS: ReadonlySet<string> = new Set();
-
 /** This thread's state at rest, for `caller`, under this thread's rules. */
 function stateFor(host: FamilyHost, relation: 'parent' | 'child'): ThreadState {
   const store = host.store();
-  const agent = host.registry.agent(store.info.agentId);
-  if (!agent) throw new Error(`the thread's agent "${store.info.agentId}" is no longer defined`);
-  const gate = accessGate({
-    rules: threadRules(store, agent, host.registry.projectRules),
-    tool: `family:${relation}`,
-    approved: () => false,
-    childAgents: NO_AGENTS,
-  });
-  const states = threadStates({
-    store,
-    // EXE-8: what the family writes to files is scrubbed like everything else the thread keeps.
-    files: new ThreadFiles(host.files(), host.variables.liveScrubber),
-    variables: host.variables.live,
-    emit: host.emit,
-    host: host.thread,
-    egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
-    registry: host.registry,
-  });
-  return states(null, gate);
+  return restingState(
+    {
+      store,
+      // EXE-8: what the family writes to files is scrubbed like everything else the thread keeps.
+      files: new ThreadFiles(host.files(), host.variables.liveScrubber),
+      variables: host.variables.live,
+      emit: host.emit,
+      host: host.thread,
+      egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
+      registry: host.registry,
+    },
+    `family:${relation}`,
+  );
 }
 
 function snapshotOf(state: ThreadState): FamilySnapshot {

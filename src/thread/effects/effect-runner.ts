@@ -13,9 +13,9 @@
  * for that turn's end (a turn is bounded by its steps and its tools' timeouts).
  */
 import { egressPolicy, runInToolCall } from '../../engine/egress/index.js';
-import { createThreadState, type Fence, fencedState } from '../../engine/execute/index.js';
+import { type Fence, fencedState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
-import { accessGate, threadRules } from '../../engine/permissions/index.js';
+import { restingState } from '../../engine/guards/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { effectArgsProblem } from '../../engine/state/index.js';
@@ -190,24 +190,18 @@ export class EffectRunner {
     // Opened first: the live views below read what it opened.
     await this.host.variables.open();
     const store = this.host.store();
-    const agent = registry.agent(store.info.agentId);
-    const gate = accessGate({
-      rules: agent ? threadRules(store, agent, registry.projectRules) : [],
-      tool: `effect:${name}`,
-      approved: () => false,
-      childAgents: new Set(),
-    });
-    return createThreadState({
-      store,
-      // Live: a value the effect stores with `setEnv` is seen, and a secret hidden, at once.
-      files: new ThreadFiles(this.host.files(), this.host.variables.liveScrubber),
-      variables: this.host.variables.live,
-      emit: this.host.emit,
-      host: this.host.thread(),
-      execution: null,
-      gate,
-      egress: egressPolicy(env.EGRESS_ALLOW_HOSTS ?? ''),
-      registry,
-    });
+    return restingState(
+      {
+        store,
+        // Live: a value the effect stores with `setEnv` is seen, and a secret hidden, at once.
+        files: new ThreadFiles(this.host.files(), this.host.variables.liveScrubber),
+        variables: this.host.variables.live,
+        emit: this.host.emit,
+        host: this.host.thread(),
+        egress: egressPolicy(env.EGRESS_ALLOW_HOSTS ?? ''),
+        registry,
+      },
+      `effect:${name}`,
+    );
   }
 }

@@ -12,11 +12,12 @@
 
 import { egressPolicy } from '../../engine/egress/index.js';
 import { answerEndpoint, type EndpointTarget, endpointFailure } from '../../engine/endpoints/index.js';
-import { type Fence, fencedState, threadStates } from '../../engine/execute/index.js';
+import { type Fence, fencedState } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
-import { accessGate, threadRules } from '../../engine/permissions/index.js';
+import { restingState } from '../../engine/guards/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import type { ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
@@ -30,8 +31,6 @@ export interface EndpointHost {
   readonly variables: ThreadVariables;
   readonly thread: ThreadHost;
 }
-
-const NO_AGENTS: ReadonlySet<string> = new Set();
 
 function notFound(key: string): Response {
   return Response.json(
@@ -52,26 +51,27 @@ export async function runThreadEndpoint(
   const store = host.store();
   // Opened first: the live views below read what it opened.
   await host.variables.open();
-  const agent = registry.agent(store.info.agentId);
-  // The thread's rules include its agent's: without them nothing could say what the handler may do.
-  if (!agent) return endpointFailure(`the thread's agent "${store.info.agentId}" is no longer defined`);
-  const gate = accessGate({
-    rules: threadRules(store, agent, registry.projectRules),
-    tool: `endpoint:${endpoint.key}`,
-    approved: () => false,
-    childAgents: NO_AGENTS,
-  });
-  const states = threadStates({
-    store,
-    // EXE-8: what the endpoint writes to files is scrubbed like everything else the thread keeps.
-    // Live: a value the handler stores with `setEnv` is seen, and a secret hidden, at once.
-    files: new ThreadFiles(host.files(), host.variables.liveScrubber),
-    variables: host.variables.live,
-    emit: host.emit,
-    host: host.thread,
-    egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
-    registry,
-  });
+  const label = `endpoint:${endpoint.key}`;
+  let state: ThreadState;
+  try {
+    state = restingState(
+      {
+        store,
+        // EXE-8: what the endpoint writes to files is scrubbed like everything else the thread keeps.
+        // Live: a value the handler stores with `setEnv` is seen, and a secret hidden, at once.
+        files: new ThreadFiles(host.files(), host.variables.liveScrubber),
+        variables: host.variables.live,
+        emit: host.emit,
+        host: host.thread,
+        egress: egressPolicy(host.env.EGRESS_ALLOW_HOSTS ?? ''),
+        registry,
+      },
+      label,
+    );
+  } catch (error) {
+    // The thread's rules include its agent's: without them nothing could say what the handler may do.
+    return endpointFailure(error instanceof Error ? error.message : String(error));
+  }
   // Once it has answered, what the handler left running can read the thread but change nothing.
   const fence: Fence = { ended: null };
   try {
@@ -79,7 +79,7 @@ export async function runThreadEndpoint(
       key: endpoint.key,
       handler: definition.handler,
       request,
-      state: fencedState(states(null, gate), fence, `endpoint:${endpoint.key}`),
+      state: fencedState(state, fence, label),
       params: endpoint.params,
       scrub: host.variables.liveScrubber.text,
       log: host.variables.logError,
