@@ -18,26 +18,10 @@ import { pageOfMessages } from '../../../../src/engine/state/index.js';
 import type { Message, ScriptedReply } from '../../../../src/spec/index.js';
 import { FIXED_MESSAGE_FIELDS } from '../../../support/hostile-corpus.js';
 import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';
+import { storedMessage } from '../../../support/stored-message.js';
 
 function message(seq: number, extra: Partial<Message> = {}): Message {
-  return {
-    id: `m${seq}`,
-    seq,
-    role: 'user',
-    content: `text ${seq}`,
-    name: null,
-    tool_calls: null,
-    tool_call_id: null,
-    created_at: seq,
-    parent_id: null,
-    depth: 0,
-    silent: false,
-    metadata: null,
-    tool_status: null,
-    attachments: null,
-    envelope: null,
-    ...extra,
-  };
+  return storedMessage(seq, { role: 'user', content: `text ${seq}`, ...extra });
 }
 
 /** A script answering each model request with the next reply, across turns. */

@@ -12,26 +12,12 @@ import { Registry } from '../../../../src/engine/registry/index.js';
 import type { Message, ThreadState } from '../../../../src/spec/index.js';
 import { lockedTools } from '../../../../src/tools/index.js';
 import { agentTool, subagentLifecycleTools } from '../../../../src/tools/subagents/index.js';
+import { storedMessage } from '../../../support/stored-message.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
 
-const message = (seq: number, role: Message['role']): Message => ({
-  id: `m${seq}`,
-  seq,
-  role,
-  content: `${role} ${seq}`,
-  name: null,
-  tool_calls: null,
-  tool_call_id: null,
-  created_at: seq,
-  parent_id: null,
-  depth: 0,
-  silent: false,
-  metadata: null,
-  tool_status: null,
-  attachments: null,
-  envelope: null,
-});
+const message = (seq: number, role: Message['role']): Message =>
+  storedMessage(seq, { role, content: `${role} ${seq}` });
 
 describe('HOOK-2: the example application', () => {
   it('HOOK-2: each agents/hooks/ file is registered by its id, and the workspace prompt runs trim_history', () => {
