@@ -8,10 +8,9 @@
 import { z } from 'zod';
 import { defineAgent, definePrompt, defineThreadEndpoint, defineTool, type ThreadState } from '../../src/index.js';
 
-/** The messages of a `getMessages` answer, whichever shape it has. */
+/** How many messages `getMessages` shows of the thread. */
 async function messageCount(state: ThreadState): Promise<number> {
-  const got = (await state.getMessages()) as unknown;
-  return (Array.isArray(got) ? got : (got as { messages: unknown[] }).messages).length;
+  return (await state.getMessages()).messages.length;
 }
 
 /** What a call refused says, or `done` when it was not refused. */
@@ -106,6 +105,14 @@ export const tools = {
         type: await state.envType(args.name),
       }),
   }),
+  family_set_status: defineTool({
+    description: "Show a status as this thread's in its parent's children",
+    args: z.object({ status: z.string() }),
+    execute: async (state, args) => {
+      await state.setStatus(args.status);
+      return text({ set: args.status });
+    },
+  }),
   family_read_parent: defineTool({
     description: "Read the parent thread through the child's state",
     execute: async (state) => {
@@ -141,7 +148,7 @@ export const prompts = [
     name: 'family_child',
     prompt: 'You help your parent.',
     model: 'scripted',
-    tools: ['family_read_parent', 'family_read_env'],
+    tools: ['family_read_parent', 'family_read_env', 'family_set_status'],
   }),
 ];
 

@@ -295,4 +295,16 @@ describe('ThreadState resources, variables and the thread hierarchy', () => {
     expect(resultOf(log, 'family_read_env')).toMatchObject({ value: '[secret]', type: 'secret' });
     expect(JSON.stringify(log)).not.toContain(secret);
   });
+
+  it("TS-12, TS-49: a child's setStatus shows in its parent's children after the child's turn ends; an empty one is refused", async () => {
+    const { parent, childLog } = await family([
+      { toolCalls: [{ name: 'family_set_status', arguments: { status: '' } }] },
+      { toolCalls: [{ name: 'family_set_status', arguments: { status: 'reviewing' } }] },
+      { text: 'status set' },
+    ]);
+    const results = childLog.filter((m) => m.role === 'tool' && m.name === 'family_set_status');
+    expect(results.map((m) => m.tool_status)).toEqual(['error', 'success']);
+    const log = await send(parent, [{ toolCalls: [{ name: 'family_inspect', arguments: {} }] }, { text: 'inspected' }]);
+    expect(resultOf(log, 'family_inspect').entry).toMatchObject({ name: 'family_child', status: 'reviewing' });
+  });
 });
