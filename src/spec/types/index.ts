@@ -27,36 +27,35 @@ export type {
 } from './permissions.js';
 export type { AcpToolKind, ArgPattern, RequirementSet, ShellRunRequirement } from './requirements.js';
 export { ACP_TOOL_KINDS } from './requirements.js';
+export type { RunCodeLog, RunCodeOptions, RunCodeResult } from './run-code.js';
 export type {
-  ContextScope,
   DirectoryEntry,
-  ExecutionContext,
-  ExecutionState,
   FileChunk,
   FileRecord,
   FileStat,
   FileStats,
+  GrepMatch,
+  ReaddirEntry,
+  ReaddirResult,
+  ReadFileStreamOptions,
+  WriteFileOptions,
+} from './thread-files.js';
+export type {
   GetLogsOptions,
   GetMessagesOptions,
-  GrepMatch,
   Log,
   MessagesResult,
   MessageUpdates,
   NewMessageInput,
-  ReaddirEntry,
-  ReaddirResult,
-  ReadFileStreamOptions,
-  RunCodeLog,
-  RunCodeOptions,
-  RunCodeResult,
-  ScheduledEffect,
+} from './thread-messages.js';
+export type { ScheduledEffect, SetEnvOptions, SpawnChildOptions, SubagentRegistryEntry } from './thread-records.js';
+export type {
+  ContextScope,
+  ExecutionContext,
+  ExecutionState,
   SetContextOptions,
-  SetEnvOptions,
-  SpawnChildOptions,
-  SubagentRegistryEntry,
   ThreadState,
   ToolContext,
-  WriteFileOptions,
 } from './thread-state.js';
 export { CallPaused, ContextValidationError, EgressRefused } from './thread-state.js';
 export type {

@@ -4,7 +4,26 @@
  * key-value storage and the thread's event stream.
  */
 import type { ActAccess } from './permissions.js';
-import type { AttachmentRef, Message, MessageRole, ToolResult } from './types.js';
+import type { RunCodeOptions, RunCodeResult } from './run-code.js';
+import type {
+  FileChunk,
+  FileRecord,
+  FileStats,
+  GrepMatch,
+  ReaddirResult,
+  ReadFileStreamOptions,
+  WriteFileOptions,
+} from './thread-files.js';
+import type {
+  GetLogsOptions,
+  GetMessagesOptions,
+  Log,
+  MessagesResult,
+  MessageUpdates,
+  NewMessageInput,
+} from './thread-messages.js';
+import type { ScheduledEffect, SetEnvOptions, SpawnChildOptions, SubagentRegistryEntry } from './thread-records.js';
+import type { AttachmentRef, Message, ToolResult } from './types.js';
 
 /** Present while a tool runs (EXE-5); `null` at rest. */
 export interface ExecutionState {
@@ -43,100 +62,6 @@ export interface ExecutionState {
   deferredTools?: ReadonlyArray<{ name: string; description: string }>;
 }
 
-export interface FileStat {
-  path: string;
-  name: string;
-  size: number;
-  mimeType: string;
-  uploadedAt: number;
-  width?: number;
-  height?: number;
-  /** What the writer gave as `metadata` (`writeFile`), if anything. */
-  metadata?: Record<string, unknown>;
-}
-
-export interface DirectoryEntry {
-  name: string;
-  path: string;
-  kind: 'file' | 'directory';
-  size?: number;
-}
-
-export interface GrepMatch {
-  path: string;
-  line: number;
-  text: string;
-}
-
-export interface WriteFileOptions {
-  /** This runtime's form: the MIME type as an option (`writeFile(path, data, { mimeType })`). */
-  mimeType?: string;
-  width?: number;
-  height?: number;
-  /** Kept with the file and shown as `FileRecord.metadata`: JSON, at most 1024 bytes. */
-  metadata?: Record<string, unknown>;
-}
-
-/**
- * A file or directory of the thread (the specification's FileRecord). A written file's record also
- * carries an attachment's fields (`id`, `type`), so it can be attached to a tool result as it is.
- */
-export interface FileRecord {
-  /** From the thread's root: `/docs/a.md`. */
-  path: string;
-  name: string;
-  /** `inode/directory` for a directory. */
-  mimeType: string;
-  /** Where the bytes are kept: always `'local'` here, the thread's own storage. */
-  storage: string;
-  /** Bytes; 0 for a directory. */
-  size: number;
-  isDirectory: boolean;
-  /** What the writer gave as `metadata`; `{}` when none. */
-  metadata: Record<string, unknown>;
-  width?: number;
-  height?: number;
-  /** When the file was stored, in ms since the epoch; absent for a directory. */
-  uploadedAt?: number;
-}
-
-/** One entry of `readdirFile`: `kind` is this runtime's older name for `isDirectory`. */
-export interface ReaddirEntry extends DirectoryEntry {
-  isDirectory: boolean;
-}
-
-export interface ReaddirResult {
-  /** Directories and files directly under the path, sorted by path. */
-  entries: ReaddirEntry[];
-}
-
-/** A piece of a file read by `readFileStream`. */
-export interface FileChunk {
-  data: Uint8Array;
-  /** From 0. */
-  index: number;
-  totalChunks: number;
-  isLast: boolean;
-}
-
-export interface ReadFileStreamOptions {
-  /** Stops the read from storage when aborted: the iteration's next step rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Bytes per chunk, the last one excepted; default 65536, between 1024 and 1048576. */
-  chunkSize?: number;
-}
-
-/** The thread's files as a whole (`getFileStats`). */
-export interface FileStats {
-  fileCount: number;
-  /** Directories that hold something or were made with `mkdirFile`, the root not counted. */
-  directoryCount: number;
-  /** Bytes of all files. */
-  totalSize: number;
-  /** Bytes the thread may hold; `null` when its storage has no quota. */
-  quotaBytes: number | null;
-}
-
 /**
  * `state.context` (the specification's context storage): a record shared by every tool call of one
  * turn, kept in memory only (`{}` at rest, gone when the turn ends). `local` and `shared` are
@@ -146,74 +71,6 @@ export type ExecutionContext<
   Local extends object = Record<string, unknown>,
   Shared extends object = Record<string, unknown>,
 > = ToolContext<Local, Shared> & Record<string, unknown>;
-
-export interface NewMessageInput {
-  role: Exclude<MessageRole, 'tool'>;
-  content: string;
-  /** Kept in the log but never sent to the model. */
-  silent?: boolean;
-  metadata?: Record<string, unknown>;
-}
-
-export interface GetMessagesOptions {
-  /** At most this many messages (default 100). */
-  limit?: number;
-  /** Skip this many from the start of the chosen order (default 0). */
-  offset?: number;
-  /** The order of the returned array: `'asc'` oldest first (default), `'desc'` newest first. */
-  order?: 'asc' | 'desc';
-  /** Include messages hidden from the model and the UI (turn markers, notes); default false. */
-  includeSilent?: boolean;
-  /** Only messages nested at most this deep (0: the main conversation, without prompt tools' runs). */
-  maxDepth?: number;
-  /** This runtime's cursor: only messages with `seq` greater than this (applied before the rest). */
-  after?: number;
-}
-
-/** A page of the log (`getMessages`). */
-export interface MessagesResult {
-  messages: Message[];
-  /** How many messages match the filters, on every page. */
-  total: number;
-  /** Whether messages past this page match too. */
-  hasMore: boolean;
-}
-
-/** What `updateMessage` may change: the id, the role and a tool call's linkage never change. */
-export interface MessageUpdates {
-  /** The new text. */
-  content?: string | null;
-  /** Merged over the existing metadata; a key set to `null` is removed. */
-  metadata?: Record<string, unknown>;
-}
-
-/** Options of `getLogs`. */
-export interface GetLogsOptions {
-  /** At most this many entries (default 100). */
-  limit?: number;
-  offset?: number;
-  /** `'asc'` oldest first (default), `'desc'` newest first. */
-  order?: 'asc' | 'desc';
-}
-
-/**
- * One entry of the thread's activity log (`getLogs`), read from its message log: a model step
- * (`llm_request`) or a tool call's end (`tool_call`).
- */
-export interface Log {
-  /** The id of the message the entry is read from. */
-  id: string;
-  type: 'llm_request' | 'tool_call';
-  /**
-   * `llm_request`: `{ message_id, side, depth, tool_calls }` (the names it called). `tool_call`:
-   * `{ tool_call_id, name, status }` (`success` or `error`).
-   */
-  data: Record<string, unknown>;
-  /** When it was stored, in microseconds. */
-  created_at: number;
-  /** A tool call's entry: the id of the model step that made the call. */
-  parent_id?: string | null;
-}
 
 /** Which tool context `setContext` updates (KIND-6). */
 export type ContextScope = 'local' | 'shared';
@@ -267,46 +124,6 @@ export class CallPaused extends Error {
     this.name = 'CallPaused';
   }
 }
-
-/** Options of `state.runCode` (CODE-1). */
-export interface RunCodeOptions {
-  /** JSON passed to the program as `input`. */
-  input?: unknown;
-  /** Wall-clock limit in ms; default what remains of the calling tool's timeout, at most 300000. */
-  timeout?: number;
-  /** Extra source files the program may import by relative path, e.g. `{ 'util.ts': '...' }`. */
-  modules?: Record<string, string>;
-  /**
-   * Let the program use `fetch`. Default false: the isolate has no network at all. When granted,
-   * every request goes through the calling tool's `state.fetch` (the egress policy and its rules).
-   */
-  network?: boolean;
-  /** Thread paths the program may read or write through `files`, each checked by the thread's rules. */
-  files?: { read?: string[]; write?: string[] };
-  /** Tools of the thread's agent the program may call as `tools.<name>(args)`, through `invokeTool`. */
-  tools?: string[];
-  /** Estimated allocation limit in MiB; default 64, at most 128. */
-  memoryMB?: number;
-}
-
-/** A line the program printed with `console.*`. */
-export interface RunCodeLog {
-  level: 'log' | 'info' | 'warn' | 'error' | 'debug';
-  text: string;
-}
-
-/** What a program of `state.runCode` came to, as data (CODE-1). */
-export type RunCodeResult =
-  | { status: 'success'; result: unknown; logs: RunCodeLog[]; logsDropped: number }
-  | {
-      status: 'error';
-      error: string;
-      /** Where the error was thrown: `program` or a module's name, and the line in that source. */
-      file?: string;
-      line?: number;
-      logs: RunCodeLog[];
-      logsDropped: number;
-    };
 
 /**
  * A tool's view of the thread's tool context (KIND-6). Both parts are read from the thread's store
@@ -580,65 +397,4 @@ export interface ThreadState<
 
   /** Cancels a waiting effect: false when `id` is unknown, already running or already done. */
   removeScheduledEffect(id: string): Promise<boolean>;
-}
-
-/** A scheduled effect still waiting to run, as `state.getScheduledEffects()` lists it. */
-export interface ScheduledEffect {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
-  /** When it is due, in microseconds since the epoch. */
-  scheduledAt: number;
-  /** When it was scheduled, in microseconds since the epoch. */
-  createdAt: number;
-}
-
-/** Options of `state.setEnv`. */
-export interface SetEnvOptions {
-  /** `'secret'`: sealed at rest and scrubbed from everything the thread stores or shows. */
-  type?: 'text' | 'secret';
-}
-
-/** A child thread as its parent's registry records it (`state.children`). */
-export interface SubagentRegistryEntry {
-  /** The child thread's id: what `getChildThread` takes. */
-  reference: string;
-  /** The agent the child runs. */
-  name: string;
-  title?: string;
-  /** What the child is for: its agent's tool description, or `''`. */
-  description: string;
-  /** A resumable instance, which the parent can message again (`messageChild`). */
-  resumable?: boolean;
-  /** A tool call of the parent waits for the child's answer. */
-  blocking?: boolean;
-  /** A resumable instance's name. */
-  threadName?: string;
-  /** When the child was started, in microseconds since the epoch. */
-  createdAt?: number;
-  /**
-   * `'running'` while its turn runs, `'idle'` after it, `'terminated'`, or what the child set with
-   * `setStatus`.
-   */
-  status: 'running' | 'idle' | 'terminated' | (string & {});
-}
-
-export interface SpawnChildOptions {
-  agent: string;
-  message: string;
-  /** The child's own variable values; it inherits the rest (VAR-4). */
-  variables?: Record<string, string>;
-  tags?: string[];
-  /** The id of a tool call of this thread that waits for the child (`subagent` interaction). */
-  reportTo?: string;
-  /** Files of this thread to copy into the child's `/attachments/from-parent/` (ATT-4). */
-  files?: string[];
-  /** Without `reportTo`: deliver the child's answer to this thread as a message when it finishes. */
-  notify?: boolean;
-  /**
-   * A resumable instance (SUB-4): its name, unique among this thread's instances; the child side
-   * this thread's messages go to; how many instances of the agent may exist. With `notify`, every
-   * answer the child ends a session with is delivered here, not only the first.
-   */
-  instance?: { name: string; receives: 'a' | 'b'; maxInstances?: number };
 }
