@@ -106,26 +106,32 @@ describe('GET /api/threads with If-None-Match', () => {
     expect(again.headers.get('etag')).toBe(etag);
     expect(await again.text()).toBe('');
 
-    // A new thread changes the page.
-    const added = await createThread({ agent: 'general', tags: [tag], messages: [{ content: 'hello' }] });
+    // A new thread changes the page. It waits on a question: its status holds until it is answered.
+    const added = await pausedOn(
+      tag,
+      { name: 'question', arguments: { questions: [{ question: 'Which?' }] } },
+      'waiting',
+    );
     const changed = await api(`/api/threads?tag=${tag}`, { headers: { 'if-none-match': etag } });
     expect(changed.status).toBe(200);
-    const afterCreate = changed.headers.get('etag') ?? '';
-    expect(afterCreate).not.toBe(etag);
+    const whileWaiting = changed.headers.get('etag') ?? '';
+    expect(whileWaiting).not.toBe(etag);
     expect(((await changed.json()) as Listed).threads.map((listed) => listed.id)).toContain(added);
 
-    // So does a status change: the turn ends, the row says idle.
+    // So does a status change: answered, the turn ends and the row says idle.
+    const view = (await (await api(`/api/threads/${added}`)).json()) as { waiting_for: { tool_call_id: string }[] };
+    const answered = await api(`/api/threads/${added}/answers`, {
+      method: 'POST',
+      json: { tool_call_id: view.waiting_for[0]?.tool_call_id, answers: [['yes']] },
+    });
+    expect(answered.status, await answered.clone().text()).toBe(200);
     await settled(added);
-    const idle = await until(
-      () => api(`/api/threads?tag=${tag}&status=idle`),
-      (response) => response.status === 200 && response.headers.get('etag') !== null,
-    );
     const ended = await until(
-      () => api(`/api/threads?tag=${tag}`, { headers: { 'if-none-match': afterCreate } }),
+      () => api(`/api/threads?tag=${tag}`, { headers: { 'if-none-match': whileWaiting } }),
       (response) => response.status === 200,
     );
-    expect(ended.headers.get('etag')).not.toBe(afterCreate);
-    expect(idle.status).toBe(200);
+    expect(ended.headers.get('etag')).not.toBe(whileWaiting);
+    expect(((await ended.json()) as Listed).threads.find((listed) => listed.id === added)?.status).toBe('idle');
   });
 
   it('THR-1: the client asks with the last tag: null while unchanged, the new page and tag after a change', async () => {
