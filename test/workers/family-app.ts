@@ -7,23 +7,12 @@
  */
 import { z } from 'zod';
 import { defineAgent, definePrompt, defineThreadEndpoint, defineTool, type ThreadState } from '../../src/index.js';
+import { jsonResult, refusal } from '../support/tool-outcomes.js';
 
 /** How many messages `getMessages` shows of the thread. */
 async function messageCount(state: ThreadState): Promise<number> {
   return (await state.getMessages()).messages.length;
 }
-
-/** What a call refused says, or `done` when it was not refused. */
-async function refusal(act: () => unknown): Promise<string> {
-  try {
-    await act();
-    return 'done';
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-const text = (value: unknown) => ({ status: 'success' as const, result: JSON.stringify(value) });
 
 export const tools = {
   family_spawn: defineTool({
@@ -32,22 +21,22 @@ export const tools = {
     execute: async (state, args) => {
       await state.setValue('plan', 'the family plan');
       const { id } = await state.spawnChild({ agent: 'family_child', message: args.message });
-      return text({ id });
+      return jsonResult({ id });
     },
   }),
   family_inspect: defineTool({
     description: "Read the first child and act on it through the parent's state",
     execute: async (state) => {
       const entry = state.children[0];
-      if (!entry) return text({ error: 'no child' });
+      if (!entry) return jsonResult({ error: 'no child' });
       const child = await state.getChildThread(entry.reference);
-      if (!child) return text({ error: 'no child state' });
+      if (!child) return jsonResult({ error: 'no child state' });
       const wrote = await refusal(() => child.writeFile('/from-parent/note.txt', 'hello child'));
       const locked = await refusal(() => child.writeFile('/locked/x.txt', 'past the rules'));
       await child.setValue('note', 'set by the parent');
       const note = new TextDecoder().decode((await child.readFile('/from-parent/note.txt')) ?? new Uint8Array());
       const agent = await child.loadAgent<{ name: string }>('family_child');
-      return text({
+      return jsonResult({
         entry,
         child: { threadId: child.threadId, agentId: child.agentId, execution: child.execution },
         childMessages: await messageCount(child),
@@ -66,7 +55,8 @@ export const tools = {
   family_outsider: defineTool({
     description: 'Try to reach a thread that is not a child',
     args: z.object({ id: z.string() }),
-    execute: async (state, args) => text({ state: (await state.getChildThread(args.id)) === null ? null : 'got' }),
+    execute: async (state, args) =>
+      jsonResult({ state: (await state.getChildThread(args.id)) === null ? null : 'got' }),
   }),
   family_set_env: defineTool({
     description: 'Set a variable of the thread from two parts, and show what the thread then sees',
@@ -79,12 +69,12 @@ export const tools = {
     execute: async (state, args) => {
       const value = args.head + args.tail;
       const set = await refusal(() => state.setEnv(args.name, value, args.type ? { type: args.type } : undefined));
-      if (set !== 'done') return text({ set });
+      if (set !== 'done') return jsonResult({ set });
       // Every way out of the thread: each must hide a secret set just now.
       state.emit('env_echo', { value });
       await state.writeFile('/echo/env.txt', value);
       await state.setValue('echo', value);
-      return text({
+      return jsonResult({
         set,
         env: (await state.env(args.name)) === value,
         tenvs: state.tenvs[args.name] === value,
@@ -97,7 +87,7 @@ export const tools = {
     description: 'Read a variable of this thread',
     args: z.object({ name: z.string() }),
     execute: async (state, args) =>
-      text({
+      jsonResult({
         name: args.name,
         value: await refusal(() => state.env(args.name)).then((message) =>
           message === 'done' ? state.tenvs[args.name] : message,
@@ -110,15 +100,15 @@ export const tools = {
     args: z.object({ status: z.string() }),
     execute: async (state, args) => {
       await state.setStatus(args.status);
-      return text({ set: args.status });
+      return jsonResult({ set: args.status });
     },
   }),
   family_read_parent: defineTool({
     description: "Read the parent thread through the child's state",
     execute: async (state) => {
       const parent = await state.getParentThread();
-      if (!parent) return text({ error: 'no parent' });
-      return text({
+      if (!parent) return jsonResult({ error: 'no parent' });
+      return jsonResult({
         parent: { threadId: parent.threadId, agentId: parent.agentId, execution: parent.execution },
         children: parent.children.length,
         plan: await parent.getValue('plan'),

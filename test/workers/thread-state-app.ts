@@ -6,18 +6,7 @@
  */
 import { z } from 'zod';
 import { defineAgent, definePrompt, defineTool, type ThreadState } from '../../src/index.js';
-
-/** What an act refused says, or `done`. */
-async function outcome(act: () => unknown): Promise<string> {
-  try {
-    await act();
-    return 'done';
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
-
-const text = (value: unknown) => ({ status: 'success' as const, result: JSON.stringify(value) });
+import { jsonResult, refusal } from '../support/tool-outcomes.js';
 
 export const tools = {
   ts_lookup: defineTool({
@@ -36,22 +25,22 @@ export const tools = {
     description: 'Queue a call of another tool',
     args: z.object({ tool: z.string(), args: z.record(z.string(), z.string()) }),
     execute: async (state, args) => {
-      const refused = await outcome(() => state.queueTool(args.tool, args.args));
-      return text({ queued: refused });
+      const refused = await refusal(() => state.queueTool(args.tool, args.args));
+      return jsonResult({ queued: refused });
     },
   }),
   ts_edit: defineTool({
     description: 'Change one stored message and remove another',
     args: z.object({ update: z.string(), remove: z.string() }),
     execute: async (state, args) => {
-      const updated = await outcome(() =>
+      const updated = await refusal(() =>
         state.updateMessage(args.update, { content: 'edited', metadata: { edited: true } }),
       );
-      const role = await outcome(() => state.updateMessage(args.update, { role: 'assistant' } as never));
-      const removed = await outcome(() => state.deleteMessage(args.remove));
+      const role = await refusal(() => state.updateMessage(args.update, { role: 'assistant' } as never));
+      const removed = await refusal(() => state.deleteMessage(args.remove));
       const current = (await state.getMessages({ order: 'desc', limit: 1, includeSilent: true })).messages[0];
-      const running = await outcome(() => state.deleteMessage(current?.id ?? ''));
-      return text({ updated, role, removed, running, gone: await state.getMessage(args.remove) });
+      const running = await refusal(() => state.deleteMessage(current?.id ?? ''));
+      return jsonResult({ updated, role, removed, running, gone: await state.getMessage(args.remove) });
     },
   }),
   ts_probe: defineTool({
@@ -59,7 +48,7 @@ export const tools = {
     execute: async (state) => {
       const run = state.execution;
       const page = await state.getMessages({ limit: 1, order: 'desc' });
-      return text({
+      return jsonResult({
         flowId: run?.flowId,
         stepCount: run?.stepCount,
         sideAStepCount: run?.sideAStepCount,
@@ -73,13 +62,13 @@ export const tools = {
   }),
   ts_schedule: defineTool({
     description: 'Schedule the ping effect in a minute',
-    execute: async (state) => text({ id: await state.scheduleEffect('ping', {}, 60_000) }),
+    execute: async (state) => jsonResult({ id: await state.scheduleEffect('ping', {}, 60_000) }),
   }),
   ts_stop: defineTool({
     description: 'Stop the execution once this step is done',
     execute: async (state) => {
       state.execution?.stop();
-      return text({ stopped: state.execution?.stopped, by: state.execution?.stoppedBy });
+      return jsonResult({ stopped: state.execution?.stopped, by: state.execution?.stoppedBy });
     },
   }),
   ts_terminate: defineTool({
@@ -88,7 +77,7 @@ export const tools = {
       await state.terminate();
       // Again: nothing changes, and nothing waits for this call's own turn.
       await state.terminate();
-      return text({ terminated: typeof state.terminated === 'number' });
+      return jsonResult({ terminated: typeof state.terminated === 'number' });
     },
   }),
 };
