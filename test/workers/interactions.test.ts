@@ -55,7 +55,8 @@ describe('question tool and approvals', () => {
         created_at: expect.any(Number),
       },
     ]);
-    expect(stream.frames.find((frame) => frame.type === 'waiting')).toMatchObject({
+    // The socket may deliver the frame a moment after the HTTP view already says waiting.
+    expect(await stream.waitFor((frame) => frame.type === 'waiting')).toMatchObject({
       kind: 'question',
       name: 'question',
     });

@@ -162,7 +162,7 @@ describe('tool calls through a thread', () => {
     await settled(id);
     const failed = await thread(id);
     expect(failed).toMatchObject({ status: 'error', last_error: 'model is down' });
-    expect(stream.frames.find((frame) => frame.type === 'error')).toMatchObject({
+    expect(await stream.waitFor((frame) => frame.type === 'error')).toMatchObject({
       code: 'turn_failed',
       message: 'model is down',
     });
