@@ -10,6 +10,7 @@ export type {
   KeyState,
   LimitSet,
   LimitsView,
+  PublishedEvent,
   Spend,
   SpendDecision,
   TenantLimits,

@@ -81,4 +81,18 @@ export interface TenantRpc extends Rpc.DurableObjectBranded {
   holdSpend(key: string, estimate: Spend, now?: number): Promise<SpendDecision & { limits: TenantLimits }>;
   /** Replaces a hold by what the call spent (nothing when it failed). */
   settleSpend(hold: string, key: string, spent: Spend | null, now?: number): Promise<void>;
+  /**
+   * Puts a thread's event in the outbox of each enabled webhook that hears it (WH-1); answers the
+   * event types the tenant's enabled webhooks hear, which the publishing isolate keeps a few seconds.
+   */
+  publishWebhookEvent(event: PublishedEvent, now?: number): Promise<string[]>;
+}
+
+/** A thread's event as it reaches the tenant's outbox (its type is one of thread/webhooks' event types). */
+export interface PublishedEvent {
+  type: string;
+  tenant: string;
+  owner: string;
+  threadId: string;
+  data: Record<string, unknown>;
 }

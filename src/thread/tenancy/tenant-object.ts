@@ -9,6 +9,7 @@ import type {
   AdmissionWithLimits,
   KeyState,
   LimitsView,
+  PublishedEvent,
   RuntimeEnv,
   Spend,
   SpendDecision,
@@ -89,5 +90,9 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
 
   async settleSpend(hold: string, key: string, spent: Spend | null, now = Date.now()): Promise<void> {
     this.counters.settleSpend(hold, key, spent, now);
+  }
+
+  async publishWebhookEvent(_event: PublishedEvent, _now = Date.now()): Promise<string[]> {
+    return []; // no registrations yet: the outbox comes with them
   }
 }
