@@ -23,6 +23,11 @@ export interface IncomingMessage {
    * resumable subagent, SUB-4); a client's message joins the turn between its steps.
    */
   ownTurn?: boolean;
+  /**
+   * Runs inside the transaction that stores the message: a schedule records the tick it fired there,
+   * so the message and the record are kept together or not at all. Throwing undoes the message.
+   */
+  inTransaction?: () => void;
 }
 
 /** What a key's message was: its content and metadata, hashed (the store keeps no second copy). */
@@ -86,6 +91,8 @@ export async function acceptMessage(
   const bound = desk.registry.limits.inboxMessages;
   if (queued && store.queuedCount() >= bound) return fail(inboxFull(bound));
   store.transaction(ctx.storage, () => {
+    // First: a refusal there leaves nothing stored and nothing sent.
+    incoming.inTransaction?.();
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
     if (incoming.idempotencyKey) keys.record(incoming.idempotencyKey, id, hash);
