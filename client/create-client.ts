@@ -17,6 +17,7 @@ import { openStream, type StreamOptions } from './stream.js';
 import type { ThreadStream } from './thread-stream.js';
 import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
 import { type VariableCalls, variableCalls } from './variables.js';
+import { type WaitCalls, waitCalls } from './waits.js';
 
 export interface Client {
   readonly agents: AgentCalls;
@@ -27,6 +28,8 @@ export interface Client {
   readonly variables: VariableCalls;
   /** A thread's scheduled effects: listed, and cancelled before they run. */
   readonly effects: EffectCalls;
+  /** The inbox of waits: every open wait of the threads the key sees, answered through `answers`. */
+  readonly waits: WaitCalls;
   /** The application's thread endpoints (`defineThreadEndpoint`), called by path below a thread. */
   readonly endpoints: EndpointCalls;
   /** Admins: the tenant's API keys. */
@@ -51,6 +54,7 @@ export function createClient(options: ClientOptions): Client {
     files: fileCalls(platform),
     variables: variableCalls(api),
     effects: effectCalls(api),
+    waits: waitCalls(api),
     endpoints: endpointCalls(platform),
     keys: keyCalls(api),
     audit: auditCalls(api),

@@ -56,8 +56,10 @@ export type {
   ListKeysQuery,
   ListMessagesQuery,
   ListThreadsQuery,
+  ListWaitsQuery,
   MessagePage,
   ModelSummary,
+  OpenWait,
   PostMessageAnswer,
   PostMessageBody,
   PromptSummary,
@@ -74,12 +76,14 @@ export type {
   ToolResultAnswer,
   ToolSummary,
   UpdateKeyBody,
+  WaitPage,
 } from './resources.js';
 export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';
 export type { StreamState, ThreadStream } from './thread-stream.js';
 export type { AgentCalls, TaggedThreadPage, ThreadCalls } from './threads.js';
 export type { VariableCalls } from './variables.js';
+export type { WaitCalls } from './waits.js';
 export type {
   AcpToolKind,
   AttachmentRef,

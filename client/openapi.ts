@@ -313,6 +313,77 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your endpoints (an admin: the tenant's), oldest first */
+    get: operations['listWebhooks'];
+    put?: never;
+    /** Register an endpoint: an admin's hears the whole tenant, anyone else's the threads it owns */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One endpoint: its events, whether it is enabled and why not */
+    get: operations['getWebhook'];
+    put?: never;
+    post?: never;
+    /** Delete an endpoint and its deliveries */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    /** Change the url or events, or enable (forgetting its failures) or disable an endpoint */
+    patch: operations['updateWebhook'];
+    trace?: never;
+  };
+  '/api/webhooks/{id}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An endpoint's deliveries, newest first, each with its attempts and last status */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/webhooks/{id}/deliveries/{deliveryId}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Send a delivery again now, with the same id and body; a failure is retried on the schedule */
+    post: operations['replayWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/threads/{id}/stream': {
     parameters: {
       query?: never;
@@ -593,6 +664,26 @@ export interface paths {
     put?: never;
     /** End the thread for good: its running step and child threads are stopped, its parent is told, and it takes no more messages (409 `thread_terminated`). Calling it again changes nothing */
     post: operations['terminateThread'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/waits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The open waits of your threads (questions, approvals, ...), the longest waiting first
+     * @description Every call that waits for an answer in a thread you see (your own, the shared ones, and as an admin the tenant's), with its thread, agent, tool, payload (as the thread's `waiting_for` shows it) and since when. Answer one with the thread's answer routes (`/api/threads/{id}/answers`, `/approvals`, `/tool-results`, `/secrets`).
+     */
+    get: operations['listWaits'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -882,6 +973,77 @@ export interface components {
       /** @description The cursor of the next, older page */
       next: string | null;
     };
+    CreatedWebhook: components['schemas']['Webhook'] & {
+      /** @description whsec_...: the signing secret, shown only in this answer */
+      secret: string;
+    };
+    Webhook: {
+      id: string;
+      url: string;
+      events: string[];
+      /**
+       * @description Whose threads it hears: the tenant's (made by an admin), its maker's, or one thread's
+       * @enum {string}
+       */
+      scope: 'tenant' | 'owner' | 'thread';
+      thread_id: string | null;
+      owner: string | null;
+      created_by: string;
+      /** @description ms since the epoch */
+      created_at: number;
+      enabled: boolean;
+      /** @description Why it was disabled (too many failed attempts in a row) */
+      disabled_reason: string | null;
+      /** @description Failed attempts since the last success */
+      consecutive_failures: number;
+    };
+    CreateWebhookBody: {
+      /** @description Where deliveries are POSTed: https (http only for EGRESS_ALLOW_HOSTS) */
+      url: string;
+      /** @description The events it hears: thread.created, turn.completed, turn.failed, wait.opened, budget.exceeded, schedule.fired */
+      events: string[];
+    };
+    WebhookList: {
+      webhooks: components['schemas']['Webhook'][];
+    };
+    UpdateWebhookBody: {
+      /** @description Where deliveries are POSTed: https (http only for EGRESS_ALLOW_HOSTS) */
+      url?: string;
+      /** @description The events it hears: thread.created, turn.completed, turn.failed, wait.opened, budget.exceeded, schedule.fired */
+      events?: string[];
+      /** @description true re-enables an endpoint disabled after its failures (and forgets them); false disables it */
+      enabled?: boolean;
+    };
+    WebhookDeliveryPage: {
+      deliveries: components['schemas']['WebhookDelivery'][];
+      /** @description Pass as `before` for the next, older page */
+      next_before: number | null;
+    };
+    WebhookDelivery: {
+      /** @description The webhook-id header: the same on every attempt and replay */
+      id: string;
+      webhook_id: string;
+      type: string;
+      thread_id: string;
+      /** @enum {string} */
+      status: 'pending' | 'delivered' | 'failed';
+      created_at: number;
+      next_attempt_at: number | null;
+      last_status: number | null;
+      last_error: string | null;
+      attempts: components['schemas']['WebhookAttempt'][];
+      /** @description The exact body sent: {"type","timestamp","data"} */
+      payload: string;
+    };
+    WebhookAttempt: {
+      /** @description ms since the epoch */
+      at: number;
+      /** @description The endpoint's answer; null when none came */
+      status_code: number | null;
+      /** @description Why the attempt failed: network error, refusal, redirect, status */
+      error: string | null;
+      duration_ms: number;
+    };
     FolderListing: {
       path: string;
       entries: {
@@ -1059,6 +1221,10 @@ export interface components {
       /** @description How many times a run was started */
       attempts: number;
     };
+    CreatedThread: components['schemas']['ThreadDetails'] & {
+      /** @description The thread's own endpoints, when the request gave some: each one's secret is shown only here */
+      webhooks?: components['schemas']['CreatedWebhook'][];
+    };
     CreateThreadBody: {
       /** @description Name of the agent that runs the thread */
       agent: string;
@@ -1120,6 +1286,14 @@ export interface components {
           [key: string]: unknown;
         };
       };
+      /**
+       * @description Endpoints that hear only this thread's events (`invalid_url`, `invalid_events`); each one's id and secret are in the answer
+       * @default []
+       */
+      webhooks?: {
+        url: string;
+        events: string[];
+      }[];
     };
     ThreadList: {
       threads: {
@@ -1223,6 +1397,20 @@ export interface components {
             };
           }
         | null;
+    };
+    WaitList: {
+      /** @description Open waits, the longest waiting first */
+      waits: components['schemas']['OpenWait'][];
+      /** @description Pass as `cursor` for the next page; null at the end */
+      next_cursor: string | null;
+    };
+    OpenWait: components['schemas']['WaitingFor'] & {
+      /** @description The thread that waits: answer with its answer routes */
+      thread_id: string;
+      /** @description The thread's agent */
+      agent: string;
+      /** @description True when the payload is too large to list (over 64 KiB): `payload` is null, read it from the thread's `waiting_for` */
+      payload_omitted: boolean;
     };
     JsonRpcError: {
       /** @enum {string} */
@@ -2244,6 +2432,478 @@ export interface operations {
       };
       /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoints */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookList'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description The endpoint, with its signing secret (shown only here) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['CreatedWebhook'];
+        };
+      };
+      /** @description `invalid_url` (not https, outside EGRESS_ALLOW_HOSTS, or an inward address), `invalid_events` (none, or an unknown name), `invalid_request` or `invalid_json`; nothing is changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: below the member role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `too_many_webhooks`: the tenant has the most it may have */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The endpoint */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_not_found`: no such webhook of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: below the member role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_not_found`: no such webhook of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateWebhookBody'];
+      };
+    };
+    responses: {
+      /** @description The endpoint as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Webhook'];
+        };
+      };
+      /** @description `invalid_url` (not https, outside EGRESS_ALLOW_HOSTS, or an inward address), `invalid_events` (none, or an unknown name), `invalid_request` or `invalid_json`; nothing is changed */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: below the member role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_not_found`: no such webhook of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        limit?: number;
+        before?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The webhook id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The deliveries */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDeliveryPage'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_not_found`: no such webhook of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The webhook id */
+        id: string;
+        /** @description The delivery id (msg_...) */
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The delivery after this attempt */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookDelivery'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: below the member role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_not_found` or `delivery_not_found` */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `webhook_disabled`: enable the endpoint first; `delivery_in_flight`: it is being sent now */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps webhooks */
+      501: {
         headers: {
           [name: string]: unknown;
         };
@@ -3346,10 +4006,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ThreadDetails'];
+          'application/json': components['schemas']['CreatedThread'];
         };
       };
-      /** @description `invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema) or `secret_too_short` (a secret value under 8 characters); nothing is created */
+      /** @description `invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema), `secret_too_short` (a secret value under 8 characters), `invalid_url` or `invalid_events` (a webhook); nothing is created */
       400: {
         headers: {
           [name: string]: unknown;
@@ -3381,6 +4041,15 @@ export interface operations {
         headers: {
           /** @description Seconds to wait before trying again */
           'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: webhooks were given, and the Worker has no TENANTS binding */
+      501: {
+        headers: {
           [name: string]: unknown;
         };
         content: {
@@ -3747,6 +4416,61 @@ export interface operations {
       };
       /** @description `thread_not_found`: no such thread of yours */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWaits: {
+    parameters: {
+      query?: {
+        /** @description Only waits of these kinds: repeat the parameter or separate with commas (question, approval, client_tool, hitl, subagent, secret, mcp_auth) */
+        kind?: string | string[];
+        /** @description Only waits of this agent's threads */
+        agent?: string;
+        /** @description `next_cursor` of the previous page */
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of open waits */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WaitList'];
+        };
+      };
+      /** @description `invalid_request`: an unknown kind, an empty agent, a limit out of range or a cursor not given by this listing */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
         headers: {
           [name: string]: unknown;
         };

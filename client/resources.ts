@@ -34,6 +34,8 @@ export type TenantLimits = Schemas['TenantLimits'];
 export type LimitSet = Schemas['LimitSet'];
 export type ThreadEffectList = Schemas['EffectList'];
 export type ThreadEffect = Schemas['ScheduledEffect'];
+export type WaitPage = Schemas['WaitList'];
+export type OpenWait = Schemas['OpenWait'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];
@@ -54,5 +56,6 @@ export type ListThreadsQuery = Query<'/api/threads', 'get'>;
 export type ListMessagesQuery = Query<'/api/threads/{id}/messages', 'get'>;
 export type ListKeysQuery = Query<'/api/keys', 'get'>;
 export type ListAuditQuery = Query<'/api/audit', 'get'>;
+export type ListWaitsQuery = Query<'/api/waits', 'get'>;
 /** `{ tenant }`: another tenant's limits, for the bootstrap admin key only. */
 export type LimitsQuery = Query<'/api/limits', 'get'>;

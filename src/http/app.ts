@@ -35,6 +35,7 @@ import {
   serviceRoutes,
   streamRoutes,
   threadRoutes,
+  waitRoutes,
 } from './routes/index.js';
 
 export interface AppOptions {
@@ -90,6 +91,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', effectRoutes());
   app.route('/api/threads', threadRoutes(registry));
+  app.route('/api/waits', waitRoutes());
   // After every thread route of the runtime's own: an endpoint one of them would answer is refused.
   mountThreadEndpoints(app, registry);
   // The same keys, the same users: an MCP client sees exactly the threads its key owns (THR-6).

@@ -1247,6 +1247,39 @@ export const LIST_STATUS_FORGERIES: readonly string[] = [
   '',
 ];
 
+// ---- the inbox of waits (GET /api/waits) -------------------------------------------------------
+
+/**
+ * Query strings of `GET /api/waits` that are not a filter it takes: each is refused (400
+ * invalid_request) and lists nothing, never read as SQL, as a wider kind, or as a cursor that moves
+ * past the access rule.
+ */
+export const WAIT_LIST_FORGERIES: readonly { label: string; query: string }[] = [
+  { label: 'a kind nobody waits for', query: 'kind=nope' },
+  { label: 'SQL in a kind', query: `kind=${encodeURIComponent("approval' OR '1'='1")}` },
+  { label: 'a known kind beside an unknown one', query: 'kind=approval,nope' },
+  { label: 'a kind in capitals', query: 'kind=APPROVAL' },
+  { label: 'an empty kind', query: 'kind=' },
+  { label: 'an empty agent', query: 'agent=' },
+  { label: 'a limit of zero', query: 'limit=0' },
+  { label: 'a limit over 200', query: 'limit=201' },
+  { label: 'a limit that is no number', query: 'limit=ten' },
+  { label: 'a cursor that is no cursor', query: 'cursor=not-a-cursor' },
+  { label: 'a cursor of the thread list', query: `cursor=${encodeURIComponent(btoa(JSON.stringify([1, 'x'])))}` },
+  {
+    label: 'a cursor with a position that is no time',
+    query: `cursor=${encodeURIComponent(btoa(JSON.stringify(['0 OR 1=1', 'a', 'b', 'c'])))}`,
+  },
+  { label: 'a filter the listing does not take', query: 'status=waiting' },
+  { label: 'a tenant named in the query', query: 'tenant=other' },
+];
+
+/**
+ * An approval whose arguments (a model's writing) are larger than the inbox keeps of a payload: the
+ * wait is listed without it (`payload_omitted`), and the thread's status is written all the same.
+ */
+export const OVERSIZED_WAIT_ARGUMENTS = { text: 'x'.repeat(80 * 1024) };
+
 /**
  * `If-None-Match` values sent to `GET /api/threads`, built from the tag of the caller's own page:
  * only a value that names that page answers 304; anything else gets the page, or a 400 when the

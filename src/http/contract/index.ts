@@ -24,6 +24,7 @@ export {
   ServiceIndexSchema,
   ThreadDetailsSchema,
   ThreadListSchema,
+  WaitingForSchema,
 } from './response-schemas.js';
 export { routeApp } from './route-app.js';
 export { AUTH_FAILURES, failure, json, jsonRequest, THREAD_NOT_FOUND } from './route-parts.js';

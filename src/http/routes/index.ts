@@ -16,3 +16,4 @@ export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';
 export { withTurnSlot } from './turn-admission.js';
+export { waitRoutes } from './waits.js';

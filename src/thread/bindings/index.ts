@@ -39,8 +39,11 @@ export type {
   ThreadDetails,
   ThreadRpc,
   UploadedFile,
+  WaitingFor,
 } from './thread-api.js';
 export { fail, forbidden, notFound, ok } from './thread-api.js';
 export type { IndexedThread, McpListedTool, McpListing } from './thread-index.js';
 export { ThreadIndex } from './thread-index.js';
 export { threadStub } from './thread-stub.js';
+export type { IndexedWait, ListedWait, WaitListQuery } from './wait-index.js';
+export { decodeWaitCursor } from './wait-index.js';

@@ -1,10 +1,20 @@
 /**
  * The thread index in D1 (THR-1): lists and filters threads by owner, agent, tag, parent and status
- * without a global singleton object. Each thread writes its own row; the schema is created on first
- * use in an isolate, so a fresh database needs no migration step.
+ * without a global singleton object. Each thread writes its own row, and with its status the open
+ * waits the inbox lists (wait-index.ts); the schema is created on first use in an isolate, so a fresh
+ * database needs no migration step.
  */
 import type { ThreadStatus } from '../../spec/index.js';
 import type { Principal } from '../access/index.js';
+import {
+  type IndexedWait,
+  type ListedWait,
+  listWaits,
+  replaceWaits,
+  type VisibleThreads,
+  WAITS_SCHEMA,
+  type WaitListQuery,
+} from './wait-index.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS threads (
@@ -35,6 +45,7 @@ const SCHEMA = [
     listed_at INTEGER NOT NULL,
     PRIMARY KEY (agent, server)
   )`,
+  ...WAITS_SCHEMA,
 ];
 
 /**
@@ -145,10 +156,20 @@ export function decodeCursor(value: string): Cursor | null {
   }
 }
 
+/**
+ * The access rule (IDN-1) as a condition on the `threads` row `t`: an admin sees the tenant's
+ * threads, anyone else its own and the shared ones. Every listing reads through it.
+ */
+function visibleTo(principal: Principal): VisibleThreads {
+  if (principal.role === 'admin') return { where: ['t.tenant = ?'], params: [principal.tenant] };
+  return { where: ['t.tenant = ?', '(t.user_id = ? OR t.shared = 1)'], params: [principal.tenant, principal.subject] };
+}
+
 export class ThreadIndex {
   constructor(private readonly db: D1Database) {}
 
-  async insert(thread: IndexedThread, personWaits = false): Promise<void> {
+  /** Writes the thread's row and its open waits (none for a thread that waits for nothing). */
+  async insert(thread: IndexedThread, personWaits = false, waits: readonly IndexedWait[] = []): Promise<void> {
     await ensureSchema(this.db);
     await this.db.batch([
       this.db
@@ -173,19 +194,28 @@ export class ThreadIndex {
       ...thread.tags.map((tag) =>
         this.db.prepare('INSERT OR IGNORE INTO thread_tags (thread_id, tag) VALUES (?, ?)').bind(thread.id, tag),
       ),
+      ...replaceWaits(this.db, thread.id, waits),
     ]);
   }
 
   /**
    * Records the thread's status, its owning agent (which a handoff changes, SUB-2) and whether what
-   * it waits for is a person's answer (an approval, a question...), which `?status=waiting` lists.
+   * it waits for is a person's answer (an approval, a question...), which `?status=waiting` lists;
+   * and, in the same batch, its open waits, which replace those it had (the inbox never shows a wait
+   * its thread's row says is over).
    */
-  async setStatus(id: string, status: ThreadStatus, agent: string, personWaits = false): Promise<void> {
+  async setStatus(
+    id: string,
+    status: ThreadStatus,
+    agent: string,
+    personWaits = false,
+    waits: readonly IndexedWait[] = [],
+  ): Promise<void> {
     await ensureSchema(this.db);
-    await this.db
+    const update = this.db
       .prepare('UPDATE threads SET status = ?, agent = ?, person_waits = ?, updated_at = ? WHERE id = ?')
-      .bind(status, agent, personWaits ? 1 : 0, Date.now(), id)
-      .run();
+      .bind(status, agent, personWaits ? 1 : 0, Date.now(), id);
+    await this.db.batch([update, ...replaceWaits(this.db, id, waits)]);
   }
 
   /** The recorded status of each child of a thread. */
@@ -235,19 +265,24 @@ export class ThreadIndex {
     await this.db.batch([
       this.db.prepare('DELETE FROM threads WHERE id = ?').bind(id),
       this.db.prepare('DELETE FROM thread_tags WHERE thread_id = ?').bind(id),
+      this.db.prepare('DELETE FROM thread_waits WHERE thread_id = ?').bind(id),
     ]);
+  }
+
+  /** The open waits of the threads the principal sees (the thread list's rule), oldest first. */
+  async listWaits(
+    principal: Principal,
+    query: WaitListQuery,
+  ): Promise<{ waits: ListedWait[]; next_cursor: string | null }> {
+    await ensureSchema(this.db);
+    return listWaits(this.db, visibleTo(principal), query);
   }
 
   async list(query: ThreadListQuery): Promise<{ threads: IndexedThread[]; next_cursor: string | null }> {
     await ensureSchema(this.db);
-    const { principal } = query;
-    // The access rule (IDN-1): an admin sees the tenant's threads, anyone else its own and the shared ones.
-    const where = ['t.tenant = ?'];
-    const params: (string | number)[] = [principal.tenant];
-    if (principal.role !== 'admin') {
-      where.push('(t.user_id = ? OR t.shared = 1)');
-      params.push(principal.subject);
-    }
+    const visible = visibleTo(query.principal);
+    const where = [...visible.where];
+    const params = [...visible.params];
     for (const [column, value] of [
       ['t.agent', query.agent],
       ['t.parent_id', query.parent],

@@ -4,15 +4,19 @@
  * the newest waiting status is written: a turn that ends before its `running` reached the index
  * costs one write, not two, and the index never moves backwards. A waiting status records whether
  * a person's answer is among what the thread waits for (`?status=waiting` lists those threads).
+ * Every status carries the thread's open waits as they were at that change, written with it: the
+ * inbox of waits (`GET /api/waits`) is as current as the status beside it.
  */
 import type { Interaction, ThreadStatus } from '../../spec/index.js';
 import { HUMAN_INTERACTIONS } from '../../spec/internal.js';
-import type { IndexedThread, ThreadIndex } from '../bindings/index.js';
+import type { IndexedThread, IndexedWait, ThreadIndex } from '../bindings/index.js';
+import { waitingFor } from './thread-details.js';
 
 interface StatusChange {
   status: ThreadStatus;
   agent: string;
   personWaits: boolean;
+  waits: IndexedWait[];
 }
 
 /** Whether a thread in `status` with these open waits waits on a person (or a client acting for one). */
@@ -36,21 +40,24 @@ export class IndexWrites {
     const written = this.chain.then(() => {
       const latest = this.take();
       if (!latest) return this.index.insert(row);
-      return this.index.insert({ ...row, status: latest.status, agent: latest.agent }, latest.personWaits);
+      const newest = { ...row, status: latest.status, agent: latest.agent };
+      return this.index.insert(newest, latest.personWaits, latest.waits);
     });
     this.chain = written.catch(() => {});
     return written;
   }
 
-  /** `waits` gives the thread's open waits; it is read only for a waiting status. */
+  /** `waits` gives the thread's open waits, read now: the rows the inbox lists beside this status. */
   status(id: string, status: ThreadStatus, agent: string, waits: () => readonly Interaction[] = () => []): void {
     const queued = this.waiting !== null;
-    this.waiting = { status, agent, personWaits: waitsOnPerson(status, waits) };
+    const open = waits();
+    this.waiting = { status, agent, personWaits: waitsOnPerson(status, () => open), waits: waitingFor(open) };
     if (queued) return;
     this.chain = this.chain
       .then(() => {
         const latest = this.take();
-        return latest ? this.index.setStatus(id, latest.status, latest.agent, latest.personWaits) : undefined;
+        if (!latest) return undefined;
+        return this.index.setStatus(id, latest.status, latest.agent, latest.personWaits, latest.waits);
       })
       .catch((error) => this.logError(`thread index update failed for ${id}: ${(error as Error).message}`));
     this.ctx.waitUntil(this.chain);

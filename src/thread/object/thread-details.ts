@@ -4,8 +4,8 @@
  */
 
 import { threadBudget, threadUsage, turnUsage } from '../../engine/conversation/index.js';
-import type { AgentBudget } from '../../spec/index.js';
-import type { JsonValue, ThreadDetails, ThreadIndex } from '../bindings/index.js';
+import type { AgentBudget, Interaction } from '../../spec/index.js';
+import type { JsonValue, ThreadDetails, ThreadIndex, WaitingFor } from '../bindings/index.js';
 import type { SqliteThreadStore, ThreadMeta, ThreadRecord } from '../storage/index.js';
 
 export function threadDetails(
@@ -28,13 +28,7 @@ export function threadDetails(
     owner: record.userId,
     shared: record.shared === true,
     children: store.children().map((id) => ({ id })),
-    waiting_for: store.openInteractions().map((wait) => ({
-      tool_call_id: wait.toolCallId,
-      name: wait.toolName,
-      kind: wait.kind,
-      payload: wait.payload as JsonValue,
-      created_at: wait.createdAt,
-    })),
+    waiting_for: waitingFor(store.openInteractions()),
     last_error: meta.get<string>('last_error'),
     message_count: store.messageCount(),
     last_frame_seq: lastFrameSeq,
@@ -42,6 +36,17 @@ export function threadDetails(
     budget: budget.maxTokens === undefined && budget.maxCost === undefined ? null : budget,
     storage,
   };
+}
+
+/** Open waits as `waiting_for` shows them, and as the inbox of waits lists them (index-writes.ts). */
+export function waitingFor(waits: readonly Interaction[]): WaitingFor[] {
+  return waits.map((wait) => ({
+    tool_call_id: wait.toolCallId,
+    name: wait.toolName,
+    kind: wait.kind,
+    payload: wait.payload as JsonValue,
+    created_at: wait.createdAt,
+  }));
 }
 
 /** Adds each child's status as the thread index last recorded it (SUB-7). */

@@ -4,7 +4,8 @@
  * with an index whose writes finish only when the test lets them, so every interleaving is chosen.
  */
 import { describe, expect, it } from 'vitest';
-import type { IndexedThread, ThreadIndex } from '../../../src/thread/bindings/index.js';
+import type { Interaction } from '../../../src/spec/index.js';
+import type { IndexedThread, IndexedWait, ThreadIndex } from '../../../src/thread/bindings/index.js';
 import { IndexWrites } from '../../../src/thread/object/index-writes.js';
 
 /** An index that records each write when it starts and finishes it only on `release()`. */
@@ -16,14 +17,24 @@ function heldIndex() {
       writes.push(entry);
       held.push(resolve);
     });
+  /** The open waits each write carried, by tool call id, in the order the writes started. */
+  const waits: string[][] = [];
+  const ids = (list: readonly IndexedWait[] = []) => list.map((wait) => wait.tool_call_id);
   const index = {
-    insert: (row: IndexedThread) => hold(`insert ${row.status} ${row.agent}`),
-    setStatus: (_id: string, status: string, agent: string) => hold(`status ${status} ${agent}`),
+    insert: (row: IndexedThread, _person: boolean, carried?: IndexedWait[]) => {
+      waits.push(ids(carried));
+      return hold(`insert ${row.status} ${row.agent}`);
+    },
+    setStatus: (_id: string, status: string, agent: string, _person: boolean, carried?: IndexedWait[]) => {
+      waits.push(ids(carried));
+      return hold(`status ${status} ${agent}`);
+    },
   } as unknown as ThreadIndex;
   const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
   return {
     index,
     writes,
+    waits,
     /** Finishes the oldest write under way, then lets the queue move on. */
     release: async () => {
       held.shift()?.();
@@ -79,6 +90,37 @@ describe('IndexWrites', () => {
     await held.release();
     await writes.settled();
     expect(held.writes).toEqual(['insert idle general', 'status idle other', 'status running other']);
+  });
+
+  it('INBOX-1: each status carries the open waits read when it was set; the one written carries its own', async () => {
+    const held = heldIndex();
+    const writes = new IndexWrites(held.index, ctx, () => {});
+    const open: Interaction[] = [];
+    const wait = (toolCallId: string): Interaction => ({
+      toolCallId,
+      toolName: 'question',
+      kind: 'question',
+      payload: { questions: [] },
+      createdAt: 1,
+      answered: false,
+      answer: null,
+    });
+    const inserted = writes.insert(row);
+    await held.settle();
+    open.push(wait('c1'), wait('c2'));
+    writes.status('t1', 'waiting', 'general', () => open);
+    // Answered while the row was being written: the newer status reads one wait, and is the one written.
+    open.shift();
+    writes.status('t1', 'waiting', 'general', () => open);
+    await held.release();
+    await inserted;
+    open.length = 0;
+    writes.status('t1', 'running', 'general', () => open);
+    await held.release();
+    await held.release();
+    await writes.settled();
+    expect(held.writes).toEqual(['insert idle general', 'status waiting general', 'status running general']);
+    expect(held.waits).toEqual([[], ['c2'], []]);
   });
 
   it('THR-1: a refused row rejects its insert, and a failed status is logged, not thrown', async () => {
