@@ -37,6 +37,7 @@ import {
   threadRoutes,
   waitRoutes,
 } from './routes/index.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 export interface AppOptions {
   mcp?: McpOptions;
@@ -83,6 +84,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/limits', limitRoutes());
   app.route('/api/keys', apiKeyRoutes());
   app.route('/api/audit', auditRoutes());
+  app.route('/api/webhooks', webhookRoutes());
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());

@@ -4,7 +4,7 @@
  * which is that call's `state.fetch`.
  */
 export type { EgressPolicy } from './egress-policy.js';
-export { canonicalHost, canonicalHostName, egressPolicy } from './egress-policy.js';
+export { canonicalHost, canonicalHostName, checkEgress, egressPolicy } from './egress-policy.js';
 export { canonicalHostPattern } from './host-names.js';
 export type { FetchTransport } from './outbound-fetch.js';
 export { outboundFetch } from './outbound-fetch.js';

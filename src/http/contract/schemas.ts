@@ -62,6 +62,13 @@ export const CreateThreadBody = z
         "Each tool's starting context, keyed by tool name: checked against the tool's contextSchema, and what the tool reads as state.context.local (CTX-1)",
       ),
   })
+    webhooks: z
+      .array(z.object({ url: z.string().min(1).max(4096), events: z.array(z.string().max(64)).max(16) }).strict())
+      .max(10)
+      .optional()
+      .describe(
+        "Endpoints that hear only this thread's events (`invalid_url`, `invalid_events`); each one's id and secret are in the answer",
+      ),
   .strict()
   .openapi('CreateThreadBody');
 

@@ -8,8 +8,9 @@ import type { z } from 'zod';
 import type { Registry } from '../../engine/registry/index.js';
 import { missingVariables } from '../../spec/internal.js';
 import { type Principal, roleAtLeast } from '../../thread/access/index.js';
-import { type RuntimeEnv, type ThreadDetails, threadStub } from '../../thread/bindings/index.js';
+import { type RuntimeEnv, type ThreadDetails, threadStub, type WebhookCreated } from '../../thread/bindings/index.js';
 import { type CreateThreadBody, HttpError, unwrap } from '../contract/index.js';
+import { checkThreadWebhooks, registerThreadWebhooks } from '../webhooks/index.js';
 import { seededContext } from './seeded-context.js';
 import { withThreadAdmission } from './turn-admission.js';
 
@@ -26,7 +27,7 @@ export async function startThread(
   registry: Registry,
   principal: Principal,
   body: StartThreadInput,
-): Promise<ThreadDetails> {
+): Promise<ThreadDetails & { webhooks?: WebhookCreated[] }> {
   if (!roleAtLeast(principal.role, 'member')) {
     throw new HttpError({
       status: 403,
@@ -52,10 +53,13 @@ export async function startThread(
     });
   }
   const context = body.context ? seededContext(registry, agent, body.context) : undefined;
+  checkThreadWebhooks(env, principal, body.webhooks ?? []);
   const id = crypto.randomUUID();
   // IDN-5: counted once the start is known valid; a trailing user message starts a turn, which takes a slot.
   const startsTurn = body.messages.at(-1)?.role === 'user';
-  return withThreadAdmission(env, principal, id, startsTurn, async () =>
+  // WH-2: the thread's own endpoints exist before it does, so they hear its thread.created.
+  const webhooks = await registerThreadWebhooks(env, principal, id, body.webhooks ?? []);
+  const details = await withThreadAdmission(env, principal, id, startsTurn, async () =>
     unwrap(
       await threadStub(env, id).create({
         id,
@@ -72,5 +76,9 @@ export async function startThread(
         ...(context ? { context } : {}),
       }),
     ),
-  );
+  ).catch(async (error: unknown) => {
+    await webhooks.undo();
+    throw error;
+  });
+  return webhooks.created.length > 0 ? { ...details, webhooks: webhooks.created } : details;
 }

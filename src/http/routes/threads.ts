@@ -33,6 +33,7 @@ import {
   unwrap,
 } from '../contract/index.js';
 import { startThread } from './thread-start.js';
+import { CreatedThreadSchema } from '../webhooks/index.js';
 import { withTurnSlot } from './turn-admission.js';
 
 /** A thread id from a path or a tool argument; anything but a UUID cannot name a thread. */
@@ -53,11 +54,12 @@ const createThread = createRoute({
   middleware: [jsonBody()],
   request: { body: jsonRequest(CreateThreadBody) },
   responses: {
-    201: json(ThreadDetailsSchema, 'The new thread'),
+    201: json(CreatedThreadSchema, 'The new thread'),
     400: failure(
-      '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema) or `secret_too_short` (a secret value under 8 characters); nothing is created',
+      '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema), `secret_too_short` (a secret value under 8 characters), `invalid_url` or `invalid_events` (a webhook); nothing is created',
     ),
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
+    501: failure('`not_configured`: webhooks were given, and the Worker has no TENANTS binding'),
     429: {
       ...failure(
         "`rate_limited`: the tenant's or your limit of threads started per hour, or of turns running at once, is reached; nothing is created",

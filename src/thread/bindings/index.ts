@@ -47,3 +47,13 @@ export { ThreadIndex } from './thread-index.js';
 export { threadStub } from './thread-stub.js';
 export type { IndexedWait, ListedWait, WaitListQuery } from './wait-index.js';
 export { decodeWaitCursor } from './wait-index.js';
+export type {
+  WebhookAttemptView,
+  WebhookCreated,
+  WebhookDeliveryPage,
+  WebhookDeliveryView,
+  WebhookInput,
+  WebhookPatch,
+  WebhookView,
+  WebhookViewer,
+} from './webhook-api.js';

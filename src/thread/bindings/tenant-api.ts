@@ -4,6 +4,16 @@
  * class is in thread/tenancy.
  */
 import type { Role } from '../access/index.js';
+import type { RpcResult } from './thread-api.js';
+import type {
+  WebhookCreated,
+  WebhookDeliveryPage,
+  WebhookDeliveryView,
+  WebhookInput,
+  WebhookPatch,
+  WebhookView,
+  WebhookViewer,
+} from './webhook-api.js';
 
 /**
  * The limits of one scope (the whole tenant, or each principal of it). A field left out is unlimited;
@@ -86,6 +96,24 @@ export interface TenantRpc extends Rpc.DurableObjectBranded {
    * event types the tenant's enabled webhooks hear, which the publishing isolate keeps a few seconds.
    */
   publishWebhookEvent(event: PublishedEvent, now?: number): Promise<string[]>;
+  /** Registers an endpoint (WH-2): 400 `invalid_url` or `invalid_events`; the secret is in this answer only. */
+  createWebhook(viewer: WebhookViewer, input: WebhookInput, now?: number): Promise<RpcResult<WebhookCreated>>;
+  listWebhooks(viewer: WebhookViewer): Promise<WebhookView[]>;
+  getWebhook(viewer: WebhookViewer, id: string): Promise<RpcResult<WebhookView>>;
+  updateWebhook(viewer: WebhookViewer, id: string, patch: WebhookPatch): Promise<RpcResult<WebhookView>>;
+  deleteWebhook(viewer: WebhookViewer, id: string): Promise<RpcResult<null>>;
+  listWebhookDeliveries(
+    viewer: WebhookViewer,
+    id: string,
+    page: { limit: number; before?: number },
+  ): Promise<RpcResult<WebhookDeliveryPage>>;
+  /** Sends a delivery again at once, with the same id and body (WH-7). */
+  replayWebhookDelivery(
+    viewer: WebhookViewer,
+    id: string,
+    deliveryId: string,
+    now?: number,
+  ): Promise<RpcResult<WebhookDeliveryView>>;
 }
 
 /** A thread's event as it reaches the tenant's outbox (its type is one of thread/webhooks' event types). */

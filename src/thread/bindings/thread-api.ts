@@ -8,7 +8,7 @@ import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadSta
 import type { Principal, ThreadAction } from '../access/index.js';
 
 export interface ApiError {
-  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 503;
+  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 501 | 503;
   code: string;
   message: string;
   details?: unknown;

@@ -72,6 +72,7 @@ import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 
+import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 export class ThreadObject extends ThreadWiring implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
 
@@ -112,6 +113,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   private termination(): TerminationHost {
+    publishTurnEnd(this.eventSource(), outcome);
     return {
       ...this.ending(),
       report: (outcome) => this.reportOutcome(outcome),
@@ -160,7 +162,14 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
 
   /** SUB-6: the deferred child request `requestId`, or 404. */
   async deferredChild(principal: Principal, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
+    publishThreadCreated(this.eventSource());
     return this.asPrincipal(principal, id, 'read', () => viewDeferredChild(this.store(), requestId));
+  }
+
+  /** What the thread's webhook events are published from (WH-1), scrubbed by its scrubber. */
+  private eventSource(): ThreadEventSource {
+    const { ctx, env } = this;
+    return { ctx, env, record: this.record(), scrubber: this.variables.scrubber, store: this.store() };
   }
 
   /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */

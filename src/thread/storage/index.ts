@@ -22,3 +22,5 @@ export type { ThreadRecord } from './thread-meta.js';
 export { indexRowFor, ownershipOf, recordFor, ThreadMeta } from './thread-meta.js';
 export type { VariableRow } from './variable-rows.js';
 export { VariableRows } from './variable-rows.js';
+export type { AttemptRow, DeliveryRow, DeliveryStatus, WebhookRow, WebhookScope } from './webhook-rows.js';
+export { WebhookRows } from './webhook-rows.js';

@@ -15,9 +15,13 @@ import type {
   SpendDecision,
   TenantLimits,
   TenantRpc,
+  WebhookInput,
+  WebhookPatch,
+  WebhookViewer,
 } from '../bindings/index.js';
 import { ApiKeyStore } from '../keys/index.js';
 import { TenantRows } from '../storage/index.js';
+import { TenantWebhooks } from '../webhooks/index.js';
 import { KeyStates } from './key-states.js';
 import { defaultLimits, effectiveLimits } from './limit-config.js';
 import { TenantCounters } from './tenant-counters.js';
@@ -29,6 +33,7 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
   private readonly counters: TenantCounters;
   private override: TenantLimits | null = null;
   private readonly keys: KeyStates;
+  private readonly webhooks: TenantWebhooks;
 
   constructor(ctx: DurableObjectState, env: RuntimeEnv) {
     super(ctx, env);
@@ -36,6 +41,7 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
     this.keys = new KeyStates(new ApiKeyStore(env.DB), (work) =>
       ctx.waitUntil(work.catch((error) => console.error("recording a key's last use failed:", error))),
     );
+    this.webhooks = new TenantWebhooks(ctx.storage, env);
     ctx.blockConcurrencyWhile(async () => {
       this.override = (await ctx.storage.get<TenantLimits>(OVERRIDE_KEY)) ?? null;
     });
@@ -92,7 +98,49 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
     this.counters.settleSpend(hold, key, spent, now);
   }
 
-  async publishWebhookEvent(_event: PublishedEvent, _now = Date.now()): Promise<string[]> {
-    return []; // no registrations yet: the outbox comes with them
+  // ---- webhooks (thread/webhooks) ----------------------------------------------------------
+
+  async publishWebhookEvent(event: PublishedEvent, now = Date.now()): Promise<string[]> {
+    return this.webhooks.outbox.enqueue(event, now);
+  }
+
+  async createWebhook(viewer: WebhookViewer, input: WebhookInput, now = Date.now()) {
+    return this.webhooks.registry.create(viewer, input, now);
+  }
+
+  async listWebhooks(viewer: WebhookViewer) {
+    return this.webhooks.registry.list(viewer);
+  }
+
+  async getWebhook(viewer: WebhookViewer, id: string) {
+    return this.webhooks.registry.get(viewer, id);
+  }
+
+  async updateWebhook(viewer: WebhookViewer, id: string, patch: WebhookPatch) {
+    return this.webhooks.registry.update(viewer, id, patch);
+  }
+
+  async deleteWebhook(viewer: WebhookViewer, id: string) {
+    return this.webhooks.registry.remove(viewer, id);
+  }
+
+  async listWebhookDeliveries(viewer: WebhookViewer, id: string, page: { limit: number; before?: number }) {
+    return this.webhooks.outbox.deliveries(viewer, id, page);
+  }
+
+  async replayWebhookDelivery(viewer: WebhookViewer, id: string, deliveryId: string, now = Date.now()) {
+    return this.webhooks.outbox.replay(viewer, id, deliveryId, now);
+  }
+
+  /** Webhook deliveries due by `now` (tests move it); the alarm's part, callable on its own. */
+  async deliverWebhooks(now = Date.now()): Promise<void> {
+    await this.webhooks.deliverDue(now);
+  }
+
+  /** Each part runs what is due and sets the alarm again for its own next time. */
+  override async alarm(): Promise<void> {
+    const now = Date.now();
+    // schedules: await this.schedules.fireDue(now)
+    await this.webhooks.deliverDue(now);
   }
 }
