@@ -1,9 +1,11 @@
 /**
  * The page's shell: a top bar and one screen at a time, chosen by the location's hash
- * (`#/` the threads, `#/threads/<id>` one thread). Without a key it shows the sign-in screen.
+ * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread). Without a
+ * key it shows the sign-in screen.
  */
 import type { Api } from './api.js';
 import { h, replace } from './dom.js';
+import { inboxScreen } from './inbox-page.js';
 import { forgetKey, signInScreen } from './sign-in.js';
 import { threadListScreen } from './thread-list.js';
 import { type Screen, threadScreen } from './thread-view.js';
@@ -55,9 +57,14 @@ export class App {
     }
     replace(
       this.account,
-      h('nav', { 'aria-label': 'Main' }, h('a', { href: '#/' }, 'Threads')),
+      h('nav', { 'aria-label': 'Main' }, h('a', { href: '#/' }, 'Threads'), h('a', { href: '#/inbox' }, 'Inbox')),
       h('button', { type: 'button', class: 'small', onclick: () => this.signOut() }, 'Sign out'),
     );
+    if (/^#\/inbox\/?$/.test(location.hash)) {
+      this.current = inboxScreen(api);
+      this.show(this.current.element);
+      return;
+    }
     const match = /^#\/threads\/([^/?#]+)/.exec(location.hash);
     if (match?.[1]) {
       this.current = threadScreen(api, decodeURIComponent(match[1]));

@@ -48,9 +48,11 @@ export class WaitsPanel {
   private readonly list = h('div', { class: 'wait-list' });
   private readonly waits = new Map<string, HTMLElement>();
 
+  /** `answered`: called once an answer is accepted (the inbox drops the wait's row then). */
   constructor(
     private readonly api: Api,
     private readonly threadId: string,
+    private readonly answered?: () => void,
   ) {
     this.element = h(
       'section',
@@ -81,7 +83,8 @@ export class WaitsPanel {
     this.element.hidden = this.waits.size === 0;
   }
 
-  private render(wait: Wait): HTMLElement {
+  /** The wait with the form that answers it, as an article; the inbox shows these on their own. */
+  render(wait: Wait): HTMLElement {
     const titleId = uid('wait');
     const body = (() => {
       switch (wait.kind) {
@@ -128,6 +131,7 @@ export class WaitsPanel {
         await send(form, (event as SubmitEvent).submitter);
         alert.textContent = '';
         form.append(h('p', { role: 'status', class: 'muted' }, 'Answer sent.'));
+        this.answered?.();
       } catch (error) {
         alert.textContent = describeError(error);
         for (const button of buttons) button.disabled = false;

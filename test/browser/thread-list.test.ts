@@ -2,9 +2,9 @@
  * The threads screen as a person uses it, in Chromium against a real `wrangler dev` (one for the
  * file): the list follows new threads and status changes without Refresh, asking with the page's
  * ETag so an unchanged list costs a 304; the "waiting on a person" filter; a blocking subagent's
- * tool card says how long the subagent really ran; no sideways scrolling on a 390 px phone; and
- * `/docs` renders the API reference with no request leaving this machine. Screenshots go to
- * test-output/screenshots/.
+ * tool card says how long the subagent really ran; no sideways scrolling on a 390 px phone; the
+ * Inbox lists the waits of every thread and answers them from the list; and `/docs` renders the API
+ * reference with no request leaving this machine. Screenshots go to test-output/screenshots/.
  */
 import type { Locator, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -195,6 +195,93 @@ describe('the threads screen', () => {
     );
     expect(Math.abs(milliseconds(/ran (.*)/.exec(ran)?.[1] ?? '') - took)).toBeLessThan(1000);
     await session.shot('thread-list-05-subagent-duration');
+  });
+});
+
+describe('the Inbox', () => {
+  /** The Inbox's row of the wait of thread `id`. */
+  function waitRow(id: string): Locator {
+    return page.locator('.inbox-list article').filter({ has: page.locator(`a[title="${id}"]`) });
+  }
+
+  /** Waits until the thread is paused on an answer and returns its details. */
+  function paused(id: string) {
+    return until(
+      () => api.threads.get(id),
+      (thread) => thread.status === 'waiting' && thread.waiting_for.length === 1,
+      `thread ${id} to wait`,
+    );
+  }
+
+  function idle(id: string) {
+    return until(
+      () => api.threads.get(id),
+      (thread) => thread.status === 'idle',
+      `thread ${id} to end its turn`,
+    );
+  }
+
+  it('INBOX-7: lists the waits of two threads; answering one from the list resumes that thread and removes its row', async () => {
+    // A workspace thread asks a question; an assistant thread's fetch_data waits for an approval.
+    const questions = [
+      { question: 'Which region should it run in?', options: [{ label: 'Europe' }, { label: 'Asia' }] },
+    ];
+    model.enqueue({
+      toolCalls: [{ id: 'call_inbox_question', name: 'question', arguments: JSON.stringify({ questions }) }],
+    });
+    const asking = await api.threads.create({ agent: 'workspace', messages: [{ content: 'Deploy the project.' }] });
+    await paused(asking.id);
+    const endpoint = `${session.data.url}/weather.json`;
+    model.enqueue({
+      toolCalls: [{ id: 'call_inbox_fetch', name: 'fetch_data', arguments: JSON.stringify({ endpoint }) }],
+    });
+    const approving = await api.threads.create({ agent: 'assistant', messages: [{ content: 'Read the weather.' }] });
+    await paused(approving.id);
+    session.data.requested.length = 0;
+
+    await openThreads();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
+    await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
+    await waitRow(asking.id).getByRole('radio', { name: 'Europe' }).waitFor({ timeout: 15_000 });
+    await waitRow(approving.id).getByRole('button', { name: 'Approve', exact: true }).waitFor();
+    expect(await waitRow(asking.id).textContent()).toMatch(/agent workspace.*Which region should it run in\?/s);
+    expect(await waitRow(approving.id).textContent()).toMatch(/agent assistant.*\/weather\.json/s);
+    await session.shot('inbox-01-two-waits');
+
+    // The question, answered from the list: its row goes, its thread resumes with the answer.
+    model.enqueue({ text: 'Deploying to Europe.' });
+    await waitRow(asking.id).getByRole('radio', { name: 'Europe' }).check();
+    await waitRow(asking.id).getByRole('button', { name: 'Send answers' }).click();
+    await waitRow(asking.id).waitFor({ state: 'detached' });
+    await idle(asking.id);
+    const log = (await api.messages.list(asking.id)).messages;
+    const answer = log.find((message) => message.tool_call_id === 'call_inbox_question');
+    expect(JSON.parse(answer?.content ?? '{}')).toEqual({ answers: [['Europe']] });
+    expect(log.at(-1)).toMatchObject({ role: 'assistant', content: 'Deploying to Europe.' });
+    // Read again, the list still holds the other wait and not the answered one.
+    await until(
+      () => api.waits.list(),
+      (listed) => !listed.waits.some((wait) => wait.thread_id === asking.id),
+      'the answered wait to leave GET /api/waits',
+    );
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByRole('status').filter({ hasText: 'waiting for an answer' }).waitFor();
+    expect(await waitRow(asking.id).count()).toBe(0);
+    await waitRow(approving.id).waitFor();
+    await session.shot('inbox-02-question-answered');
+
+    // The approval, rejected from the list with a reason: the call never runs.
+    model.enqueue({ text: 'I will not read it.' });
+    await waitRow(approving.id).getByLabel('Reason').fill('not today');
+    await waitRow(approving.id).getByRole('button', { name: 'Reject' }).click();
+    await waitRow(approving.id).waitFor({ state: 'detached' });
+    await idle(approving.id);
+    const refused = (await api.messages.list(approving.id)).messages.find(
+      (message) => message.tool_call_id === 'call_inbox_fetch',
+    );
+    expect(refused).toMatchObject({ role: 'tool', tool_status: 'error' });
+    expect(refused?.content).toContain('not today');
+    expect(session.data.requested).toEqual([]);
   });
 });
 
