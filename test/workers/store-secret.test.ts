@@ -65,6 +65,14 @@ async function filesText(id: string): Promise<string> {
   return bodies.join('\n');
 }
 
+/** The thread's waits as the inbox of waits (GET /api/waits) lists them. */
+async function inboxWaits(id: string): Promise<{ kind: string; payload: unknown; payload_omitted: boolean }[]> {
+  const page = (await (await api('/api/waits?kind=secret&limit=200')).json()) as {
+    waits: { thread_id: string; kind: string; payload: unknown; payload_omitted: boolean }[];
+  };
+  return page.waits.filter((wait) => wait.thread_id === id);
+}
+
 const toolResults = (log: Message[]) => log.filter((m) => m.role === 'tool').map((m) => [m.name, m.content]);
 
 describe('store_secret (VAR-5)', () => {
@@ -85,6 +93,12 @@ describe('store_secret (VAR-5)', () => {
       kind: 'secret',
       payload: { name: 'SEC_API_KEY', reason: 'The service answered 401' },
     });
+    // INBOX-1: the inbox lists it as the thread shows it: which variable and why, never a value.
+    const listed = await until(
+      () => inboxWaits(id),
+      (waits) => waits.length === 1,
+    );
+    expect(listed[0]).toMatchObject({ kind: 'secret', payload: wait.payload, payload_omitted: false });
     const posted = await postSecret(id, wait.tool_call_id, canary);
     expect(posted.status).toBe(200);
     expect(JSON.stringify(await posted.json())).not.toContain(canary);
@@ -121,6 +135,13 @@ describe('store_secret (VAR-5)', () => {
     expect(JSON.stringify(stream.frames)).not.toContain(canary);
     expect(await allStoredText(id)).not.toContain(canary);
     expect(await filesText(id)).not.toContain(canary);
+    // The inbox's copy in D1: the wait gone with the turn that answered it, the value never there.
+    await until(
+      () => inboxWaits(id),
+      (waits) => waits.length === 0,
+    );
+    const indexed = await env.DB.prepare('SELECT * FROM thread_waits').all();
+    expect(JSON.stringify(indexed.results)).not.toContain(canary);
     const rows = await storedRows(id);
     expect(rows.variables).toEqual([{ name: 'SEC_API_KEY', secret: 1, value: expect.any(String) }]);
     expect(rows.answers).toEqual([JSON.stringify({ stored: true })]);
