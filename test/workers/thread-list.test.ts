@@ -286,6 +286,22 @@ describe('GET /api/waits', () => {
     expect((await allWaits('agent=background_helper')).every((wait) => wait.agent === 'background_helper')).toBe(true);
     expect(byThread(await waitsOf(mine, 'agent=background_helper&kind=question'))).toEqual([helperQuestion]);
     expect(await waitsOf(mine, 'kind=secret')).toEqual([]);
+    // The client sends several kinds as a repeated parameter.
+    const worker = (exports as unknown as { default: Fetcher }).default;
+    const client = createClient({
+      baseUrl: 'https://runtime.test',
+      apiKey: ALICE,
+      fetch: (input, init) => worker.fetch(new Request(input, init)),
+    });
+    const fromClient = await client.waits.list({
+      kind: ['approval', 'question'],
+      agent: 'background_helper',
+      limit: 200,
+    });
+    expect(byThread(fromClient.waits.filter((wait) => mine.includes(wait.thread_id)))).toEqual([
+      helperApproval,
+      helperQuestion,
+    ]);
 
     // Bob sees his own and his shared one, nothing of Alice's.
     expect(byThread(await waitsOf(mine, '', BOB))).toEqual([bobsOwn, bobsShared]);
