@@ -1363,6 +1363,47 @@ export const OUTBOUND_FAILURES: readonly { label: string; url: string; host: str
   },
 ];
 
+// ---- webhook registrations (POST /api/webhooks, POST /api/threads `webhooks`) -------------------
+
+/**
+ * URLs a webhook endpoint may not have beyond those every fetch is refused (refusedUrls and
+ * inwardNames, which the webhook tests send too): plain http to a public host, https to inward
+ * addresses in other spellings, and text that is no URL. Each is refused with 400 `invalid_url`.
+ */
+export function webhookUrlForgeries(port: number): { label: string; url: string }[] {
+  return [
+    { label: 'plain http, public host', url: 'http://example.com/hooks' },
+    { label: 'https loopback', url: `https://127.0.0.1:${port}/hooks` },
+    { label: 'https decimal loopback', url: `https://2130706433:${port}/hooks` },
+    { label: 'https IPv6 loopback', url: `https://[::1]:${port}/hooks` },
+    { label: 'https IPv4-mapped IPv6 loopback', url: `https://[::ffff:127.0.0.1]:${port}/hooks` },
+    { label: 'https metadata', url: 'https://169.254.169.254/latest/meta-data/' },
+    { label: 'https metadata name', url: 'https://metadata.google.internal/computeMetadata/v1/' },
+    { label: 'https private', url: 'https://10.0.0.1/hooks' },
+    { label: 'https link-local', url: 'https://[fe80::1]/hooks' },
+    { label: 'https nip.io to loopback', url: 'https://127.0.0.1.nip.io/hooks' },
+    { label: 'https with credentials', url: 'https://user:pw@example.com/hooks' },
+    { label: 'javascript:', url: 'javascript:alert(1)' },
+    { label: 'empty', url: '' },
+    { label: 'not a URL', url: 'hooks.example.com/path' },
+    { label: 'over 2048 characters', url: `https://example.com/${'a'.repeat(2100)}` },
+  ];
+}
+
+/** Event lists a webhook may not have: each refused with 400 `invalid_events`. */
+export const WEBHOOK_EVENT_FORGERIES: readonly { label: string; events: string[] }[] = [
+  { label: 'none', events: [] },
+  { label: 'unknown name', events: ['thread.deleted'] },
+  { label: 'wildcard', events: ['*'] },
+  { label: 'prefix wildcard', events: ['turn.*'] },
+  { label: 'upper case', events: ['TURN.COMPLETED'] },
+  { label: 'zero-width space', events: ['turn.completed\u200b'] },
+  { label: 'full-width dot', events: ['turn\uff0ecompleted'] },
+  { label: 'trailing space', events: ['turn.completed '] },
+  { label: 'one known, one not', events: ['turn.completed', 'turn.started'] },
+  { label: 'prototype name', events: ['__proto__'] },
+];
+
 // ---- regular expressions -----------------------------------------------------------------------
 
 /**

@@ -11,6 +11,7 @@ import type { TestProject } from 'vitest/node';
 import { startGoogleServer } from '../../harness/google-server.mjs';
 import { startMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
 import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
+import { handleWebhookRequest } from '../../harness/webhook-receiver.mjs';
 import { directiveScript } from '../support/directive-script.js';
 import { geminiDirectiveReply } from '../support/gemini-directive.js';
 
@@ -269,6 +270,8 @@ export default async function setup(project: TestProject) {
         200,
         model.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
       );
+    // Webhook endpoints (harness/webhook-receiver.mjs): /hooks/<name>?plan=..., /hooks-received/<name>.
+    if (handleWebhookRequest(req, res, url)) return;
     }
     // GET /google-requests?containing=<marker>: what the Gemini server received, when it mentions the marker.
     if (url.pathname === '/google-requests') {

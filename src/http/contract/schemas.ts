@@ -63,7 +63,7 @@ export const CreateThreadBody = z
       ),
   })
     webhooks: z
-      .array(z.object({ url: z.string().min(1).max(4096), events: z.array(z.string().max(64)).max(16) }).strict())
+      .array(z.object({ url: z.string().max(4096), events: z.array(z.string().max(64)).max(16) }).strict())
       .max(10)
       .optional()
       .describe(

@@ -6,11 +6,7 @@
  */
 import { z } from '@hono/zod-openapi';
 
-const url = z
-  .string()
-  .min(1)
-  .max(4096)
-  .describe('Where deliveries are POSTed: https (http only for EGRESS_ALLOW_HOSTS)');
+const url = z.string().max(4096).describe('Where deliveries are POSTed: https (http only for EGRESS_ALLOW_HOSTS)');
 const events = z
   .array(z.string().max(64))
   .max(16)

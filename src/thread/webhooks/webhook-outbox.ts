@@ -75,7 +75,15 @@ export class WebhookOutbox {
     for (let round = 0; round < 50; round++) {
       const due = this.host.rows.due(now, BATCH).filter((row) => !this.inFlight.has(row.id));
       if (due.length === 0) break;
-      await Promise.all(due.map((row) => this.attempt(row, now)));
+      // Endpoints in parallel, each one's deliveries in order: a failure that disables an endpoint
+      // stops the attempts behind it.
+      const byEndpoint = new Map<string, DeliveryRow[]>();
+      for (const row of due) byEndpoint.set(row.webhookId, [...(byEndpoint.get(row.webhookId) ?? []), row]);
+      await Promise.all(
+        [...byEndpoint.values()].map(async (rows) => {
+          for (const row of rows) await this.attempt(row, now);
+        }),
+      );
     }
     this.host.rows.pruneBefore(now - HISTORY_MS);
     const next = this.host.rows.nextDue();
