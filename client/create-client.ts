@@ -18,6 +18,7 @@ import type { ThreadStream } from './thread-stream.js';
 import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
 import { type VariableCalls, variableCalls } from './variables.js';
 import { type WaitCalls, waitCalls } from './waits.js';
+import { type WebhookCalls, webhookCalls } from './webhooks.js';
 
 export interface Client {
   readonly agents: AgentCalls;
@@ -30,6 +31,8 @@ export interface Client {
   readonly effects: EffectCalls;
   /** The inbox of waits: every open wait of the threads the key sees, answered through `answers`. */
   readonly waits: WaitCalls;
+  /** Webhook endpoints, their deliveries and replays. */
+  readonly webhooks: WebhookCalls;
   /** The application's thread endpoints (`defineThreadEndpoint`), called by path below a thread. */
   readonly endpoints: EndpointCalls;
   /** Admins: the tenant's API keys. */
@@ -55,6 +58,7 @@ export function createClient(options: ClientOptions): Client {
     variables: variableCalls(api),
     effects: effectCalls(api),
     waits: waitCalls(api),
+    webhooks: webhookCalls(api),
     endpoints: endpointCalls(platform),
     keys: keyCalls(api),
     audit: auditCalls(api),

@@ -43,8 +43,10 @@ export type {
   AuditEntry,
   AuditPage,
   BootedChild,
+  CreatedWebhook,
   CreateKeyBody,
   CreateThreadBody,
+  CreateWebhookBody,
   DeferredChildView,
   FolderEntry,
   FolderListing,
@@ -57,6 +59,7 @@ export type {
   ListMessagesQuery,
   ListThreadsQuery,
   ListWaitsQuery,
+  ListWebhookDeliveriesQuery,
   MessagePage,
   ModelSummary,
   OpenWait,
@@ -76,7 +79,12 @@ export type {
   ToolResultAnswer,
   ToolSummary,
   UpdateKeyBody,
+  UpdateWebhookBody,
   WaitPage,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookDeliveryPage,
 } from './resources.js';
 export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';
@@ -84,6 +92,7 @@ export type { StreamState, ThreadStream } from './thread-stream.js';
 export type { AgentCalls, TaggedThreadPage, ThreadCalls } from './threads.js';
 export type { VariableCalls } from './variables.js';
 export type { WaitCalls } from './waits.js';
+export type { WebhookCalls } from './webhooks.js';
 export type {
   AcpToolKind,
   AttachmentRef,

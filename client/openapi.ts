@@ -384,6 +384,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/schedules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Your thread-starting schedules (an admin: the tenant's), oldest first */
+    get: operations['listSchedules'];
+    put?: never;
+    /** Start a new thread of an agent on a cron expression, or once at a given time */
+    post: operations['createSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/schedules/{scheduleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a thread-starting schedule: it starts no more threads */
+    delete: operations['deleteSchedule'];
+    options?: never;
+    head?: never;
+    /** Pause or resume a thread-starting schedule */
+    patch: operations['updateSchedule'];
+    trace?: never;
+  };
   '/api/threads/{id}/stream': {
     parameters: {
       query?: never;
@@ -579,6 +615,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/threads/{id}/schedules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread's schedules (its agent's and those made through the API), oldest first */
+    get: operations['listThreadSchedules'];
+    put?: never;
+    /** Post a message to the thread on a cron expression, or once at a given time */
+    post: operations['createThreadSchedule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/schedules/{scheduleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a schedule: it fires no more */
+    delete: operations['deleteThreadSchedule'];
+    options?: never;
+    head?: never;
+    /** Pause or resume a schedule; a resumed one fires from its next tick after now */
+    patch: operations['updateThreadSchedule'];
+    trace?: never;
+  };
   '/api/threads': {
     parameters: {
       query?: never;
@@ -628,7 +700,7 @@ export interface paths {
     /** Read the message log in pages, in order */
     get: operations['listMessages'];
     put?: never;
-    /** Post a user message: it starts a turn, or is queued while one runs */
+    /** Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`) */
     post: operations['postMessage'];
     delete?: never;
     options?: never;
@@ -1044,6 +1116,75 @@ export interface components {
       error: string | null;
       duration_ms: number;
     };
+    TenantSchedule: components['schemas']['Schedule'] & {
+      agent: string;
+      tags: string[];
+      shared: boolean;
+      /** @description The thread its last tick started */
+      last_thread_id: string | null;
+    };
+    Schedule: {
+      id: string;
+      name: string | null;
+      /**
+       * @description `agent`: from the agent's definition; `api`: made through the API
+       * @enum {string}
+       */
+      source: 'agent' | 'api';
+      cron: string | null;
+      /** @description A one-off time, ms since the epoch */
+      at: number | null;
+      timezone: string;
+      message: string;
+      /** @enum {string} */
+      missed: 'run_once' | 'skip';
+      /** @enum {string|null} */
+      on_busy: 'enqueue' | 'reject' | 'interrupt' | 'rollback' | null;
+      paused: boolean;
+      /** @description The next tick, ms since the epoch; null once a one-off has fired */
+      next_at: number | null;
+      /** @description The last tick fired or skipped */
+      last_tick: number | null;
+      /** @description When it last fired */
+      last_fired_at: number | null;
+      fired_count: number;
+      /** @description What the last tick did: `fired`, `skipped: missed`, `refused: <code>`, `failed: <code>` */
+      last_outcome: string | null;
+      created_at: number;
+      /** @description Who made it; null for an agent's */
+      created_by: string | null;
+    };
+    CreateTenantScheduleBody: {
+      /** @description A name to find it by: letters, digits, spaces and _ . : - */
+      name?: string;
+      /** @description A cron expression, five fields (minute precision) or six (the first is seconds); exactly one of cron and at */
+      cron?: string;
+      /** @description A one-off time: ms since the epoch or an ISO 8601 date; not in the past */
+      at?: number | string;
+      /** @description The IANA time zone the cron expression is read in; default UTC */
+      timezone?: string;
+      /** @description The user message posted when it fires */
+      message: string;
+      /** @description A tick missed while the runtime was down: `run_once` (the default) fires it once on wake-up, `skip` skips it */
+      missed?: string;
+      /** @description What the message does if a turn is running: enqueue, reject, interrupt or rollback; default the agent's */
+      on_busy?: string;
+      /** @description Made paused: it fires once resumed */
+      paused?: boolean;
+      /** @description The agent of the thread each tick starts */
+      agent: string;
+      /** @description The started threads' tags */
+      tags?: string[];
+      /** @description The started threads are visible to the maker's whole tenant */
+      shared?: boolean;
+    };
+    TenantScheduleList: {
+      schedules: components['schemas']['TenantSchedule'][];
+    };
+    UpdateScheduleBody: {
+      /** @description true pauses it; false resumes it from its next tick after now */
+      paused: boolean;
+    };
     FolderListing: {
       path: string;
       entries: {
@@ -1221,6 +1362,27 @@ export interface components {
       /** @description How many times a run was started */
       attempts: number;
     };
+    CreateScheduleBody: {
+      /** @description A name to find it by: letters, digits, spaces and _ . : - */
+      name?: string;
+      /** @description A cron expression, five fields (minute precision) or six (the first is seconds); exactly one of cron and at */
+      cron?: string;
+      /** @description A one-off time: ms since the epoch or an ISO 8601 date; not in the past */
+      at?: number | string;
+      /** @description The IANA time zone the cron expression is read in; default UTC */
+      timezone?: string;
+      /** @description The user message posted when it fires */
+      message: string;
+      /** @description A tick missed while the runtime was down: `run_once` (the default) fires it once on wake-up, `skip` skips it */
+      missed?: string;
+      /** @description What the message does if a turn is running: enqueue, reject, interrupt or rollback; default the agent's */
+      on_busy?: string;
+      /** @description Made paused: it fires once resumed */
+      paused?: boolean;
+    };
+    ScheduleList: {
+      schedules: components['schemas']['Schedule'][];
+    };
     CreatedThread: components['schemas']['ThreadDetails'] & {
       /** @description The thread's own endpoints, when the request gave some: each one's secret is shown only here */
       webhooks?: components['schemas']['CreatedWebhook'][];
@@ -1286,10 +1448,7 @@ export interface components {
           [key: string]: unknown;
         };
       };
-      /**
-       * @description Endpoints that hear only this thread's events (`invalid_url`, `invalid_events`); each one's id and secret are in the answer
-       * @default []
-       */
+      /** @description Endpoints that hear only this thread's events (`invalid_url`, `invalid_events`); each one's id and secret are in the answer */
       webhooks?: {
         url: string;
         events: string[];
@@ -1321,6 +1480,11 @@ export interface components {
     PostMessageBody: {
       /** @description The user message */
       content: string;
+      /**
+       * @description What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`
+       * @enum {string}
+       */
+      on_busy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
     };
     MessagePage: {
       messages: components['schemas']['Message'][];
@@ -2922,6 +3086,242 @@ export interface operations {
       };
     };
   };
+  listSchedules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantScheduleList'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps tenant schedules */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateTenantScheduleBody'];
+      };
+    };
+    responses: {
+      /** @description The schedule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantSchedule'];
+        };
+      };
+      /** @description `invalid_cron` (does not parse, never fires, fires more often than the minimum interval, or not exactly one of cron and at), `invalid_timezone`, `invalid_at` (not a date, or past), `invalid_missed`, `invalid_on_busy`, `too_many_schedules`, `invalid_request`; nothing is stored; `unknown_agent`, `missing_variables` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: below the member role */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps tenant schedules */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantSchedule'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `schedule_not_found`: no such schedule of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps tenant schedules */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateScheduleBody'];
+      };
+    };
+    responses: {
+      /** @description The schedule as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TenantSchedule'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `schedule_not_found`: no such schedule of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `not_configured`: the Worker has no TENANTS binding, which keeps tenant schedules */
+      501: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   streamThread: {
     parameters: {
       query?: {
@@ -3918,6 +4318,270 @@ export interface operations {
       };
     };
   };
+  listThreadSchedules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleList'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not read the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createThreadSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['CreateScheduleBody'];
+      };
+    };
+    responses: {
+      /** @description The schedule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      /** @description `invalid_cron` (does not parse, never fires, fires more often than the minimum interval, or not exactly one of cron and at), `invalid_timezone`, `invalid_at` (not a date, or past), `invalid_missed`, `invalid_on_busy`, `too_many_schedules`, `invalid_request`; nothing is stored */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_terminated`: a terminated thread takes no schedules */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteThreadSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule deleted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `schedule_not_found`: the thread has no such schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  updateThreadSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['UpdateScheduleBody'];
+      };
+    };
+    responses: {
+      /** @description The schedule as changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `schedule_not_found`: the thread has no such schedule */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listThreads: {
     parameters: {
       query?: {
@@ -4258,7 +4922,7 @@ export interface operations {
           'application/json': components['schemas']['PostMessageAnswer'];
         };
       };
-      /** @description `invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters) or `invalid_json` */
+      /** @description `invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters), `invalid_on_busy` (`on_busy` is not one of enqueue, reject, interrupt, rollback) or `invalid_json` */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4285,7 +4949,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description `thread_terminated`: the thread was terminated and takes no more messages; nothing is stored */
+      /** @description `thread_terminated`: the thread was terminated and takes no more messages; or `thread_busy`: a turn runs (or waits) and the message asked to be refused then (`on_busy` reject). Nothing is stored */
       409: {
         headers: {
           [name: string]: unknown;

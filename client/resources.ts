@@ -36,6 +36,13 @@ export type ThreadEffectList = Schemas['EffectList'];
 export type ThreadEffect = Schemas['ScheduledEffect'];
 export type WaitPage = Schemas['WaitList'];
 export type OpenWait = Schemas['OpenWait'];
+export type Webhook = Schemas['Webhook'];
+export type CreatedWebhook = Schemas['CreatedWebhook'];
+export type WebhookDelivery = Schemas['WebhookDelivery'];
+export type WebhookDeliveryPage = Schemas['WebhookDeliveryPage'];
+export type WebhookAttempt = Schemas['WebhookAttempt'];
+export type CreateWebhookBody = Schemas['CreateWebhookBody'];
+export type UpdateWebhookBody = Schemas['UpdateWebhookBody'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];
@@ -57,5 +64,6 @@ export type ListMessagesQuery = Query<'/api/threads/{id}/messages', 'get'>;
 export type ListKeysQuery = Query<'/api/keys', 'get'>;
 export type ListAuditQuery = Query<'/api/audit', 'get'>;
 export type ListWaitsQuery = Query<'/api/waits', 'get'>;
+export type ListWebhookDeliveriesQuery = Query<'/api/webhooks/{id}/deliveries', 'get'>;
 /** `{ tenant }`: another tenant's limits, for the bootstrap admin key only. */
 export type LimitsQuery = Query<'/api/limits', 'get'>;
