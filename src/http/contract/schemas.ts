@@ -61,7 +61,6 @@ export const CreateThreadBody = z
       .describe(
         "Each tool's starting context, keyed by tool name: checked against the tool's contextSchema, and what the tool reads as state.context.local (CTX-1)",
       ),
-  })
     webhooks: z
       .array(z.object({ url: z.string().max(4096), events: z.array(z.string().max(64)).max(16) }).strict())
       .max(10)
@@ -69,6 +68,7 @@ export const CreateThreadBody = z
       .describe(
         "Endpoints that hear only this thread's events (`invalid_url`, `invalid_events`); each one's id and secret are in the answer",
       ),
+  })
   .strict()
   .openapi('CreateThreadBody');
 
