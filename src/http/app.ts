@@ -37,6 +37,7 @@ import {
   threadRoutes,
   waitRoutes,
 } from './routes/index.js';
+import { tenantScheduleRoutes, threadScheduleRoutes } from './schedules/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 
 export interface AppOptions {
@@ -85,6 +86,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/keys', apiKeyRoutes());
   app.route('/api/audit', auditRoutes());
   app.route('/api/webhooks', webhookRoutes());
+  app.route('/api/schedules', tenantScheduleRoutes(registry));
   app.route('/api/threads', streamRoutes());
   app.route('/api/threads', eventRoutes(options.events));
   app.route('/api/threads', fileRoutes());
@@ -92,6 +94,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', mcpAuthorizationRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', effectRoutes());
+  app.route('/api/threads', threadScheduleRoutes());
   app.route('/api/threads', threadRoutes(registry));
   app.route('/api/waits', waitRoutes());
   // After every thread route of the runtime's own: an endpoint one of them would answer is refused.

@@ -6,6 +6,7 @@
  * stop tool or `maxSessionTurns` ends the session.
  */
 import type { z } from 'zod';
+import { type AgentSchedule, checkAgentSchedules } from './agent-schedules.js';
 import { hookIds } from './define-hook.js';
 import { DefinitionError } from './definition-error.js';
 import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
@@ -53,6 +54,8 @@ export interface AgentDefinition {
   mcpServers: Record<string, McpServerConfig>;
   /** HOOK-2: the ids of the hooks that run for prompts of this agent that name none of their own. */
   hooks: readonly string[];
+  /** Messages posted to each thread of the agent on a cron expression or once (with their defaults). */
+  schedules: readonly AgentSchedule[];
 }
 
 /** Model spending limits of a thread: tokens (input and output together) and US dollars. */
@@ -80,6 +83,8 @@ export interface DefineAgentOptions {
   mcpServers?: Record<string, McpServerConfig>;
   /** Ids of hooks (`defineHook`) to run, in this order, while a prompt that names none is active. */
   hooks?: string[];
+  /** Messages posted to each new thread of the agent on a cron expression or once, e.g. a daily digest. */
+  schedules?: AgentSchedule[];
 }
 
 function side(agent: string, label: string, input: SideConfigInput): SideConfig {
@@ -138,5 +143,6 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     budget: options.budget,
     mcpServers: checkMcpServers(`defineAgent "${options.name}"`, options.mcpServers),
     hooks: hookIds(`defineAgent "${options.name}"`, options.hooks),
+    schedules: checkAgentSchedules(`defineAgent "${options.name}"`, options.schedules),
   };
 }

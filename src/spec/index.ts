@@ -10,6 +10,7 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
+export type { AgentSchedule } from './agent-schedules.js';
 export type { EffectArgs, EffectDefinition, EffectHandler, EffectOptions } from './define-effect.js';
 export { defineEffect } from './define-effect.js';
 export type {

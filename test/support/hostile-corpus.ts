@@ -2282,6 +2282,54 @@ export const HOSTILE_ENV_NAMES: readonly string[] = [
   'toString',
 ];
 
+// ---- schedules a caller asks for -------------------------------------------------------------------
+// Used by test/workers/schedules.test.ts: each body (with a message) is refused with 400 and the code
+// naming its field, and nothing is stored. The minimum interval there is the default, 60 seconds.
+
+export const SCHEDULE_INPUTS_REFUSED: readonly { body: Record<string, unknown>; code: string }[] = [
+  { body: { cron: 'every day at noon' }, code: 'invalid_cron' },
+  { body: { cron: '' }, code: 'invalid_cron' },
+  { body: { cron: '* * * * * *' }, code: 'invalid_cron' },
+  { body: { cron: '*/30 * * * * *' }, code: 'invalid_cron' },
+  { body: { cron: '0,1 0 0 * * *' }, code: 'invalid_cron' },
+  { body: { cron: '0 0 30 2 *' }, code: 'invalid_cron' },
+  { body: { cron: '* * * * * * *' }, code: 'invalid_cron' },
+  { body: { cron: '0 12 * * *\n* * * * *' }, code: 'invalid_cron' },
+  { body: { cron: '0 12 * * *', at: Date.now() + 3_600_000 }, code: 'invalid_cron' },
+  { body: {}, code: 'invalid_cron' },
+  { body: { cron: `0 ${'1,'.repeat(60)}1 * * *` }, code: 'invalid_cron' },
+  { body: { cron: `0 ${'1,'.repeat(100)}1 * * *` }, code: 'invalid_request' },
+  { body: { cron: '0 12 * * *', timezone: 'Mars/Olympus_Mons' }, code: 'invalid_timezone' },
+  { body: { cron: '0 12 * * *', timezone: '../../etc/localtime' }, code: 'invalid_timezone' },
+  { body: { cron: '0 12 * * *', timezone: '' }, code: 'invalid_timezone' },
+  { body: { at: 1_000 }, code: 'invalid_at' },
+  { body: { at: 'tomorrow' }, code: 'invalid_at' },
+  { body: { at: '2020-01-01T00:00:00Z' }, code: 'invalid_at' },
+  { body: { at: 1e20 }, code: 'invalid_at' },
+  { body: { at: Number.MAX_SAFE_INTEGER }, code: 'invalid_at' },
+  { body: { cron: '0 12 * * *', missed: 'later' }, code: 'invalid_missed' },
+  { body: { cron: '0 12 * * *', on_busy: 'ENQUEUE' }, code: 'invalid_on_busy' },
+  { body: { cron: '0 12 * * *', on_busy: '__proto__' }, code: 'invalid_on_busy' },
+  { body: { cron: '0 12 * * *', name: '<script>' }, code: 'invalid_request' },
+  { body: { cron: '0 12 * * *', extra: true }, code: 'invalid_request' },
+];
+
+// ---- a message's double-texting policy (on_busy) -------------------------------------------------
+// Used by test/workers/double-texting.test.ts: each is refused with 400 `invalid_on_busy`, nothing stored.
+
+/** `on_busy` values that are not one of enqueue, reject, interrupt, rollback. */
+export const ON_BUSY_REFUSED: readonly unknown[] = [
+  'later',
+  'ENQUEUE',
+  ' interrupt',
+  '',
+  5,
+  null,
+  ['rollback'],
+  { mode: 'reject' },
+  '__proto__',
+];
+
 // ---- what a hook returns (HOOK-7) ----------------------------------------------------------------
 // Used by test/node/engine/hooks/hooks.test.ts. A hook's return of the wrong type is treated as a
 // throw: the hook is skipped, the value it was given carries on, nothing of the return is stored.

@@ -31,6 +31,7 @@ import * as modelGuidance from './model-guidance-app.js';
 import * as modelsApp from './models-app.js';
 import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
+import * as schedulesApp from './schedules-app.js';
 import * as secretsApp from './secrets-app.js';
 import * as subagentWaits from './subagent-waits-app.js';
 import * as subagents from './subagents-app.js';
@@ -508,6 +509,7 @@ const runtime = createRuntime({
     ...callVisibility.agents,
     ...limitsApp.agents,
     ...effectsApp.agents,
+    ...schedulesApp.agents,
     ...hooksApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     ...endpointsApp.agents,

@@ -31,6 +31,7 @@ import {
   type EffectiveCapabilities,
   effectiveCapabilities,
 } from '../permissions/index.js';
+import { checkAgentScheduleTimings } from '../schedules/index.js';
 import { registeredEffects } from './effect-names.js';
 import { checkHookReferences, type HooksByPoint, hooksById, hookTimeout, resolveHooks } from './hook-registry.js';
 import { agentMcpServers, checkMcpPlaceholders } from './mcp-declarations.js';
@@ -140,6 +141,7 @@ export class Registry {
       assertRules(agent.permissions, `agent "${agent.name}"`);
       this.capabilitiesByAgent.set(agent.name, this.buildCapabilities(agent));
       checkMcpPlaceholders(agent, this.mcpServersFor(agent), this.variablesFor(agent));
+      checkAgentScheduleTimings(agent);
     }
     for (const warning of this.warnings) console.warn(`[standard-agents] ${warning}`);
   }

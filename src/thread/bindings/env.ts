@@ -41,6 +41,11 @@ export interface RuntimeEnv extends ProviderEnv {
    * authorization server sends the user back (`/oauth/mcp/callback`). Without it, no OAuth.
    */
   PUBLIC_URL?: string;
+  /**
+   * The fewest seconds allowed between two ticks of one schedule (a cron expression firing more often
+   * is refused with 400 `invalid_cron`); default 60. Tests set it lower to use six-field second crons.
+   */
+  SCHEDULE_MIN_INTERVAL_SECONDS?: string;
   /** Upload size limit in bytes (ATT-5). */
   MAX_UPLOAD_BYTES?: string;
   /**

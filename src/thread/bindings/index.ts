@@ -4,6 +4,7 @@
  */
 export type { RuntimeEnv } from './env.js';
 export { R2FileStore } from './r2-file-store.js';
+export type { ScheduleInput, ScheduleView, TenantScheduleInput, TenantScheduleView } from './schedule-api.js';
 export type {
   Admission,
   AdmissionWithLimits,

@@ -3,7 +3,8 @@
  * tenant, counting what its limits and quotas count. The Worker and the thread objects call it; the
  * class is in thread/tenancy.
  */
-import type { Role } from '../access/index.js';
+import type { Principal, Role } from '../access/index.js';
+import type { TenantScheduleInput, TenantScheduleView } from './schedule-api.js';
 import type { RpcResult } from './thread-api.js';
 import type {
   WebhookCreated,
@@ -107,6 +108,23 @@ export interface TenantRpc extends Rpc.DurableObjectBranded {
     id: string,
     page: { limit: number; before?: number },
   ): Promise<RpcResult<WebhookDeliveryPage>>;
+  /** A thread-starting schedule of `principal` (400 `invalid_cron`, `invalid_timezone`, `invalid_at`, ...). */
+  createSchedule(
+    principal: Principal,
+    input: TenantScheduleInput,
+    now?: number,
+  ): Promise<RpcResult<TenantScheduleView>>;
+  /** The schedules `principal` made; all of the tenant's for an admin. */
+  listSchedules(principal: Principal): Promise<{ schedules: TenantScheduleView[] }>;
+  updateSchedule(
+    principal: Principal,
+    id: string,
+    paused: boolean,
+    now?: number,
+  ): Promise<RpcResult<TenantScheduleView>>;
+  deleteSchedule(principal: Principal, id: string): Promise<RpcResult<TenantScheduleView>>;
+  /** Starts the threads of the schedules due by `now` (tests move it); the alarm's part, callable on its own. */
+  fireSchedules(now?: number): Promise<void>;
   /** Sends a delivery again at once, with the same id and body (WH-7). */
   replayWebhookDelivery(
     viewer: WebhookViewer,

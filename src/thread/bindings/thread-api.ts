@@ -6,6 +6,7 @@ import type { EndpointTarget } from '../../engine/endpoints/index.js';
 import type { UsageTotals } from '../../engine/ports/index.js';
 import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
 import type { Principal, ThreadAction } from '../access/index.js';
+import type { ScheduleInput, ScheduleView } from './schedule-api.js';
 
 export interface ApiError {
   status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 501 | 503;
@@ -325,6 +326,17 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>>;
   /** Cancels a waiting effect (write): 404 `effect_not_found`, 409 `effect_not_pending`. */
   cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>>;
+  /** A schedule of the thread (write): 400 `invalid_cron`, `invalid_timezone`, `invalid_at`, ... */
+  createSchedule(principal: Principal, id: string, input: ScheduleInput): Promise<RpcResult<ScheduleView>>;
+  listSchedules(principal: Principal, id: string): Promise<RpcResult<{ schedules: ScheduleView[] }>>;
+  /** Pauses or resumes a schedule (write): 404 `schedule_not_found`. */
+  updateSchedule(
+    principal: Principal,
+    id: string,
+    scheduleId: string,
+    paused: boolean,
+  ): Promise<RpcResult<ScheduleView>>;
+  deleteSchedule(principal: Principal, id: string, scheduleId: string): Promise<RpcResult<ScheduleView>>;
   stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
   /** Ends the thread for good: refused messages, no more turns; a second call changes nothing. */
   terminate(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;

@@ -36,6 +36,8 @@ export interface CreationHost {
   stop(): Promise<void>;
   /** Drops everything written, leaving an empty object. */
   erase(): Promise<void>;
+  /** Installs the agent's schedules, inside the creation's transaction (throws to refuse the thread). */
+  installSchedules?(): void;
 }
 
 export async function writeNewThread(host: CreationHost, input: CreateThreadInput): Promise<RpcResult<ThreadRecord>> {
@@ -83,6 +85,7 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       for (const message of input.messages) {
         store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
       }
+      host.installSchedules?.();
     });
   } catch (error) {
     // Rolled back: what memory holds of it goes too, and the object is empty again.

@@ -31,6 +31,8 @@ import {
   type PostMessageAnswer,
   type PostMessageInput,
   type RpcResult,
+  type ScheduleInput,
+  type ScheduleView,
   type SpawnChildInput,
   type ThreadDetails,
   type ThreadRpc,
@@ -59,6 +61,15 @@ import {
   storeSecretAnswer,
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
+import {
+  armSchedules,
+  createSchedule,
+  deleteSchedule,
+  fireDueSchedules,
+  installAgentSchedules,
+  listSchedules,
+  pauseSchedule,
+} from '../schedules/index.js';
 import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
@@ -142,7 +153,9 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
         started: async () => {
           for (const message of this.store().messages()) this.emit({ type: 'message', message });
           await this.driver.wake();
+          await armSchedules(this.scheduleDesk());
         },
+        installSchedules: () => installAgentSchedules(this.scheduleDesk(), input.agent),
         stop: () => this.driver.abort('the thread index refused the thread'),
         erase: () => this.erase(),
       },
@@ -371,6 +384,25 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     return this.asPrincipal(principal, id, 'write', () => cancelEffect(this.effectRows, effectId));
   }
 
+  // Schedules (thread/schedules): made, listed, paused and deleted; fired from the alarm.
+  async createSchedule(principal: Principal, id: string, input: ScheduleInput): Promise<RpcResult<ScheduleView>> {
+    return this.asPrincipal(principal, id, 'write', () =>
+      createSchedule(this.scheduleDesk(), principal.subject, input),
+    );
+  }
+
+  async listSchedules(principal: Principal, id: string): Promise<RpcResult<{ schedules: ScheduleView[] }>> {
+    return this.asPrincipal(principal, id, 'read', () => ok(listSchedules(this.scheduleDesk())));
+  }
+
+  async updateSchedule(principal: Principal, id: string, scheduleId: string, paused: boolean) {
+    return this.asPrincipal(principal, id, 'write', () => pauseSchedule(this.scheduleDesk(), scheduleId, paused));
+  }
+
+  async deleteSchedule(principal: Principal, id: string, scheduleId: string): Promise<RpcResult<ScheduleView>> {
+    return this.asPrincipal(principal, id, 'write', () => deleteSchedule(this.scheduleDesk(), scheduleId));
+  }
+
   async stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
     return this.asPrincipal(principal, id, 'write', async (record) => {
       await stopThread(this.ending(), principal);
@@ -424,6 +456,9 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     // Effects due now run before a turn starts, those that came due during it once it has ended:
     // never inside a turn (an effect that queues a message wakes the loop for the next one).
     if (!this.driver.busy) await this.effects.runDue();
+    // Schedules due fire before the turn (their message starts it), and a busy thread meets them
+    // as it meets any message: by their on_busy.
+    await fireDueSchedules(this.scheduleDesk());
     await this.driver.onAlarm();
     if (!this.driver.busy) await this.effects.runDue();
     // Turns run only here, so a turn that ended waiting for a child is followed by this, in order:
@@ -440,6 +475,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     await armSidecarAlarm(sidecars);
     // The turn deleted the alarm when it ended: it comes back for the next effect due.
     await this.effects.arm();
+    await armSchedules(this.scheduleDesk());
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {

@@ -31,11 +31,13 @@ import { CountedFileStore, type StorageUsage } from '../files/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
+import type { FiringDesk } from '../schedules/index.js';
 import { ThreadVariables } from '../secrets/index.js';
 import {
   EffectRows,
   FrameLog,
   ownershipOf,
+  ScheduleRows,
   SqliteThreadStore,
   ThreadMeta,
   type ThreadRecord,
@@ -71,6 +73,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected readonly threadHost: DurableThreadHost;
   /** Runs the thread's due effects from its alarm (the Effects chapter). */
   protected readonly effects: EffectRunner;
+  /** The rows of the thread's schedules, made again when the thread is erased. */
+  protected scheduleRows: ScheduleRows;
 
   constructor(
     ctx: DurableObjectState,
@@ -88,6 +92,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
     this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
     this.effectRows = new EffectRows(ctx.storage);
+    this.scheduleRows = new ScheduleRows(ctx.storage);
     const effectQueue = new DurableEffectQueue(
       ctx,
       registry,
@@ -216,6 +221,24 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     };
   }
 
+  /** What the thread's schedules borrow: their rows, the inbox, the owner `schedule.fired` names. */
+  protected scheduleDesk(): FiringDesk {
+    return {
+      ctx: this.ctx,
+      env: this.env,
+      registry: this.registry,
+      rows: () => this.scheduleRows,
+      store: () => this.store(),
+      scrub: (text) => this.variables.scrubber.text(text),
+      answers: () => this.answerDesk(),
+      owner: () => {
+        const record = this.record();
+        const ownership = record ? ownershipOf(record) : null;
+        return { tenant: ownership?.tenant ?? '', owner: ownership?.userId ?? '' };
+      },
+    };
+  }
+
   protected ending(): EndingHost {
     return {
       desk: this.answerDesk(),
@@ -236,5 +259,6 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.frames = new FrameLog(this.ctx);
     // Pending effects went with the storage: a deleted thread runs none.
     this.effectRows = new EffectRows(this.ctx.storage);
+    this.scheduleRows = new ScheduleRows(this.ctx.storage);
   }
 }

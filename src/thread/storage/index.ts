@@ -1,7 +1,7 @@
 /**
  * A thread's SQLite storage (THR-1, THR-2): the message log and key-value store, the schema, the
  * numbered stream frames, the thread's own record, and the rows other rooms keep (idempotency keys,
- * variables, MCP servers, file sizes, scheduled effects). Every SQL statement of the runtime is in this room.
+ * variables, MCP servers, file sizes, scheduled effects, schedules). Every SQL statement of the runtime is in this room.
  */
 export type { ChildFacts } from './child-registry.js';
 export { MAX_CHILD_STATUS_LENGTH } from './child-registry.js';
@@ -14,6 +14,8 @@ export type { IdempotencyRow } from './idempotency-rows.js';
 export { IdempotencyRows } from './idempotency-rows.js';
 export type { McpServerColumn } from './mcp-rows.js';
 export { McpServerRows } from './mcp-rows.js';
+export type { NewScheduleRow, ScheduleRow, TickRecord } from './schedule-rows.js';
+export { ScheduleRows } from './schedule-rows.js';
 export { FILES_UNCOUNTED_KEY } from './sql-schema.js';
 export { SqliteThreadStore } from './sqlite-store.js';
 export type { SpendAmount } from './tenant-rows.js';

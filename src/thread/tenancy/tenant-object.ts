@@ -5,6 +5,7 @@
  * defaults are the Worker's `TENANT_LIMITS`. `now` is given only by tests, to move the clock.
  */
 import { DurableObject } from 'cloudflare:workers';
+import type { Principal } from '../access/index.js';
 import type {
   AdmissionWithLimits,
   KeyState,
@@ -15,12 +16,14 @@ import type {
   SpendDecision,
   TenantLimits,
   TenantRpc,
+  TenantScheduleInput,
   WebhookInput,
   WebhookPatch,
   WebhookViewer,
 } from '../bindings/index.js';
 import { ApiKeyStore } from '../keys/index.js';
-import { TenantRows } from '../storage/index.js';
+import { TenantScheduler } from '../schedules/index.js';
+import { ScheduleRows, TenantRows } from '../storage/index.js';
 import { TenantWebhooks } from '../webhooks/index.js';
 import { KeyStates } from './key-states.js';
 import { defaultLimits, effectiveLimits } from './limit-config.js';
@@ -34,6 +37,7 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
   private override: TenantLimits | null = null;
   private readonly keys: KeyStates;
   private readonly webhooks: TenantWebhooks;
+  private readonly schedules: TenantScheduler;
 
   constructor(ctx: DurableObjectState, env: RuntimeEnv) {
     super(ctx, env);
@@ -42,6 +46,20 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
       ctx.waitUntil(work.catch((error) => console.error("recording a key's last use failed:", error))),
     );
     this.webhooks = new TenantWebhooks(ctx.storage, env);
+    this.schedules = new TenantScheduler({
+      ctx,
+      env,
+      rows: new ScheduleRows(ctx.storage, 'tenant_schedules'),
+      // A schedule's thread start counts like its maker's own, against the same limits.
+      admitStart: (subject, threadId, now) => {
+        const limits = this.effective();
+        const key = `sub:${subject}`;
+        const admitted = this.counters.admit('thread', key, limits, now);
+        if (!admitted.ok) return admitted.code;
+        const slot = this.counters.acquireTurn(threadId, key, limits, now);
+        return slot.ok ? null : slot.code;
+      },
+    });
     ctx.blockConcurrencyWhile(async () => {
       this.override = (await ctx.storage.get<TenantLimits>(OVERRIDE_KEY)) ?? null;
     });
@@ -137,10 +155,32 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
     await this.webhooks.deliverDue(now);
   }
 
+  // ---- schedules that start threads (thread/schedules) ----------------------------------------
+
+  async createSchedule(principal: Principal, input: TenantScheduleInput, now = Date.now()) {
+    return this.schedules.create(principal, input, now);
+  }
+
+  async listSchedules(principal: Principal) {
+    return this.schedules.list(principal);
+  }
+
+  async updateSchedule(principal: Principal, id: string, paused: boolean, now = Date.now()) {
+    return this.schedules.pause(principal, id, paused, now);
+  }
+
+  async deleteSchedule(principal: Principal, id: string) {
+    return this.schedules.remove(principal, id);
+  }
+
+  async fireSchedules(now = Date.now()): Promise<void> {
+    await this.schedules.fireDue(now);
+  }
+
   /** Each part runs what is due and sets the alarm again for its own next time. */
   override async alarm(): Promise<void> {
     const now = Date.now();
-    // schedules: await this.schedules.fireDue(now)
+    await this.schedules.fireDue(now);
     await this.webhooks.deliverDue(now);
   }
 }
