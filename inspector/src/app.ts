@@ -1,6 +1,7 @@
 /**
  * The page's shell: a top bar and one screen at a time, chosen by the location's hash
- * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread). Without a
+ * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread, `#/webhooks`
+ * the webhook endpoints and their deliveries). Without a
  * key it shows the sign-in screen.
  */
 import type { Api } from './api.js';
@@ -9,6 +10,7 @@ import { inboxScreen } from './inbox-page.js';
 import { forgetKey, signInScreen } from './sign-in.js';
 import { threadListScreen } from './thread-list.js';
 import { type Screen, threadScreen } from './thread-view.js';
+import { webhooksScreen } from './webhooks-page.js';
 
 export class App {
   private readonly main = h('main', { id: 'main' });
@@ -57,9 +59,20 @@ export class App {
     }
     replace(
       this.account,
-      h('nav', { 'aria-label': 'Main' }, h('a', { href: '#/' }, 'Threads'), h('a', { href: '#/inbox' }, 'Inbox')),
+      h(
+        'nav',
+        { 'aria-label': 'Main' },
+        h('a', { href: '#/' }, 'Threads'),
+        h('a', { href: '#/inbox' }, 'Inbox'),
+        h('a', { href: '#/webhooks' }, 'Webhooks'),
+      ),
       h('button', { type: 'button', class: 'small', onclick: () => this.signOut() }, 'Sign out'),
     );
+    if (/^#\/webhooks\/?$/.test(location.hash)) {
+      this.current = webhooksScreen(api);
+      this.show(this.current.element);
+      return;
+    }
     if (/^#\/inbox\/?$/.test(location.hash)) {
       this.current = inboxScreen(api);
       this.show(this.current.element);
