@@ -13,6 +13,12 @@ import { type KeyCalls, keyCalls } from './keys.js';
 import { type LimitCalls, limitCalls } from './limits.js';
 import { type MessageCalls, messageCalls } from './messages.js';
 import { type ClientOptions, resolvePlatform } from './options.js';
+import {
+  type TenantScheduleCalls,
+  type ThreadScheduleCalls,
+  tenantScheduleCalls,
+  threadScheduleCalls,
+} from './schedules.js';
 import { openStream, type StreamOptions } from './stream.js';
 import type { ThreadStream } from './thread-stream.js';
 import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
@@ -29,6 +35,10 @@ export interface Client {
   readonly variables: VariableCalls;
   /** A thread's scheduled effects: listed, and cancelled before they run. */
   readonly effects: EffectCalls;
+  /** A thread's schedules: messages posted to it on a cron expression or once. */
+  readonly schedules: ThreadScheduleCalls;
+  /** The tenant's thread-starting schedules: each tick starts a new thread of an agent. */
+  readonly tenantSchedules: TenantScheduleCalls;
   /** The inbox of waits: every open wait of the threads the key sees, answered through `answers`. */
   readonly waits: WaitCalls;
   /** Webhook endpoints, their deliveries and replays. */
@@ -57,6 +67,8 @@ export function createClient(options: ClientOptions): Client {
     files: fileCalls(platform),
     variables: variableCalls(api),
     effects: effectCalls(api),
+    schedules: threadScheduleCalls(api),
+    tenantSchedules: tenantScheduleCalls(api),
     waits: waitCalls(api),
     webhooks: webhookCalls(api),
     endpoints: endpointCalls(platform),

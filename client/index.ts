@@ -45,6 +45,8 @@ export type {
   BootedChild,
   CreatedWebhook,
   CreateKeyBody,
+  CreateScheduleBody,
+  CreateTenantScheduleBody,
   CreateThreadBody,
   CreateWebhookBody,
   DeferredChildView,
@@ -69,8 +71,12 @@ export type {
   ProvidedVariables,
   QuestionAnswer,
   Role,
+  Schedule,
+  ScheduleList,
   SecretAnswer,
   TenantLimits,
+  TenantSchedule,
+  TenantScheduleList,
   ThreadDetails,
   ThreadEffect,
   ThreadEffectList,
@@ -86,6 +92,7 @@ export type {
   WebhookDelivery,
   WebhookDeliveryPage,
 } from './resources.js';
+export type { TenantScheduleCalls, ThreadScheduleCalls } from './schedules.js';
 export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';
 export type { StreamState, ThreadStream } from './thread-stream.js';

@@ -6,8 +6,9 @@
  * firing with a given clock inside the object; never by waiting.
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { ApiError, createClient } from '../../client/index.js';
 import { fireDueSchedules } from '../../src/thread/schedules/index.js';
 import { ALICE, api, BOB, createThread, messages, settled, until } from '../support/api.js';
 import { evictDurableObject } from '../support/evict.js';
@@ -29,6 +30,12 @@ interface ScheduleView {
 }
 
 const MINUTE = 60_000;
+const worker = (exports as unknown as { default: Fetcher }).default;
+const client = createClient({
+  baseUrl: 'https://runtime.test',
+  apiKey: ALICE,
+  fetch: (input, init) => worker.fetch(new Request(input, init)),
+});
 const HOUR = 60 * MINUTE;
 
 function stubFor(id: string) {
@@ -261,6 +268,31 @@ describe('thread schedules', () => {
     const theirs = await schedulesOf(second);
     expect(theirs.map((s) => s.name)).toEqual(['morning', 'hourly']);
     expect(theirs[0]?.id).not.toBe(views[0]?.id);
+  });
+});
+
+describe('the client', () => {
+  it("makes, lists, pauses and deletes a thread's and the tenant's schedules; a refusal is an ApiError with its code", async () => {
+    const id = await newThread();
+    const made = await client.schedules.create(id, {
+      cron: '30 7 * * 1-5',
+      timezone: 'Asia/Tokyo',
+      message: 'standup',
+    });
+    expect((await client.schedules.list(id)).schedules.map((s) => s.id)).toEqual([made.id]);
+    expect((await client.schedules.setPaused(id, made.id, true)).paused).toBe(true);
+    expect((await client.schedules.delete(id, made.id)).id).toBe(made.id);
+    const refused = await client.schedules.create(id, { cron: '* * * * * *', message: 'too often' }).catch((e) => e);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('invalid_cron');
+    const tenant = await client.tenantSchedules.create({
+      agent: 'general',
+      at: Date.now() + 3_600_000,
+      message: 'later',
+    });
+    expect((await client.tenantSchedules.list()).schedules.map((s) => s.id)).toContain(tenant.id);
+    expect((await client.tenantSchedules.setPaused(tenant.id, true)).paused).toBe(true);
+    await client.tenantSchedules.delete(tenant.id);
   });
 });
 
