@@ -10,7 +10,15 @@ import { type AgentSchedule, checkAgentSchedules } from './agent-schedules.js';
 import { hookIds } from './define-hook.js';
 import { DefinitionError } from './definition-error.js';
 import { checkMcpServers, type McpServerConfig } from './mcp-servers.js';
-import type { PermissionRule, RequirementSet, VariableDefinition, Watchdog } from './types/index.js';
+import {
+  isOnBusy,
+  ON_BUSY_VALUES,
+  type OnBusy,
+  type PermissionRule,
+  type RequirementSet,
+  type VariableDefinition,
+  type Watchdog,
+} from './types/index.js';
 import { secretDefaultProblem, variablesFromTenvs } from './variables.js';
 
 export interface SideConfig {
@@ -50,6 +58,8 @@ export interface AgentDefinition {
   watchdog: Watchdog | undefined;
   /** The most a thread of this agent may spend on models (THR-4); a thread's own budget can be tighter. */
   budget: AgentBudget | undefined;
+  /** What a message posted while a thread of this agent is busy does, unless it says (`enqueue` by default). */
+  onBusy: OnBusy;
   /** MCP servers whose tools every prompt of the agent's sides offers (LOCK-4); a prompt's own server of the same name wins. */
   mcpServers: Record<string, McpServerConfig>;
   /** HOOK-2: the ids of the hooks that run for prompts of this agent that name none of their own. */
@@ -80,6 +90,8 @@ export interface DefineAgentOptions {
   permissions?: PermissionRule[];
   watchdog?: Watchdog;
   budget?: AgentBudget;
+  /** What a message posted while a turn runs does when it does not say: `enqueue` (the default), `reject`, `interrupt` or `rollback`. */
+  onBusy?: OnBusy;
   mcpServers?: Record<string, McpServerConfig>;
   /** Ids of hooks (`defineHook`) to run, in this order, while a prompt that names none is active. */
   hooks?: string[];
@@ -123,6 +135,9 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
       `defineAgent "${options.name}": budget.maxTokens and budget.maxCost must be positive numbers`,
     );
   }
+  if (options.onBusy !== undefined && !isOnBusy(options.onBusy)) {
+    throw new DefinitionError(`defineAgent "${options.name}": onBusy must be one of ${ON_BUSY_VALUES.join(', ')}`);
+  }
   const turns = options.maxSessionTurns;
   if (turns !== undefined && !(Number.isInteger(turns) && turns > 0)) {
     throw new DefinitionError(`defineAgent "${options.name}": maxSessionTurns must be a positive integer`);
@@ -141,6 +156,7 @@ export function defineAgent(options: DefineAgentOptions): AgentDefinition {
     permissions: options.permissions ?? [],
     watchdog: options.watchdog,
     budget: options.budget,
+    onBusy: options.onBusy ?? 'enqueue',
     mcpServers: checkMcpServers(`defineAgent "${options.name}"`, options.mcpServers),
     hooks: hookIds(`defineAgent "${options.name}"`, options.hooks),
     schedules: checkAgentSchedules(`defineAgent "${options.name}"`, options.schedules),

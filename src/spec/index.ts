@@ -115,6 +115,7 @@ export type {
   MessagesResult,
   MessageUpdates,
   NewMessageInput,
+  OnBusy,
   PermissionAction,
   PermissionRule,
   ReaddirEntry,

@@ -17,7 +17,7 @@ export type {
   SecretAnswer,
   SecretRequestPayload,
 } from './types/index.js';
-export { HUMAN_INTERACTIONS, isInteractionRequest } from './types/index.js';
+export { HUMAN_INTERACTIONS, isInteractionRequest, isOnBusy, ON_BUSY_VALUES } from './types/index.js';
 export {
   inheritVariableValues,
   MIN_SECRET_LENGTH,

@@ -68,6 +68,21 @@ interface WebRequest {
 
 const webRequests: WebRequest[] = [];
 
+/**
+ * Requests to /web/hold/<key> are answered only once /web/release/<key> is asked (or at once after
+ * it): a tool fetching one runs until its test lets it finish.
+ */
+const holds = new Map<string, { released: boolean; waiting: Array<() => void> }>();
+
+function holdFor(key: string) {
+  let hold = holds.get(key);
+  if (!hold) {
+    hold = { released: false, waiting: [] };
+    holds.set(key, hold);
+  }
+  return hold;
+}
+
 const SAMPLE_PAGE = `<!doctype html>
 <html><head><title>Sample page</title><style>body { color: red }</style>
 <script>window.secret = "script-text";</script></head>
@@ -134,6 +149,19 @@ async function webService(req: IncomingMessage, res: ServerResponse, url: URL): 
       200,
       webRequests.filter((request) => JSON.stringify(request).includes(marker)),
     );
+  }
+  const held = /^\/web\/(hold|release)\/([\w-]{1,100})$/.exec(path);
+  if (held) {
+    const hold = holdFor(held[2] as string);
+    if (held[1] === 'release') {
+      hold.released = true;
+      for (const answer of hold.waiting.splice(0)) answer();
+      return json(200, { released: held[2] });
+    }
+    const answer = () => send(200, `released ${held[2]}`, 'text/plain');
+    if (hold.released) return answer();
+    hold.waiting.push(answer);
+    return;
   }
   if (path.startsWith('/web/hang/')) {
     // Never answers: the request ends only when the client gives up.

@@ -19,6 +19,7 @@ import { directiveScript } from '../support/directive-script.js';
 import * as callVisibility from './call-visibility-app.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
+import * as doubleTexting from './double-texting-app.js';
 import * as effectsApp from './effects-app.js';
 import * as egress from './egress-app.js';
 import * as endpointsApp from './endpoints-app.js';
@@ -415,6 +416,7 @@ const runtime = createRuntime({
     ...threadStateApp.tools,
     ...callVisibility.tools,
     ...effectsApp.tools,
+    ...doubleTexting.tools,
     ...hooksApp.tools,
   },
   models: [
@@ -459,6 +461,7 @@ const runtime = createRuntime({
     ...family.prompts,
     ...mcpApp.prompts,
     ...quotaApp.prompts,
+    ...doubleTexting.prompts,
     ...toolRules.prompts,
     ...toolContext.prompts,
     ...threadFiles.prompts,
@@ -509,6 +512,7 @@ const runtime = createRuntime({
     ...callVisibility.agents,
     ...limitsApp.agents,
     ...effectsApp.agents,
+    ...doubleTexting.agents,
     ...schedulesApp.agents,
     ...hooksApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),

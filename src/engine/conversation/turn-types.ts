@@ -20,7 +20,10 @@ export interface TurnDeps {
   agent: AgentDefinition;
   provider(model: ModelDefinition): Provider;
   emit: FrameSink;
+  /** Fires when the thread is stopped or a new message interrupts the turn: it ends at its next safe point. */
   signal: AbortSignal;
+  /** Fires when the thread is stopped: cuts a running call too. Absent, `signal` does both. */
+  toolSignal?: AbortSignal;
   /** What the turn borrows from its thread: children, the parent, programs, MCP tools, waking. */
   host: ThreadHost;
   /** The execution this run of the loop is (ExecutionState); set by `runTurn`. */

@@ -28,7 +28,7 @@ import { toolInvoker } from './invoke-tool.js';
 import { checkOutput } from './output-check.js';
 import { readsOutsideFile } from './outside-files.js';
 import { shapeResult } from './result-shaping.js';
-import { headlessMessage, interruptedMessage, rejectedMessage, STOPPED_MESSAGE } from './tool-call-error.js';
+import { abortedCallMessage, headlessMessage, interruptedMessage, rejectedMessage } from './tool-call-error.js';
 import { type ValidatedCall, validateCall } from './tool-call-validation.js';
 import { isPaused, runToolCode } from './tool-runner.js';
 import { markUntrusted } from './untrusted-output.js';
@@ -150,12 +150,12 @@ type Prepared = Outcome | { type: 'run'; validated: ValidatedCall; waits: readon
 async function prepare(call: ToolCall, deps: ExecutorDeps): Promise<Prepared> {
   const validation = validateCall(call, deps.tools);
   if (!validation.ok) return fails(validation.error);
-  // EXE-5: once the thread is stopped, the step's remaining calls are answered, not started.
-  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  // EXE-5: once the thread is stopped or interrupted, the step's remaining calls are answered, not started.
+  if (deps.signal.aborted) return fails(abortedCallMessage(deps.signal));
   const waits = deps.store.interactions(call.id);
   const denied = await authorize(validation.value, waits, deps);
   if (denied) return denied;
-  if (deps.signal.aborted) return fails(STOPPED_MESSAGE);
+  if (deps.signal.aborted) return fails(abortedCallMessage(deps.signal));
   return { type: 'run', validated: validation.value, waits };
 }
 

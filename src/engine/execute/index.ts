@@ -12,7 +12,7 @@ export { callingStep, MAX_INVOKE_DEPTH } from './invoke-tool.js';
 export { noteOutsideFile } from './outside-files.js';
 export type { ResolvedVariables, ThreadStateDeps } from './thread-state.js';
 export { createThreadState, isToolWrittenKey, threadStates, toolValueKey } from './thread-state.js';
-export { STOPPED_MESSAGE } from './tool-call-error.js';
+export { INTERRUPTED_MESSAGE, STOPPED_MESSAGE, TurnInterrupted } from './tool-call-error.js';
 export type { ValidatedCall } from './tool-call-validation.js';
 export { parsedArguments } from './tool-call-validation.js';
 export { contextualStates, localContextKey } from './tool-context.js';

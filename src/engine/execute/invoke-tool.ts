@@ -112,7 +112,7 @@ export function toolInvoker(
       const message = store.append({ role: 'assistant', content: null, tool_calls: [call] });
       deps.emit({ type: 'message', message });
     }
-    const executed = await executeToolCalls([call], { ...deps, store, signal });
+    const executed = await executeToolCalls([call], { ...deps, store, signal, toolSignal: signal });
     if (executed.waiting) {
       const wait = store.interactions(id).find((interaction) => !interaction.answered);
       throw new CallPaused(id, wait?.kind ?? 'answer');

@@ -25,6 +25,26 @@ export function timeoutMessage(name: string, ms: number): string {
 
 export const STOPPED_MESSAGE = 'The thread was stopped while this tool was running.';
 
+/** What a call of an interrupted turn that had not started is answered (a new message took the thread). */
+export const INTERRUPTED_MESSAGE =
+  'A new message interrupted the turn before this tool ran; it was not run. Call it again if it is still needed.';
+
+/**
+ * The reason a turn's signal carries when a new message interrupts it: unlike a stop, a running tool
+ * is not cut (its result is stored), and the calls not started are answered with INTERRUPTED_MESSAGE.
+ */
+export class TurnInterrupted extends Error {
+  constructor() {
+    super('interrupted by a new message');
+    this.name = 'TurnInterrupted';
+  }
+}
+
+/** What a call that will not run is answered once the turn's signal has fired. */
+export function abortedCallMessage(signal: AbortSignal): string {
+  return signal.reason instanceof TurnInterrupted ? INTERRUPTED_MESSAGE : STOPPED_MESSAGE;
+}
+
 export function interruptedMessage(name: string): string {
   return `Tool "${name}" was interrupted by a restart before it finished; it was not run again because it is not declared idempotent. Call it again if it is still needed.`;
 }

@@ -37,8 +37,13 @@ export interface CallFlow {
 }
 
 export interface RunContext {
-  /** The turn's signal: aborted when the thread is stopped. */
+  /** The turn's signal: aborted when the thread is stopped, or interrupted by a new message; no call starts after. */
   signal: AbortSignal;
+  /**
+   * What cuts a call already running: the thread stopped. Absent, `signal`. An interrupted turn fires
+   * `signal` only: a running call finishes and its result is stored (never cut between start and result).
+   */
+  toolSignal?: AbortSignal;
   /** A generator tool yielded a progress event (KIND-2), already validated. */
   onProgress?(validated: ValidatedCall, event: unknown): void;
   stepCount: number;
@@ -230,8 +235,9 @@ export async function runToolCode<T = ToolResult>(
     else fire();
   };
   const onTurnAbort = () => abort(STOPPED_MESSAGE);
-  if (context.signal.aborted) onTurnAbort();
-  context.signal.addEventListener('abort', onTurnAbort);
+  const turnSignal = context.toolSignal ?? context.signal;
+  if (turnSignal.aborted) onTurnAbort();
+  turnSignal.addEventListener('abort', onTurnAbort);
   const timer = setTimeout(() => abort(timeoutMessage(tool.name, timeoutMs)), timeoutMs);
   const stopHeartbeat = startHeartbeat(context.heartbeatMs ?? 0, Date.now, (elapsedMs) => {
     if (!abortReason) context.onRunning?.(validated, elapsedMs, timeoutMs);
@@ -271,6 +277,6 @@ export async function runToolCode<T = ToolResult>(
     fence.ended = paused ? 'it paused for an answer' : endedBecause(abortReason);
     clearTimeout(timer);
     stopHeartbeat();
-    context.signal.removeEventListener('abort', onTurnAbort);
+    turnSignal.removeEventListener('abort', onTurnAbort);
   }
 }

@@ -41,6 +41,7 @@ export async function runPendingCalls(
     guards: turn.guards,
     createState: turn.createState,
     signal: deps.signal,
+    ...(deps.toolSignal ? { toolSignal: deps.toolSignal } : {}),
     stepCount: stepsThisTurn(log),
     side: turn.sideName,
     scrub: deps.scrub ?? ((text: string) => text),

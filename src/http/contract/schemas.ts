@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { ruleProblem } from '../../engine/permissions/index.js';
+import { ON_BUSY_VALUES } from '../../spec/internal.js';
 
 const tag = z.string().min(1).max(128);
 
@@ -75,6 +76,12 @@ export const CreateThreadBody = z
 export const PostMessageBody = z
   .object({
     content: z.string().min(1).max(1_000_000).describe('The user message'),
+    on_busy: z
+      .enum(ON_BUSY_VALUES as [string, ...string[]])
+      .optional()
+      .describe(
+        'What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent\'s `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`',
+      ),
   })
   .strict()
   .openapi('PostMessageBody');

@@ -8,7 +8,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AgentDefinition, Message } from '../../spec/index.js';
+import type { AgentDefinition, Message, OnBusy } from '../../spec/index.js';
 import { HUMAN_INTERACTIONS, missingVariables } from '../../spec/internal.js';
 import { threadStub } from '../../thread/bindings/index.js';
 import { PostMessageBody, unwrap } from '../contract/index.js';
@@ -31,6 +31,9 @@ const AgentToolInput = z
       .record(z.string(), z.string())
       .optional()
       .describe("Values of the agent's variables; only for a new thread"),
+    on_busy: PostMessageBody.shape.on_busy.describe(
+      "With thread_id, if a turn of that thread is running: enqueue (wait for it), reject (refuse), interrupt (stop it at its next safe point and run) or rollback (interrupt it and undo its messages and files). Default: the agent's",
+    ),
   })
   .strict();
 type AgentToolInput = z.infer<typeof AgentToolInput>;
@@ -106,7 +109,12 @@ async function continueThread(
   }
   // IDN-5: the message starts a turn, which takes a slot first, as over HTTP.
   const posted = await withTurnSlot(env, principal, id, async () =>
-    unwrap(await stub.postMessage(principal, id, { content: input.message })),
+    unwrap(
+      await stub.postMessage(principal, id, {
+        content: input.message,
+        ...(input.on_busy ? { onBusy: input.on_busy as OnBusy } : {}),
+      }),
+    ),
   );
   return {
     kind: 'started',

@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
+import type { OnBusy } from '../../spec/index.js';
 import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/index.js';
 import { releaseTurnSlot } from '../../thread/tenancy/index.js';
 import {
@@ -114,15 +115,19 @@ const postMessage = createRoute({
   path: '/{id}/messages',
   operationId: 'postMessage',
   tags: ['messages'],
-  summary: 'Post a user message: it starts a turn, or is queued while one runs',
+  summary: 'Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`)',
   middleware: [jsonBody()],
   request: { params: ThreadParams, headers: PostMessageHeaders, body: jsonRequest(PostMessageBody) },
   responses: {
     202: json(PostMessageAnswerSchema, 'Stored or queued'),
-    400: failure('`invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters) or `invalid_json`'),
+    400: failure(
+      '`invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters), `invalid_on_busy` (`on_busy` is not one of enqueue, reject, interrupt, rollback) or `invalid_json`',
+    ),
     404: THREAD_NOT_FOUND,
     413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
-    409: failure('`thread_terminated`: the thread was terminated and takes no more messages; nothing is stored'),
+    409: failure(
+      '`thread_terminated`: the thread was terminated and takes no more messages; or `thread_busy`: a turn runs (or waits) and the message asked to be refused then (`on_busy` reject). Nothing is stored',
+    ),
     422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
     429: {
       ...failure(
@@ -204,12 +209,18 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(postMessage, async (c) => {
     const { id } = c.req.valid('param');
-    const { content } = c.req.valid('json');
+    const { content, on_busy: onBusy } = c.req.valid('json');
     const idempotencyKey = c.req.valid('header')['idempotency-key'];
     const principal = c.get('principal');
     // IDN-5: a message starts or joins a turn, which takes a slot first.
     const answer = await withTurnSlot(c.env, principal, id, async () =>
-      unwrap(await threadStub(c.env, id).postMessage(principal, id, { content, idempotencyKey })),
+      unwrap(
+        await threadStub(c.env, id).postMessage(principal, id, {
+          content,
+          idempotencyKey,
+          ...(onBusy ? { onBusy: onBusy as OnBusy } : {}),
+        }),
+      ),
     );
     return c.json(answer, 202);
   });

@@ -16,6 +16,8 @@ export type {
   ToolInteraction,
 } from './interaction.js';
 export { HUMAN_INTERACTIONS, isInteractionRequest } from './interaction.js';
+export type { OnBusy } from './on-busy.js';
+export { isOnBusy, ON_BUSY_VALUES } from './on-busy.js';
 export type {
   ActAccess,
   PermissionAction,

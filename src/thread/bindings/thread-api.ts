@@ -4,7 +4,14 @@
  */
 import type { EndpointTarget } from '../../engine/endpoints/index.js';
 import type { UsageTotals } from '../../engine/ports/index.js';
-import type { AttachmentRef, InteractionKind, Message, PermissionRule, ThreadStatus } from '../../spec/index.js';
+import type {
+  AttachmentRef,
+  InteractionKind,
+  Message,
+  OnBusy,
+  PermissionRule,
+  ThreadStatus,
+} from '../../spec/index.js';
 import type { Principal, ThreadAction } from '../access/index.js';
 import type { ScheduleInput, ScheduleView } from './schedule-api.js';
 
@@ -133,6 +140,8 @@ export interface ThreadDetails {
 export interface PostMessageInput {
   content: string;
   idempotencyKey?: string;
+  /** What the message does if the thread is busy (`on_busy`); absent, the agent's `onBusy`. */
+  onBusy?: OnBusy;
 }
 
 export interface PostMessageAnswer {

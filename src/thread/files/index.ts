@@ -9,4 +9,5 @@ export type { CountedFile } from './file-ledger.js';
 export { FileLedger, StorageQuotaExceeded } from './file-ledger.js';
 export type { SidecarDesk } from './sidecar-sweep.js';
 export { armSidecarAlarm, sweepSidecars } from './sidecar-sweep.js';
+export { FileUndoJournal, undoPrefix } from './undo-journal.js';
 export { storeUpload } from './uploads.js';

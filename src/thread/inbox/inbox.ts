@@ -6,9 +6,11 @@
  * message is refused with 429 `inbox_full`, and nothing of it is stored.
  */
 import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
+import type { OnBusy } from '../../spec/index.js';
 import { type ApiError, fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
 import { IdempotencyRows } from '../storage/index.js';
 import type { AnswerDesk } from './answers.js';
+import { busyPolicy, threadBusy } from './busy-policy.js';
 
 export interface IncomingMessage {
   content: string;
@@ -23,6 +25,12 @@ export interface IncomingMessage {
    * resumable subagent, SUB-4); a client's message joins the turn between its steps.
    */
   ownTurn?: boolean;
+  /**
+   * What the message does if the thread is busy (double-texting): wait for the turn (`enqueue`), be
+   * refused (`reject`), or stop the turn at its next safe point and run (`interrupt`, `rollback`).
+   * Absent, the agent's `onBusy`.
+   */
+  onBusy?: OnBusy;
   /**
    * Runs inside the transaction that stores the message: a schedule records the tick it fired there,
    * so the message and the record are kept together or not at all. Throwing undoes the message.
@@ -90,6 +98,8 @@ export async function acceptMessage(
   // THR-8: checked and stored with nothing awaited between, so concurrent posts cannot pass together.
   const bound = desk.registry.limits.inboxMessages;
   if (queued && store.queuedCount() >= bound) return fail(inboxFull(bound));
+  const policy = busyPolicy(desk, incoming);
+  if (queued && policy === 'reject') return fail(threadBusy(store.info.id));
   store.transaction(ctx.storage, () => {
     // First: a refusal there leaves nothing stored and nothing sent.
     incoming.inTransaction?.();
@@ -97,6 +107,8 @@ export async function acceptMessage(
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
     if (incoming.idempotencyKey) keys.record(incoming.idempotencyKey, id, hash);
   });
+  // The turn stops at its next safe point (now, if it waits or holds calls), then the message runs.
+  if (queued && (policy === 'interrupt' || policy === 'rollback')) await driver.interrupt(policy);
   // A wait for an answer resumes only with the answer; anything else can run now.
   if (store.openInteractions().length === 0) await driver.wake();
   return ok({ messageId: id, queued, replayed: false });

@@ -27,7 +27,7 @@ import {
 } from '../bindings/index.js';
 import { ParentReporter } from '../children/index.js';
 import { DurableEffectQueue, EffectRunner } from '../effects/index.js';
-import { CountedFileStore, type StorageUsage } from '../files/index.js';
+import { CountedFileStore, FileUndoJournal, type StorageUsage } from '../files/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
@@ -43,7 +43,7 @@ import {
   type ThreadRecord,
 } from '../storage/index.js';
 import { leaseHolder, TurnLease } from '../tenancy/index.js';
-import { TurnDriver } from '../turn/index.js';
+import { BusyInterrupts, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
 import type { EndingHost } from './thread-ending.js';
@@ -115,6 +115,12 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       turnAlive: () => this.lease.alive(),
       thread: this.threadHost,
       betweenTurns: () => this.effects.runDue(),
+      meta: this.metaTable,
+      // on_busy interrupt and rollback: the turn's start, the interrupt asked, the file undo journal.
+      interrupts: new BusyInterrupts(
+        this.metaTable,
+        new FileUndoJournal(ctx.storage, env.FILES, () => this.store().info.id),
+      ),
     });
     this.effects = new EffectRunner({
       ctx,

@@ -22,6 +22,8 @@ export type { SpendAmount } from './tenant-rows.js';
 export { TenantRows } from './tenant-rows.js';
 export type { ThreadRecord } from './thread-meta.js';
 export { indexRowFor, ownershipOf, recordFor, ThreadMeta } from './thread-meta.js';
+export type { UndoRow } from './undo-rows.js';
+export { UndoRows } from './undo-rows.js';
 export type { VariableRow } from './variable-rows.js';
 export { VariableRows } from './variable-rows.js';
 export type { AttemptRow, DeliveryRow, DeliveryStatus, WebhookRow, WebhookScope } from './webhook-rows.js';

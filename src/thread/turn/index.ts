@@ -2,5 +2,6 @@
  * The turn driven by the Durable Object alarm (THR-3): running, re-arming the safety alarm, and what
  * an outcome means for the thread's status.
  */
+export { BusyInterrupts, type InterruptMode } from './busy-interrupts.js';
 export { TurnDriver } from './turn-driver.js';
 export { outcomeEffect } from './turn-outcome.js';

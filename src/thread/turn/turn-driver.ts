@@ -8,6 +8,7 @@
 
 import { needsTurn, type TurnOutcome } from '../../engine/conversation/index.js';
 import { egressPolicy } from '../../engine/egress/index.js';
+import { TurnInterrupted } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
@@ -15,7 +16,8 @@ import { runTurn } from '../../engine/turn/index.js';
 import { resolveProvider } from '../../providers/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
-import type { SqliteThreadStore } from '../storage/index.js';
+import type { SqliteThreadStore, ThreadMeta } from '../storage/index.js';
+import type { BusyInterrupts, InterruptMode } from './busy-interrupts.js';
 
 /**
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
@@ -46,10 +48,17 @@ export interface TurnDriverHost {
   betweenTurns?(): Promise<void>;
   /** The turn is still running (each time the safety alarm is re-armed): its turn slot is renewed (IDN-5). */
   turnAlive?(): void;
+  /** Where each turn began and the interrupts asked of it, with its file undo journal (on_busy). */
+  readonly interrupts?: BusyInterrupts;
+  /** The thread's status before a turn starts: whether it continues an open turn. */
+  readonly meta?: ThreadMeta;
 }
 
 interface RunningTurn {
+  /** Fires on a stop or an interrupt: the turn ends at its next safe point. */
   controller: AbortController;
+  /** Fires on a stop only: cuts a running call too. */
+  tools: AbortController;
   done: Promise<void>;
 }
 
@@ -90,8 +99,27 @@ export class TurnDriver {
   async abort(reason: string): Promise<void> {
     const turn = this.turn;
     if (!turn) return;
+    turn.tools.abort(new Error(reason));
     turn.controller.abort(new Error(reason));
     await turn.done;
+  }
+
+  /**
+   * A message with `on_busy` interrupt or rollback: a running turn is asked to stop at its next safe
+   * point (a running call finishes first) and the interrupt is carried out there; a turn waiting for
+   * an answer or holding calls has it carried out now. Either way the queued message runs next.
+   */
+  async interrupt(mode: InterruptMode): Promise<void> {
+    const { interrupts } = this.host;
+    if (!interrupts) return;
+    interrupts.request(mode);
+    if (this.turn) this.turn.controller.abort(new TurnInterrupted());
+    else await interrupts.settle(this.settleDeps());
+  }
+
+  private settleDeps() {
+    const { host } = this;
+    return { store: host.store(), emit: host.emit, files: () => host.files(), logError: host.variables.logError };
   }
 
   /**
@@ -120,9 +148,12 @@ export class TurnDriver {
   private async run(): Promise<void> {
     const { host } = this;
     const { registry, env } = host;
-    const controller = new AbortController();
+    let controller = new AbortController();
+    const tools = new AbortController();
     let finished = () => {};
-    this.turn = { controller, done: new Promise((resolve) => (finished = resolve)) };
+    const turn: RunningTurn = { controller, tools, done: new Promise((resolve) => (finished = resolve)) };
+    this.turn = turn;
+    const status = host.meta?.status() ?? 'idle';
     const store = host.store();
     let outcome: TurnOutcome = { kind: 'stopped' };
     host.turnStarted();
@@ -132,11 +163,18 @@ export class TurnDriver {
       await host.variables.open();
       // EXE-8: what tools write to files is scrubbed like everything else the thread keeps.
       // The live scrubber: a secret stored mid-turn (`state.setEnv`) is hidden from then on.
-      const files = new ThreadFiles(host.files(), host.variables.liveScrubber);
+      // on_busy rollback: each path's first change in a turn records what it held.
+      const written = host.interrupts ? host.interrupts.undo.journaled(host.files()) : host.files();
+      const files = new ThreadFiles(written, host.variables.liveScrubber);
       // Throws on a malformed entry: the turn fails with a message naming it.
       const egress = egressPolicy(env.EGRESS_ALLOW_HOSTS ?? '');
       let more = false;
+      let first = true;
       do {
+        // An interrupt asked before a restart is carried out before anything runs.
+        await host.interrupts?.settle(this.settleDeps());
+        await host.interrupts?.begin(store.messages(), first ? status : 'idle');
+        first = false;
         // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
         const agent = registry.agent(store.info.agentId);
         if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
@@ -148,6 +186,7 @@ export class TurnDriver {
           provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
           emit: host.emit,
           signal: controller.signal,
+          toolSignal: tools.signal,
           scrub: host.variables.liveScrubber.text,
           withoutSecretStart: host.variables.liveScrubber.withoutSecretStart,
           variables: host.variables.live,
@@ -156,6 +195,16 @@ export class TurnDriver {
           egress,
         });
         host.sessionEnded(outcome);
+        if (!tools.signal.aborted && host.interrupts?.pending()) {
+          // on_busy: the turn stopped at a safe point; the interrupt is carried out and the message runs.
+          await host.interrupts.settle(this.settleDeps());
+          controller = new AbortController();
+          turn.controller = controller;
+          more = this.hasWork();
+          if (more) await host.betweenTurns?.();
+          continue;
+        }
+        await host.interrupts?.ended(store);
         more =
           outcome.kind === 'done' && !controller.signal.aborted && (outcome.reason === 'handoff' || store.hasQueued());
         // Between two turns of one run, outside both: the effects due by now run before the next starts.
