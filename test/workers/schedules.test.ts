@@ -92,7 +92,7 @@ async function fireAt(id: string, now: number): Promise<void> {
 }
 
 describe('thread schedules', () => {
-  it('a one-off fires on time from the alarm, once: its message carries the schedule and the tick, and starts a turn', async () => {
+  it('SCHED-1, SCHED-2: a one-off fires on time from the alarm, once: its message carries the schedule and the tick, and starts a turn', async () => {
     const id = await newThread();
     const at = Date.now() + 1_500;
     const created = await made(id, { at, message: 'time to check in', name: 'check-in' });
@@ -122,7 +122,7 @@ describe('thread schedules', () => {
     expect(await firedBy(id, created.id)).toHaveLength(1);
   });
 
-  it('one tick fires once even when the alarm runs it again: the row keeps the last tick with the stored message', async () => {
+  it('SCHED-3: one tick fires once even when the alarm runs it again: the row keeps the last tick with the stored message', async () => {
     const id = await newThread();
     const { id: scheduleId } = await made(id, { cron: '*/5 * * * *', message: 'every five' });
     await makeDue(id);
@@ -147,7 +147,7 @@ describe('thread schedules', () => {
     expect(after?.last_tick).toBe(due?.next_at);
   });
 
-  it('survives eviction: the schedule is read again from SQLite and fires once after it', async () => {
+  it('SCHED-3: survives eviction: the schedule is read again from SQLite and fires once after it', async () => {
     const id = await newThread();
     const { id: scheduleId } = await made(id, { cron: '0 * * * *', message: 'hourly after eviction' });
     await evictDurableObject(stubFor(id));
@@ -167,7 +167,7 @@ describe('thread schedules', () => {
     expect(after?.next_at).toBeGreaterThan(Date.now());
   });
 
-  it('a paused and a deleted schedule do not fire; a resumed one fires from its next tick after now', async () => {
+  it('SCHED-1: a paused and a deleted schedule do not fire; a resumed one fires from its next tick after now', async () => {
     const id = await newThread();
     const paused = await made(id, { cron: '0 * * * *', message: 'paused one' });
     const deleted = await made(id, { cron: '0 * * * *', message: 'deleted one' });
@@ -196,7 +196,7 @@ describe('thread schedules', () => {
     expect(await schedulesOf(id)).toHaveLength(1);
   });
 
-  it('a tick missed while nothing ran fires once (run_once) or is skipped (skip); a backlog fires once, its latest tick', async () => {
+  it('SCHED-4: a tick missed while nothing ran fires once (run_once) or is skipped (skip); a backlog fires once, its latest tick', async () => {
     const id = await newThread();
     const once = await made(id, { cron: '0 * * * *', message: 'catch up once' });
     const skip = await made(id, { cron: '0 * * * *', message: 'skip if late', missed: 'skip' });
@@ -231,7 +231,7 @@ describe('thread schedules', () => {
     expect((await messages(id)).filter((m) => m.metadata?.schedule_id)).toHaveLength(2);
   });
 
-  it('bad input is refused with 400 and a code naming the field; nothing is stored, other threads unharmed', async () => {
+  it('SCHED-5: bad input is refused with 400 and a code naming the field; nothing is stored, other threads unharmed', async () => {
     const id = await newThread();
     const other = await newThread();
     const kept = await made(other, { cron: '0 12 * * *', message: 'noon' });
@@ -246,7 +246,7 @@ describe('thread schedules', () => {
     expect((await schedule(id, { cron: '0 12 * * *', message: 'x' }, BOB)).status).toBe(404);
   });
 
-  it("an agent's schedules are installed in each new thread of it, read in their time zone by croner on workerd", async () => {
+  it("SCHED-6: an agent's schedules are installed in each new thread of it, read in their time zone by croner on workerd", async () => {
     const id = await createThread({ agent: 'scheduled', messages: [] });
     const views = await schedulesOf(id);
     expect(views.map((s) => [s.name, s.source, s.paused])).toEqual([
@@ -312,7 +312,7 @@ describe('tenant schedules', () => {
     });
   }
 
-  it("each tick starts one new thread of the agent, owned by the schedule's maker; the same tick never starts two", async () => {
+  it("SCHED-7: each tick starts one new thread of the agent, owned by the schedule's maker; the same tick never starts two", async () => {
     const response = await api('/api/schedules', {
       method: 'POST',
       json: {
@@ -359,7 +359,7 @@ describe('tenant schedules', () => {
     expect((await tenantSchedules()).map((s) => s.id)).not.toContain(created.id);
   });
 
-  it('refuses an unknown agent and bad timing with 400, and another maker’s schedule is 404', async () => {
+  it('SCHED-7: refuses an unknown agent and bad timing with 400, and another maker’s schedule is 404', async () => {
     const unknown = await api('/api/schedules', {
       method: 'POST',
       json: { agent: 'nope', cron: '0 8 * * *', message: 'x' },
