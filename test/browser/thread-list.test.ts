@@ -285,6 +285,42 @@ describe('the Inbox', () => {
   });
 });
 
+describe('the Webhooks page', () => {
+  it('WH-9: lists an endpoint and its deliveries with their attempts and last status; Replay sends one again', async () => {
+    // The local JSON service is a development host (EGRESS_ALLOW_HOSTS): it answers 200 to every POST.
+    const path = `/hooks/${crypto.randomUUID()}`;
+    const webhook = await api.webhooks.create({ url: `${session.data.url}${path}`, events: ['thread.created'] });
+    const thread = await api.threads.create({ agent: 'workspace' });
+    const sent = () => session.data.requested.filter((requested) => requested === path).length;
+    await until(
+      async () => sent(),
+      (count) => count === 1,
+      'the delivery to arrive',
+    );
+    await openThreads();
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    const card = page.locator(`section[data-webhook="${webhook.id}"]`);
+    expect(await card.locator('.section-head .badge').textContent()).toBe('enabled');
+    const delivery = card.locator('li.delivery').first();
+    await delivery.locator('strong', { hasText: 'thread.created' }).waitFor();
+    expect(await delivery.locator('.badge').first().textContent()).toBe('delivered');
+    expect(await delivery.locator('ol.attempts li').count()).toBe(1);
+    expect(await delivery.locator('ol.attempts li').first().textContent()).toContain('HTTP 200');
+    expect(await delivery.locator('details pre').textContent()).toContain(thread.id);
+    await session.shot('thread-list-08-webhooks');
+    await delivery.getByRole('button', { name: 'Replay' }).click();
+    await until(
+      async () => sent(),
+      (count) => count === 2,
+      'the replay to arrive',
+    );
+    await card.locator('li.delivery').first().locator('ol.attempts li').nth(1).waitFor();
+    const page1 = await api.webhooks.deliveries(webhook.id);
+    expect(page1.deliveries[0]?.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
+  });
+});
+
 describe('/docs', () => {
   it('renders the API reference with no request leaving this machine', async () => {
     const docs = await session.context.newPage();
