@@ -5,8 +5,11 @@
  */
 import { defineTool, type ExecutionState, type ToolResult } from '@standardagents/spec';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INTERRUPTED_MESSAGE, TurnInterrupted } from '../../../../src/engine/execute/index.js';
 import type { ModelResponse, Provider } from '../../../../src/engine/ports/provider.js';
+import { turnStartSeq } from '../../../../src/thread/turn/busy-interrupts.js';
 import { createHarness, deferred, settle } from '../../../support/memory-store.js';
+import { storedMessage } from '../../../support/stored-message.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -185,6 +188,73 @@ describe('EXE-5: state.execution while a tool runs', () => {
     expect(assistant?.metadata).toEqual({ aborted: true });
     const delta = h.frames.find((frame) => frame.type === 'message_delta');
     expect(delta).toMatchObject({ message_id: assistant?.id, delta: 'Partial ans' });
+  });
+});
+
+describe('BUSY-4: a turn interrupted by a new message', () => {
+  it('BUSY-4: the running tool is not cut and its result is stored; the calls not started are answered as interrupted, never run', async () => {
+    const started = deferred();
+    const finish = deferred();
+    const ran: string[] = [];
+    let cut = false;
+    const slow = defineTool({
+      description: 'Runs until the test lets it finish.',
+      execute: async (state) => {
+        ran.push('slow');
+        state.execution?.abortSignal.addEventListener('abort', () => {
+          cut = true;
+        });
+        started.resolve();
+        await finish.promise;
+        return { status: 'success', result: 'finished' };
+      },
+    });
+    const after = defineTool({
+      description: 'Sends an email.',
+      execute: async () => {
+        ran.push('after');
+        return { status: 'success', result: 'sent' };
+      },
+    });
+    const h = createHarness({
+      tools: { slow, after },
+      script: [
+        {
+          toolCalls: [
+            { id: 's1', name: 'slow' },
+            { id: 'a1', name: 'after' },
+          ],
+        },
+        { text: 'not reached' },
+      ],
+    });
+    // A stop would fire both signals; an interrupt fires the turn's only.
+    h.deps.toolSignal = new AbortController().signal;
+    h.user('go');
+    const turn = h.run();
+    await started.promise;
+    h.controller.abort(new TurnInterrupted());
+    await settle();
+    finish.resolve();
+    expect(await turn).toEqual({ kind: 'stopped' });
+    expect(cut).toBe(false);
+    expect(ran).toEqual(['slow']);
+    const results = h.byRole('tool');
+    expect(results.map((m) => [m.tool_call_id, m.tool_status, m.content])).toEqual([
+      ['s1', 'success', 'finished'],
+      ['a1', 'error', `Error: ${INTERRUPTED_MESSAGE}`],
+    ]);
+    // No model step after the interrupt.
+    expect(h.requests).toHaveLength(1);
+  });
+
+  it("BUSY-5: a turn's first message is the first after the log's last message that is not a user message", () => {
+    const log = (roles: ('user' | 'assistant' | 'tool')[]) =>
+      roles.map((role, at) => storedMessage(at + 1, { role, content: 'x' }));
+    expect(turnStartSeq([])).toBe(0);
+    expect(turnStartSeq(log(['user']))).toBe(0);
+    expect(turnStartSeq(log(['user', 'assistant', 'user', 'user']))).toBe(2);
+    expect(turnStartSeq(log(['user', 'assistant', 'tool']))).toBe(3);
   });
 });
 
