@@ -270,6 +270,8 @@ export default async function setup(project: TestProject) {
   const services = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://local');
     if (url.pathname.startsWith('/web/')) return void webService(req, res, url);
+    // Webhook endpoints (harness/webhook-receiver.mjs): /hooks/<name>?plan=..., /hooks-received/<name>.
+    if (handleWebhookRequest(req, res, url)) return;
     const send = (status: number, body: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
@@ -298,8 +300,6 @@ export default async function setup(project: TestProject) {
         200,
         model.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
       );
-    // Webhook endpoints (harness/webhook-receiver.mjs): /hooks/<name>?plan=..., /hooks-received/<name>.
-    if (handleWebhookRequest(req, res, url)) return;
     }
     // GET /google-requests?containing=<marker>: what the Gemini server received, when it mentions the marker.
     if (url.pathname === '/google-requests') {

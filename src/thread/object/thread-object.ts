@@ -72,6 +72,7 @@ import {
 } from '../schedules/index.js';
 import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
+import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
@@ -83,7 +84,6 @@ import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 
-import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 export class ThreadObject extends ThreadWiring implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
 
@@ -113,6 +113,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
     this.metaTable.set('last_error', effect.error ? this.variables.scrubber.text(effect.error.message) : null);
     if (effect.error) this.emit({ type: 'error', ...effect.error });
     this.setStatus(effect.status, effect.reason);
+    publishTurnEnd(this.eventSource(), outcome);
     // IDN-5: a turn waiting for an answer, or followed by queued messages, keeps its slot.
     const waits = effect.status === 'waiting' || effect.status === 'awaiting_hitl';
     this.lease.ended(waits || this.store().hasQueued());
@@ -124,7 +125,6 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   private termination(): TerminationHost {
-    publishTurnEnd(this.eventSource(), outcome);
     return {
       ...this.ending(),
       report: (outcome) => this.reportOutcome(outcome),
@@ -162,7 +162,14 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
       input,
     );
     if (!created.ok) return created;
+    publishThreadCreated(this.eventSource());
     return ok(this.details(created.value));
+  }
+
+  /** What the thread's webhook events are published from (WH-1), scrubbed by its scrubber. */
+  private eventSource(): ThreadEventSource {
+    const { ctx, env } = this;
+    return { ctx, env, record: this.record(), scrubber: this.variables.scrubber, store: this.store() };
   }
 
   /**
@@ -175,14 +182,7 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
 
   /** SUB-6: the deferred child request `requestId`, or 404. */
   async deferredChild(principal: Principal, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
-    publishThreadCreated(this.eventSource());
     return this.asPrincipal(principal, id, 'read', () => viewDeferredChild(this.store(), requestId));
-  }
-
-  /** What the thread's webhook events are published from (WH-1), scrubbed by its scrubber. */
-  private eventSource(): ThreadEventSource {
-    const { ctx, env } = this;
-    return { ctx, env, record: this.record(), scrubber: this.variables.scrubber, store: this.store() };
   }
 
   /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
