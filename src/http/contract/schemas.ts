@@ -80,7 +80,7 @@ export const PostMessageBody = z
       .enum(ON_BUSY_VALUES as [string, ...string[]])
       .optional()
       .describe(
-        'What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent\'s `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`',
+        "What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`",
       ),
   })
   .strict()

@@ -33,8 +33,8 @@ import {
   ThreadParams,
   unwrap,
 } from '../contract/index.js';
-import { startThread } from './thread-start.js';
 import { CreatedThreadSchema } from '../webhooks/index.js';
+import { startThread } from './thread-start.js';
 import { withTurnSlot } from './turn-admission.js';
 
 /** A thread id from a path or a tool argument; anything but a UUID cannot name a thread. */
@@ -59,8 +59,8 @@ const createThread = createRoute({
     400: failure(
       '`invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` (`details.missing` lists the names), `invalid_context` (`details.tool` names the tool, `details.fields` the fields that failed its contextSchema), `secret_too_short` (a secret value under 8 characters), `invalid_url` or `invalid_events` (a webhook); nothing is created',
     ),
-    413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
     501: failure('`not_configured`: webhooks were given, and the Worker has no TENANTS binding'),
+    413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
     429: {
       ...failure(
         "`rate_limited`: the tenant's or your limit of threads started per hour, or of turns running at once, is reached; nothing is created",
@@ -115,7 +115,8 @@ const postMessage = createRoute({
   path: '/{id}/messages',
   operationId: 'postMessage',
   tags: ['messages'],
-  summary: 'Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`)',
+  summary:
+    'Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`)',
   middleware: [jsonBody()],
   request: { params: ThreadParams, headers: PostMessageHeaders, body: jsonRequest(PostMessageBody) },
   responses: {
