@@ -34,6 +34,7 @@ export interface RuntimeEnv extends ProviderEnv {
   /**
    * Development hosts `state.fetch` may reach although the egress policy refuses them:
    * comma-separated `host` or `host:port`, e.g. `127.0.0.1:8080,searxng.internal`. Unset in production.
+   * Webhook endpoints on these hosts may also be plain http (WH-5).
    */
   EGRESS_ALLOW_HOSTS?: string;
   /**
