@@ -1,6 +1,6 @@
 /**
  * One thread, laid out as a chat: its header, the live log, and docked at the bottom of the window
- * what it waits for and a message box; beside them its todo list, subagents, files, effects, usage, details
+ * what it waits for and a message box; beside them its todo list, subagents, files, effects, schedules, usage, details
  * and the raw frames. The stored log and the thread's state are read once; then the stream replays
  * the frames from the first (the raw frames view shows them, the log places the failed turns they
  * record) and every newer frame is handed to the part it concerns (frame-router.ts). The parts
@@ -19,6 +19,7 @@ import { shortId } from './format.js';
 import { routeFrame, type ThreadParts } from './frame-router.js';
 import { LogView } from './log.js';
 import { RawFrames } from './raw-frames.js';
+import { SchedulesPanel } from './schedules-panel.js';
 import { SubagentTree } from './subagents.js';
 import { ThreadHeader } from './thread-header.js';
 import { TodoPanel } from './todo-panel.js';
@@ -37,6 +38,7 @@ interface ScreenParts extends ThreadParts {
   composer: Composer;
   files: FilesPanel;
   effects: EffectsPanel;
+  schedules: SchedulesPanel;
   subagents: SubagentTree;
   todo: TodoPanel;
   raw: RawFrames;
@@ -65,6 +67,7 @@ function buildParts(api: Api, id: string): ScreenParts {
     waits,
     files: new FilesPanel(api, id, { download }),
     effects: new EffectsPanel(api, id, showError),
+    schedules: new SchedulesPanel(api, id, showError),
     usage: new UsagePanel(),
     subagents: new SubagentTree(api),
     details: new DetailsPanel(),
@@ -110,6 +113,7 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
         parts.subagents.element,
         parts.files.element,
         parts.effects.element,
+        parts.schedules.element,
         parts.usage.element,
         parts.details.element,
         parts.raw.element,
@@ -175,8 +179,9 @@ export function threadScreen(api: Api, id: string): Screen {
         const details = await api.client.threads.get(id);
         if (disposed || mine !== refreshes) return;
         showDetails(details);
-        // Any call or alarm may have scheduled, run or finished an effect.
+        // Any call or alarm may have scheduled, run or finished an effect, or fired a schedule.
         void parts.effects.refresh();
+        void parts.schedules.refresh();
         if (withFilesNow) await parts.files.refresh();
       } catch (error) {
         if (!disposed) showError(`Could not refresh the thread: ${describeError(error)}`);
@@ -195,6 +200,7 @@ export function threadScreen(api: Api, id: string): Screen {
       for (const wait of details.waiting_for) parts.log.waiting(wait.tool_call_id, wait.name, wait.kind, wait.payload);
       void parts.files.refresh();
       void parts.effects.refresh();
+      void parts.schedules.refresh();
       if (disposed) return;
       stream = openStream(api, id, parts, details.last_frame_seq, { refreshSoon, showError, disposed: () => disposed });
     } catch (error) {

@@ -430,6 +430,27 @@ describe('the inspector page', () => {
     ]);
   });
 
+  it("SCHED-1: lists a thread's schedule in the Schedules panel, pauses it there and deletes it", async () => {
+    const id = await createThread('assistant');
+    await api.schedules.create(id, {
+      name: 'morning digest',
+      cron: '0 9 * * *',
+      timezone: 'Europe/Paris',
+      message: 'Digest, please.',
+    });
+    const schedules = page.getByRole('region', { name: 'Schedules' });
+    await schedules.getByRole('button', { name: 'Refresh schedules' }).click();
+    const row = schedules.getByRole('listitem').filter({ hasText: 'morning digest' });
+    await row.getByText('cron 0 9 * * * (Europe/Paris)', { exact: false }).waitFor();
+    await shot('12-schedules');
+    await row.getByRole('button', { name: 'Pause morning digest' }).click();
+    await row.getByRole('button', { name: 'Resume morning digest' }).waitFor();
+    expect((await api.schedules.list(id)).schedules).toMatchObject([{ name: 'morning digest', paused: true }]);
+    await row.getByRole('button', { name: 'Delete morning digest' }).click();
+    await schedules.getByText('No schedules.').waitFor();
+    expect((await api.schedules.list(id)).schedules).toEqual([]);
+  });
+
   it('stops a running turn', async () => {
     model.reset();
     // The model starts an answer, then goes silent: the turn runs until it is stopped.
