@@ -152,6 +152,17 @@ describe('webhook registrations (WH-2, WH-5)', () => {
     expect(after.threads.length).toBe(before.threads.length);
   });
 
+  it("one person makes at most 100 endpoints (409 too_many_webhooks); the tenant's admin still can", async () => {
+    const { tenant, key: admin } = await newTenant();
+    const member = await keyIn(tenant, 'member');
+    const url = endpoint().url;
+    await Promise.all(Array.from({ length: 100 }, () => register(member, url, ['turn.failed'])));
+    const refused = await api('/api/webhooks', { method: 'POST', json: { url, events: ['turn.failed'] }, key: member });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'too_many_webhooks' } });
+    await register(admin, url, ['turn.failed']);
+  });
+
   it('answers 501 not_configured without the TENANTS binding', async () => {
     const bindings = { ...adminEnv, TENANTS: undefined };
     const listed = await call('/api/webhooks', 'test-key-alice', {}, bindings);
@@ -221,7 +232,9 @@ describe('webhook deliveries (WH-1, WH-3, WH-4)', () => {
     expect(listed.map((delivery) => [delivery.type, delivery.status, delivery.attempts.length])).toEqual([
       ['turn.completed', 'delivered', 1],
       ['thread.created', 'delivered', 1],
-    ]);
+    ]); // Deleting the thread deletes its own endpoint.
+    expect((await api(`/api/threads/${started.id}`, { method: 'DELETE', key })).status).toBe(204);
+    expect((await api(`/api/webhooks/${created?.id}`, { key })).status).toBe(404);
   });
 
   it('is retried after a 500 and after a dropped connection, with the same id and body, until it is taken', async () => {

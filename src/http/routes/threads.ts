@@ -33,7 +33,7 @@ import {
   ThreadParams,
   unwrap,
 } from '../contract/index.js';
-import { CreatedThreadSchema } from '../webhooks/index.js';
+import { CreatedThreadSchema, forgetThreadWebhooks } from '../webhooks/index.js';
 import { startThread } from './thread-start.js';
 import { withTurnSlot } from './turn-admission.js';
 
@@ -205,6 +205,8 @@ export function threadRoutes(registry: Registry) {
     unwrap(await threadStub(c.env, id).destroy(principal, id));
     // IDN-5: a thread deleted while it waited for an answer held a turn slot; it goes back now.
     await releaseTurnSlot(c.env, principal.tenant, id);
+    // WH-2: the endpoints given when the thread started hear nothing more.
+    await forgetThreadWebhooks(c.env, principal.tenant, id);
     return c.body(null, 204);
   });
 

@@ -5,6 +5,7 @@
 export {
   CreatedThreadSchema,
   checkThreadWebhooks,
+  forgetThreadWebhooks,
   registerThreadWebhooks,
   type ThreadWebhookInput,
 } from './thread-webhooks.js';

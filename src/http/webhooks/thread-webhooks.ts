@@ -7,6 +7,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Principal } from '../../thread/access/index.js';
 import type { RuntimeEnv, WebhookCreated } from '../../thread/bindings/index.js';
+import { tenantStub } from '../../thread/tenancy/index.js';
 import { forgetInterest, webhookEgress, webhookInputProblem } from '../../thread/webhooks/index.js';
 import { HttpError, ThreadDetailsSchema, unwrap } from '../contract/index.js';
 import { webhookStub, webhookViewer } from './tenant-webhooks.js';
@@ -24,6 +25,11 @@ export const CreatedThreadSchema = ThreadDetailsSchema.extend({
     .optional()
     .describe("The thread's own endpoints, when the request gave some: each one's secret is shown only here"),
 }).openapi('CreatedThread');
+
+/** Thread `threadId` of `tenant` was deleted: its own endpoints go too (nothing without TENANTS). */
+export async function forgetThreadWebhooks(env: RuntimeEnv, tenant: string, threadId: string): Promise<void> {
+  await tenantStub(env, tenant)?.threadDeleted(threadId);
+}
 
 /** Throws the first problem of the thread's endpoints; nothing is created. */
 export function checkThreadWebhooks(env: RuntimeEnv, principal: Principal, list: readonly ThreadWebhookInput[]): void {

@@ -125,6 +125,8 @@ export interface TenantRpc extends Rpc.DurableObjectBranded {
   deleteSchedule(principal: Principal, id: string): Promise<RpcResult<TenantScheduleView>>;
   /** Starts the threads of the schedules due by `now` (tests move it); the alarm's part, callable on its own. */
   fireSchedules(now?: number): Promise<void>;
+  /** Thread `threadId` was deleted: its own endpoints (given when it started) go too (WH-2). */
+  threadDeleted(threadId: string): Promise<void>;
   /** Sends a delivery again at once, with the same id and body (WH-7). */
   replayWebhookDelivery(
     viewer: WebhookViewer,

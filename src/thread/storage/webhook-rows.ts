@@ -213,6 +213,15 @@ export class WebhookRows {
     this.sql.exec('DELETE FROM webhooks WHERE id = ?', id);
   }
 
+  /** The ids of the endpoints of thread `threadId` (given when it started). */
+  webhooksOfThread(threadId: string): string[] {
+    if (!this.ready(false)) return [];
+    return this.sql
+      .exec<{ id: string }>(`SELECT id FROM webhooks WHERE scope_kind = 'thread' AND scope_value = ?`, threadId)
+      .toArray()
+      .map((row) => row.id);
+  }
+
   // ---- the outbox ---------------------------------------------------------------------------
 
   insertDelivery(row: DeliveryRow): void {

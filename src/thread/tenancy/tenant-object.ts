@@ -150,6 +150,10 @@ export class Tenant extends DurableObject<RuntimeEnv> implements TenantRpc {
     return this.webhooks.outbox.replay(viewer, id, deliveryId, now);
   }
 
+  async threadDeleted(threadId: string): Promise<void> {
+    this.webhooks.registry.removeForThread(threadId);
+  }
+
   /** Webhook deliveries due by `now` (tests move it); the alarm's part, callable on its own. */
   async deliverWebhooks(now = Date.now()): Promise<void> {
     await this.webhooks.deliverDue(now);

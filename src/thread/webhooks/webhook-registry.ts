@@ -25,6 +25,8 @@ import { webhookView } from './webhook-views.js';
 
 /** Endpoints a tenant may have: a flood of registrations is refused rather than slowing every event. */
 export const MAX_WEBHOOKS = 1_000;
+/** Endpoints one person may make, so that no member fills the tenant's share. */
+export const MAX_WEBHOOKS_PER_MAKER = 100;
 
 function notFound(id: string): ApiError {
   return { status: 404, code: 'webhook_not_found', message: `no webhook ${id.slice(0, 80)}` };
@@ -81,8 +83,13 @@ export class WebhookRegistry {
   create(viewer: WebhookViewer, input: WebhookInput, now: number): RpcResult<WebhookCreated> {
     const problem = webhookInputProblem(input, this.egress());
     if (problem) return fail(problem);
-    if (this.rows.webhooks().length >= MAX_WEBHOOKS) {
+    const all = this.rows.webhooks();
+    if (all.length >= MAX_WEBHOOKS) {
       return fail({ status: 409, code: 'too_many_webhooks', message: `a tenant has at most ${MAX_WEBHOOKS} webhooks` });
+    }
+    if (all.filter((row) => row.createdBy === viewer.subject).length >= MAX_WEBHOOKS_PER_MAKER) {
+      const message = `one person makes at most ${MAX_WEBHOOKS_PER_MAKER} webhooks; delete one first`;
+      return fail({ status: 409, code: 'too_many_webhooks', message });
     }
     const scope: WebhookScope = input.threadId
       ? { kind: 'thread', threadId: input.threadId }
@@ -137,6 +144,13 @@ export class WebhookRegistry {
     this.rows.deleteWebhook(id);
     this.changed();
     return ok(null);
+  }
+
+  /** A thread was deleted: the endpoints given when it started go with their deliveries. */
+  removeForThread(threadId: string): void {
+    const ids = this.rows.webhooksOfThread(threadId);
+    for (const id of ids) this.rows.deleteWebhook(id);
+    if (ids.length > 0) this.changed();
   }
 
   /**
