@@ -127,6 +127,7 @@ export class TurnDriver {
    * which the turn waits for in its turn.
    */
   abortNow(reason: string): void {
+    this.turn?.tools.abort(new Error(reason));
     this.turn?.controller.abort(new Error(reason));
   }
 
