@@ -7,12 +7,15 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, inject, it } from 'vitest';
 import { ApiError, createClient } from '../../client/index.js';
 import { fireDueSchedules } from '../../src/thread/schedules/index.js';
 import { ALICE, api, BOB, createThread, messages, settled, until } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
 import { SCHEDULE_INPUTS_REFUSED } from '../support/hostile-corpus.js';
+import { adminEnv, call } from '../support/worker-calls.js';
 
 interface ScheduleView {
   id: string;
@@ -27,6 +30,12 @@ interface ScheduleView {
   fired_count: number;
   last_outcome: string | null;
   last_thread_id?: string | null;
+}
+
+/** A delivery as the test services' receiver kept it. */
+interface Received {
+  body: string;
+  headers: Record<string, string>;
 }
 
 const MINUTE = 60_000;
@@ -271,6 +280,72 @@ describe('thread schedules', () => {
   });
 });
 
+describe('a schedule meets the thread', () => {
+  it("SCHED-2: a tick that finds the thread busy follows the schedule's on_busy: reject leaves nothing and records why", async () => {
+    const questions = [{ question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }] }];
+    const id = await createThread({
+      agent: 'general',
+      messages: [
+        { content: directive([{ toolCalls: [{ name: 'question', arguments: { questions } }] }, { text: 'ok' }]) },
+      ],
+    });
+    await until(
+      () => api(`/api/threads/${id}`).then((r) => r.json() as Promise<{ status: string }>),
+      (view) => view.status === 'waiting',
+    );
+    const rejecting = await made(id, { cron: '0 * * * *', message: 'only when idle', on_busy: 'reject' });
+    const queueing = await made(id, { cron: '0 * * * *', message: 'whenever' });
+    const before = (await messages(id)).length;
+    await makeDue(id);
+    await runDurableObjectAlarm(stubFor(id));
+    const views = await schedulesOf(id);
+    expect(views.find((s) => s.id === rejecting.id)).toMatchObject({
+      last_outcome: 'refused: thread_busy',
+      fired_count: 0,
+    });
+    expect(views.find((s) => s.id === queueing.id)).toMatchObject({ last_outcome: 'fired', fired_count: 1 });
+    // The rejected tick stored nothing; the queued one waits for the answer.
+    const log = await messages(id);
+    expect(log.length).toBe(before);
+    expect(log.some((m) => m.metadata?.schedule_id === rejecting.id)).toBe(false);
+  });
+
+  it('SCHED-8: each message a schedule posts is published as schedule.fired to the webhooks that hear it', async () => {
+    const name = crypto.randomUUID();
+    const services = String(inject('servicesUrl'));
+    const hook = await api('/api/webhooks', {
+      method: 'POST',
+      json: { url: `${services}/hooks/${name}`, events: ['schedule.fired'] },
+    });
+    expect(hook.status, await hook.clone().text()).toBe(201);
+    const { id: webhookId, secret } = (await hook.json()) as { id: string; secret: string };
+    const id = await newThread();
+    const { id: scheduleId } = await made(id, { cron: '0 * * * *', message: 'tell the hook' });
+    await makeDue(id);
+    await runDurableObjectAlarm(stubFor(id));
+    const [fired] = await until(
+      () => firedBy(id, scheduleId),
+      (list) => list.length === 1,
+    );
+    const [request] = await until(
+      async () => (await (await fetch(`${services}/hooks-received/${name}`)).json()) as Received[],
+      (list) => list.length >= 1,
+    );
+    const payload = new Webhook(secret).verify(request?.body as string, request?.headers as Record<string, string>) as {
+      type: string;
+      data: Record<string, unknown>;
+    };
+    expect(payload.type).toBe('schedule.fired');
+    expect(payload.data).toEqual({
+      thread_id: id,
+      schedule_id: scheduleId,
+      tick: fired?.metadata?.tick,
+      message_id: fired?.id,
+    });
+    expect((await api(`/api/webhooks/${webhookId}`, { method: 'DELETE' })).status).toBe(204);
+  });
+});
+
 describe('the client', () => {
   it("makes, lists, pauses and deletes a thread's and the tenant's schedules; a refusal is an ApiError with its code", async () => {
     const id = await newThread();
@@ -357,6 +432,20 @@ describe('tenant schedules', () => {
     expect(removal.status).toBe(200);
     await fireTenant(created.id, null);
     expect((await tenantSchedules()).map((s) => s.id)).not.toContain(created.id);
+  });
+
+  it('SCHED-7: answers 501 not_configured without the TENANTS binding', async () => {
+    const bindings = { ...adminEnv, TENANTS: undefined };
+    const listed = await call('/api/schedules', ALICE, {}, bindings);
+    expect(listed.status).toBe(501);
+    expect(await listed.json()).toMatchObject({ error: { code: 'not_configured' } });
+    const made = await call(
+      '/api/schedules',
+      ALICE,
+      { method: 'POST', json: { agent: 'general', cron: '0 8 * * *', message: 'x' } },
+      bindings,
+    );
+    expect(made.status).toBe(501);
   });
 
   it('SCHED-7: refuses an unknown agent and bad timing with 400, and another maker’s schedule is 404', async () => {
