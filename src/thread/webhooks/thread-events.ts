@@ -85,6 +85,10 @@ export function publishTurnEnd(source: ThreadEventSource, outcome: TurnOutcome):
 
 /** `wait.opened` for each open wait not announced yet; the list kept is the open ones'. */
 function announceWaits(source: ThreadEventSource): void {
+  // Nothing to read or write while no endpoint may hear it: a wait still open when one is
+  // registered is announced at the next turn that ends waiting.
+  const record = source.record;
+  if (!record || !source.env.TENANTS || knownUninterested(ownershipOf(record).tenant, 'wait.opened')) return;
   const open = source.store.openInteractions().filter((wait) => HUMAN_INTERACTIONS.includes(wait.kind));
   const stored = source.store.getValue(ANNOUNCED_WAITS_KEY);
   const announced = new Set(Array.isArray(stored) ? (stored as string[]) : []);
