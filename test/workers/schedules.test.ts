@@ -15,7 +15,7 @@ import { ALICE, api, BOB, createThread, messages, settled, until } from '../supp
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
 import { SCHEDULE_INPUTS_REFUSED } from '../support/hostile-corpus.js';
-import { adminEnv, call } from '../support/worker-calls.js';
+import { ADMIN_KEY, adminEnv, call } from '../support/worker-calls.js';
 
 interface ScheduleView {
   id: string;
@@ -308,6 +308,26 @@ describe('a schedule meets the thread', () => {
     const log = await messages(id);
     expect(log.length).toBe(before);
     expect(log.some((m) => m.metadata?.schedule_id === rejecting.id)).toBe(false);
+  });
+
+  it("SCHED-2: a schedule's turn counts against the owner's running turns: past the limit the tick is refused, nothing stored", async () => {
+    const tenant = `sched-${crypto.randomUUID().slice(0, 8)}`;
+    const issued = await call('/api/keys', ADMIN_KEY, { method: 'POST', json: { tenant, role: 'member' } }, adminEnv);
+    const { key } = (await issued.json()) as { key: string };
+    const id = await createThread({ agent: 'general' }, key);
+    const limited = await call(`/api/limits?tenant=${tenant}`, ADMIN_KEY, {
+      method: 'PUT',
+      json: { tenant: { concurrentTurns: 0 } },
+    });
+    expect(limited.status).toBe(200);
+    const response = await schedule(id, { cron: '0 * * * *', message: 'no room for me' }, key);
+    const { id: scheduleId } = (await response.json()) as ScheduleView;
+    await makeDue(id);
+    await runDurableObjectAlarm(stubFor(id));
+    const [view] = await schedulesOf(id, key);
+    expect(view).toMatchObject({ last_outcome: 'refused: rate_limited', fired_count: 0 });
+    expect(await messages(id, '', key)).toEqual([]);
+    expect(scheduleId).toBe(view?.id);
   });
 
   it('SCHED-8: each message a schedule posts is published as schedule.fired to the webhooks that hear it', async () => {

@@ -42,7 +42,7 @@ import {
   ThreadMeta,
   type ThreadRecord,
 } from '../storage/index.js';
-import { leaseHolder, TurnLease } from '../tenancy/index.js';
+import { acquireTurnSlot, leaseHolder, TurnLease } from '../tenancy/index.js';
 import { BusyInterrupts, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
@@ -241,6 +241,14 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
         const record = this.record();
         const ownership = record ? ownershipOf(record) : null;
         return { tenant: ownership?.tenant ?? '', owner: ownership?.userId ?? '' };
+      },
+      admitTurn: async () => {
+        const record = this.record();
+        if (!record) return null;
+        const { tenant, userId } = ownershipOf(record);
+        const owner = { tenant, subject: userId ?? '', role: 'member' as const, via: 'thread' as const };
+        const slot = await acquireTurnSlot(this.env, owner, record.id);
+        return slot.ok ? null : slot.code;
       },
     };
   }

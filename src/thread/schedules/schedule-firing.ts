@@ -5,8 +5,8 @@
  * `acceptMessage` with the schedule's `on_busy`, like a client's, and the tick is recorded in the
  * transaction that stores it: the record moves only past the tick it holds, so a tick whose message
  * is stored is never stored again, whether the alarm runs twice or the object restarts in between.
- * A message the thread refuses (busy under `reject`, a full inbox) consumes the tick: the refusal is
- * the tick's recorded outcome. `schedule.fired` is published for each message stored.
+ * A message the thread refuses (busy under `reject`, a full inbox), or the owner's running-turns
+ * limit, consumes the tick: the refusal is the tick's recorded outcome. `schedule.fired` is published for each message stored.
  */
 import { dueTick } from '../../engine/schedules/index.js';
 import type { OnBusy } from '../../spec/index.js';
@@ -25,6 +25,8 @@ export interface FiringDesk extends ScheduleDesk {
   answers(): AnswerDesk;
   /** The thread's tenant and owner, for the `schedule.fired` event. */
   owner(): { tenant: string; owner: string };
+  /** A turn slot for the message's turn, taken as a posted message takes one: the refusal's code, or null. */
+  admitTurn?(): Promise<string | null>;
 }
 
 /** Fires the schedules due by `now`; never throws for one schedule's failure. */
@@ -48,6 +50,12 @@ async function fireOne(desk: FiringDesk, row: ScheduleRow, now: number): Promise
   const record = { tick: tick.tick, nextAt: tick.nextAt, at: now };
   if (!tick.fire) {
     rows.markTick(row.id, { ...record, outcome: 'skipped: missed', fired: false });
+    return;
+  }
+  // IDN-5: a schedule's turn counts against the owner's running turns like a message they post.
+  const limited = (await desk.admitTurn?.()) ?? null;
+  if (limited) {
+    rows.markTick(row.id, { ...record, outcome: `refused: ${limited}`, fired: false });
     return;
   }
   let messageId: string | null = null;
