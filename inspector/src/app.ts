@@ -1,12 +1,13 @@
 /**
  * The page's shell: a top bar and one screen at a time, chosen by the location's hash
  * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread, `#/webhooks`
- * the webhook endpoints and their deliveries). Without a
+ * the webhook endpoints and their deliveries, `#/schedules` the schedules that start threads). Without a
  * key it shows the sign-in screen.
  */
 import type { Api } from './api.js';
 import { h, replace } from './dom.js';
 import { inboxScreen } from './inbox-page.js';
+import { schedulesScreen } from './schedules-page.js';
 import { forgetKey, signInScreen } from './sign-in.js';
 import { threadListScreen } from './thread-list.js';
 import { type Screen, threadScreen } from './thread-view.js';
@@ -65,9 +66,15 @@ export class App {
         h('a', { href: '#/' }, 'Threads'),
         h('a', { href: '#/inbox' }, 'Inbox'),
         h('a', { href: '#/webhooks' }, 'Webhooks'),
+        h('a', { href: '#/schedules' }, 'Schedules'),
       ),
       h('button', { type: 'button', class: 'small', onclick: () => this.signOut() }, 'Sign out'),
     );
+    if (/^#\/schedules\/?$/.test(location.hash)) {
+      this.current = schedulesScreen(api);
+      this.show(this.current.element);
+      return;
+    }
     if (/^#\/webhooks\/?$/.test(location.hash)) {
       this.current = webhooksScreen(api);
       this.show(this.current.element);

@@ -451,6 +451,29 @@ describe('the inspector page', () => {
     expect((await api.schedules.list(id)).schedules).toEqual([]);
   });
 
+  it('SCHED-7: the Schedules page lists a schedule that starts threads, pauses it and deletes it', async () => {
+    const made = await api.tenantSchedules.create({
+      name: 'weekly report',
+      agent: 'assistant',
+      cron: '0 8 * * 1',
+      timezone: 'America/New_York',
+      message: 'Write the weekly report.',
+    });
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Schedules' }).click();
+    await page.getByRole('heading', { name: 'Schedules', level: 1 }).waitFor();
+    const card = page.getByRole('region', { name: 'Schedule weekly report' });
+    await card
+      .getByText('starts a thread of assistant · cron 0 8 * * 1 (America/New_York)', { exact: false })
+      .waitFor();
+    await shot('12-tenant-schedules');
+    await card.getByRole('button', { name: 'Pause weekly report' }).click();
+    await card.getByRole('button', { name: 'Resume weekly report' }).waitFor();
+    expect((await api.tenantSchedules.list()).schedules.find((s) => s.id === made.id)?.paused).toBe(true);
+    await card.getByRole('button', { name: 'Delete weekly report' }).click();
+    await card.waitFor({ state: 'detached' });
+    expect((await api.tenantSchedules.list()).schedules.map((s) => s.id)).not.toContain(made.id);
+  });
+
   it('stops a running turn', async () => {
     model.reset();
     // The model starts an answer, then goes silent: the turn runs until it is stopped.
