@@ -10,7 +10,7 @@ import { env, exports } from 'cloudflare:workers';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, inject, it } from 'vitest';
 import { ApiError, createClient } from '../../client/index.js';
-import { fireDueSchedules } from '../../src/thread/schedules/index.js';
+import { armSchedules, fireDueSchedules } from '../../src/thread/schedules/index.js';
 import { ALICE, api, BOB, createThread, messages, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
@@ -328,6 +328,23 @@ describe('a schedule meets the thread', () => {
     expect(view).toMatchObject({ last_outcome: 'refused: rate_limited', fired_count: 0 });
     expect(await messages(id, '', key)).toEqual([]);
     expect(scheduleId).toBe(view?.id);
+  });
+
+  it('SCHED-2: a terminated thread fires none of its schedules, takes no new one, and is not woken for them', async () => {
+    const id = await newThread();
+    const { id: scheduleId } = await made(id, { cron: '0 * * * *', message: 'after the end' });
+    expect((await api(`/api/threads/${id}/terminate`, { method: 'POST' })).status).toBe(200);
+    expect((await schedule(id, { cron: '0 * * * *', message: 'too late' })).status).toBe(409);
+    await makeDue(id);
+    await runDurableObjectAlarm(stubFor(id));
+    expect(await firedBy(id, scheduleId)).toEqual([]);
+    // Not set again for the tick that will never fire (it would wake the object over and over).
+    const alarm = await runInDurableObject(stubFor(id), async (instance: unknown, state: DurableObjectState) => {
+      await state.storage.deleteAlarm();
+      await armSchedules((instance as { scheduleDesk(): Parameters<typeof armSchedules>[0] }).scheduleDesk());
+      return state.storage.getAlarm();
+    });
+    expect(alarm).toBeNull();
   });
 
   it('SCHED-8: each message a schedule posts is published as schedule.fired to the webhooks that hear it', async () => {

@@ -75,6 +75,8 @@ async function fireOne(desk: FiringDesk, row: ScheduleRow, now: number): Promise
     messageId = posted.value.messageId;
   } catch (error) {
     if (error instanceof TickTaken) return;
+    // The tick is spent all the same: a failure that stays would otherwise wake the alarm again at once.
+    rows.markTick(row.id, { ...record, outcome: 'failed: internal_error', fired: false });
     throw error;
   }
   const { tenant, owner } = desk.owner();

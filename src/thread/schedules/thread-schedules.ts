@@ -31,8 +31,12 @@ export async function armAlarmFor(ctx: DurableObjectState, due: number): Promise
 export const scheduleNotFound = (id: string) =>
   fail<never>({ status: 404, code: 'schedule_not_found', message: `no schedule ${id} in this thread` });
 
-/** The alarm comes for the soonest active schedule, unless something earlier holds it. */
+/**
+ * The alarm comes for the soonest active schedule, unless something earlier holds it; a terminated
+ * thread fires nothing, so it is not woken for its schedules.
+ */
 export async function armSchedules(desk: ScheduleDesk): Promise<void> {
+  if (typeof desk.store().info.terminatedAt === 'number') return;
   const due = desk.rows().nextDue();
   if (due !== null) await armAlarmFor(desk.ctx, due);
 }
