@@ -29,6 +29,8 @@ import { armAlarmFor } from './thread-schedules.js';
 export const MAX_TENANT_SCHEDULES = 500;
 export const MAX_SCHEDULES_PER_MAKER = 50;
 const FIRES_PER_ALARM = 20;
+/** How soon a thread start that got no answer is asked again. */
+const PENDING_RETRY_MS = 5_000;
 
 /** What the Tenant object lends: its rows, and its own count of thread starts against its limits. */
 export interface TenantSchedulerHost {
@@ -116,16 +118,25 @@ export class TenantScheduler {
     return ok(tenantScheduleView(row));
   }
 
-  /** The alarm comes for the soonest tick, or at once for a thread start still pending. */
+  /** The alarm comes for the soonest tick, or shortly for a thread start still pending. */
   async arm(now = Date.now()): Promise<void> {
-    const due = this.host.rows.pending().length > 0 ? now + 1_000 : this.host.rows.nextDue();
+    const next = this.host.rows.nextDue();
+    const retry = this.host.rows.pending().length > 0 ? now + PENDING_RETRY_MS : null;
+    const due = next === null ? retry : retry === null ? next : Math.min(next, retry);
     if (due !== null) await armAlarmFor(this.host.ctx, due);
   }
 
   /** Starts the threads of the ticks due by `now` (and those still pending); then arms the alarm again. */
   async fireDue(now = Date.now()): Promise<void> {
     const { rows } = this.host;
-    for (const row of rows.pending()) await this.startThread(row, row.lastThread as string, row.lastTick as number);
+    // Never throws: the webhooks' deliveries run after this in the same alarm.
+    for (const row of rows.pending()) {
+      try {
+        await this.startThread(row, row.lastThread as string, row.lastTick as number);
+      } catch (error) {
+        console.error(`tenant schedule ${row.id}: starting its thread failed, tried again shortly:`, error);
+      }
+    }
     for (const row of rows.due(now).slice(0, FIRES_PER_ALARM)) {
       try {
         await this.fireOne(row, now);
