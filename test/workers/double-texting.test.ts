@@ -5,12 +5,20 @@
  * by the services) are checked. Nothing waits on time: each step waits for a condition.
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { api, createThread, messages, settled, thread, until } from '../support/api.js';
+import { ApiError, createClient } from '../../client/index.js';
+import { ALICE, api, createThread, messages, settled, thread, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { ON_BUSY_REFUSED } from '../support/hostile-corpus.js';
+
+const worker = (exports as unknown as { default: Fetcher }).default;
+const client = createClient({
+  baseUrl: 'https://runtime.test',
+  apiKey: ALICE,
+  fetch: (input, init) => worker.fetch(new Request(input, init)),
+});
 
 interface WebRequest {
   path: string;
@@ -204,11 +212,16 @@ describe('double-texting (on_busy)', () => {
     const refused = await post(id, { content: 'third' });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('thread_busy');
-    const queued = await post(id, { content: 'fourth', on_busy: 'enqueue' });
-    expect(queued.status).toBe(202);
+    // The client sends the override too: refused by the agent's default, queued by its own.
+    const viaClient = await client.messages.post(id, { content: 'fifth' }).catch((error: unknown) => error);
+    expect(viaClient).toBeInstanceOf(ApiError);
+    expect((viaClient as ApiError).code).toBe('thread_busy');
+    const queued = await client.messages.post(id, { content: 'fourth', on_busy: 'enqueue' });
+    expect(queued.queued).toBe(true);
     await release(key);
     const log = await settled(id);
     expect(contents(log)).not.toContain('third');
+    expect(contents(log)).not.toContain('fifth');
     expect(contents(log.slice(-2))).toEqual(['fourth', 'echo: fourth']);
   });
 
