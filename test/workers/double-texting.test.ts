@@ -6,6 +6,10 @@
  */
 import { abortAllDurableObjects, runDurableObjectAlarm } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { ApiError, createClient } from '../../client/index.js';
@@ -19,6 +23,21 @@ const client = createClient({
   apiKey: ALICE,
   fetch: (input, init) => worker.fetch(new Request(input, init)),
 });
+
+/** An MCP client of the Worker's /mcp endpoint, as ALICE. */
+async function mcpClient(): Promise<Client> {
+  // Ajv, the client's default validator, compiles schemas to code, which workerd forbids.
+  const mcp = new Client(
+    { name: 'double-texting-test', version: '1.0.0' },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
+  const transport = new StreamableHTTPClientTransport(new URL('https://runtime.test/mcp'), {
+    fetch: (input, init) => worker.fetch(new Request(input, init)),
+    requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+  });
+  await mcp.connect(transport);
+  return mcp;
+}
 
 interface WebRequest {
   path: string;
@@ -216,12 +235,25 @@ describe('double-texting (on_busy)', () => {
     const viaClient = await client.messages.post(id, { content: 'fifth' }).catch((error: unknown) => error);
     expect(viaClient).toBeInstanceOf(ApiError);
     expect((viaClient as ApiError).code).toBe('thread_busy');
+    // And the MCP agent tool: its on_busy follows the same rule.
+    const mcp = await mcpClient();
+    try {
+      const refused = (await mcp.callTool({
+        name: 'double_texting_reject',
+        arguments: { message: 'sixth', thread_id: id, on_busy: 'reject' },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('thread_busy');
+    } finally {
+      await mcp.close();
+    }
     const queued = await client.messages.post(id, { content: 'fourth', on_busy: 'enqueue' });
     expect(queued.queued).toBe(true);
     await release(key);
     const log = await settled(id);
     expect(contents(log)).not.toContain('third');
     expect(contents(log)).not.toContain('fifth');
+    expect(contents(log)).not.toContain('sixth');
     expect(contents(log.slice(-2))).toEqual(['fourth', 'echo: fourth']);
   });
 
