@@ -154,6 +154,8 @@ describe('thread schedules', () => {
     const [after] = await schedulesOf(id);
     expect(after?.fired_count).toBe(1);
     expect(after?.last_tick).toBe(due?.next_at);
+    // Its next tick moved past the spent one: the alarm is not set again and again for it.
+    expect(after?.next_at).toBeGreaterThan(due?.next_at as number);
   });
 
   it('SCHED-3: survives eviction: the schedule is read again from SQLite and fires once after it', async () => {

@@ -49,7 +49,8 @@ async function fireOne(desk: FiringDesk, row: ScheduleRow, now: number): Promise
   const rows = desk.rows();
   const record = { tick: tick.tick, nextAt: tick.nextAt, at: now };
   if (!tick.fire) {
-    rows.markTick(row.id, { ...record, outcome: 'skipped: missed', fired: false });
+    if (!rows.markTick(row.id, { ...record, outcome: 'skipped: missed', fired: false }))
+      rows.advance(row.id, tick.nextAt);
     return;
   }
   // IDN-5: a schedule's turn counts against the owner's running turns like a message they post.
@@ -74,7 +75,7 @@ async function fireOne(desk: FiringDesk, row: ScheduleRow, now: number): Promise
     }
     messageId = posted.value.messageId;
   } catch (error) {
-    if (error instanceof TickTaken) return;
+    if (error instanceof TickTaken) return rows.advance(row.id, tick.nextAt);
     // The tick is spent all the same: a failure that stays would otherwise wake the alarm again at once.
     rows.markTick(row.id, { ...record, outcome: 'failed: internal_error', fired: false });
     throw error;

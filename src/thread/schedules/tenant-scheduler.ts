@@ -163,7 +163,9 @@ export class TenantScheduler {
       return;
     }
     // Recorded first, with the thread's id: a restart before the thread answers asks again with it.
-    if (!this.host.rows.markTick(row.id, { ...record, outcome: 'starting', fired: true, thread: threadId })) return;
+    if (!this.host.rows.markTick(row.id, { ...record, outcome: 'starting', fired: true, thread: threadId })) {
+      return this.host.rows.advance(row.id, tick.nextAt);
+    }
     await this.startThread(row, threadId, tick.tick);
   }
 

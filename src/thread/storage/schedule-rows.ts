@@ -254,6 +254,21 @@ export class ScheduleRows {
     return cursor.rowsWritten > 0;
   }
 
+  /**
+   * A row whose due tick was recorded already (its next tick left behind): the next tick moves
+   * forward to `nextAt`, never back, so the alarm is not set again for a tick that is spent.
+   */
+  advance(id: string, nextAt: number | null): void {
+    if (!this.ready(false)) return;
+    this.sql.exec(
+      `UPDATE ${this.table} SET next_at = ? WHERE id = ? AND next_at IS NOT NULL AND (? IS NULL OR next_at < ?)`,
+      nextAt,
+      id,
+      nextAt,
+      nextAt,
+    );
+  }
+
   /** A tenant schedule's thread is known created (or known refused): `outcome` says which. */
   settlePending(id: string, thread: string, outcome: string): void {
     this.sql.exec(
