@@ -2,6 +2,7 @@
  * The authoring API: what application code imports, as `@standardagents/spec` or from this package.
  */
 
+export type { AgentSchedule } from './agent-schedules.js';
 export type {
   AgentBudget,
   AgentDefinition,
@@ -10,7 +11,6 @@ export type {
   SideConfigInput,
 } from './define-agent.js';
 export { defineAgent } from './define-agent.js';
-export type { AgentSchedule } from './agent-schedules.js';
 export type { EffectArgs, EffectDefinition, EffectHandler, EffectOptions } from './define-effect.js';
 export { defineEffect } from './define-effect.js';
 export type {
