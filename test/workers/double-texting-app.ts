@@ -34,6 +34,17 @@ export const tools = {
       return { status: 'success', result: await response.text() };
     },
   }),
+  // Counts its run like dt_count, then never returns, with no request left open: a tool a restart
+  // cuts. (workerd cannot shut down while an object torn down by the test still has a request open.)
+  dt_stall: defineTool({
+    description: 'Count a run of this call, then never finish',
+    args: z.object({ key: z.string() }),
+    variables: [servicesUrl],
+    execute: async (state, args) => {
+      await (await state.fetch(`${state.tenvs.SERVICES_URL}/web/echo?text=${args.key}`)).text();
+      return new Promise(() => {});
+    },
+  }),
   dt_write: defineTool({
     description: 'Write a file',
     args: z.object({ path: z.string(), text: z.string() }),
@@ -57,7 +68,7 @@ export const prompts = [
     name: 'double_texting',
     prompt: '',
     model: 'scripted',
-    tools: ['dt_hold', 'dt_count', 'dt_write', 'dt_delete', 'question'],
+    tools: ['dt_hold', 'dt_count', 'dt_stall', 'dt_write', 'dt_delete', 'question'],
   }),
 ];
 

@@ -303,14 +303,17 @@ describe('double-texting (on_busy)', () => {
         toolCalls: [
           call('dt_write', { path: '/kept.txt', text: 'changed' }),
           call('dt_delete', { path: '/gone.txt' }),
-          call('dt_hold', { key: first }),
+          call('dt_stall', { key: first }),
           call('dt_hold', { key: second }),
         ],
       },
       { text: 'second done' },
     ]);
     expect((await post(id, { content: turn })).status).toBe(202);
-    await untilHeld(first);
+    await until(
+      () => runs(first, 'echo'),
+      (count) => count === 1,
+    );
     // Torn down mid-tool, as a crash or a deploy would; the safety alarm resumes the turn.
     await abortAllDurableObjects();
     const resumed = runDurableObjectAlarm(env.THREADS.get(env.THREADS.idFromName(id)));
@@ -322,7 +325,6 @@ describe('double-texting (on_busy)', () => {
     expect(contents(log.slice(before.length))).toEqual(['third', 'echo: third']);
     expect([await file(id, '/kept.txt'), await file(id, '/gone.txt')]).toEqual(['original', 'doomed']);
     // The call cut by the restart was not run again; the other ran once.
-    expect([await runs(first, 'hold'), await runs(second, 'hold')]).toEqual([1, 1]);
-    await release(first);
+    expect([await runs(first, 'echo'), await runs(second, 'hold')]).toEqual([1, 1]);
   });
 });
