@@ -1,15 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
-import { LongestFirst } from './test/support/longest-first.js';
 
 const spec = fileURLToPath(new URL('./src/spec/index.ts', import.meta.url));
 
 export default defineConfig({
   resolve: { alias: { '@standardagents/spec': spec } },
   test: {
-    // The longest test files start first (test/support/longest-first.ts).
-    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // Pure engine logic, in Node.
