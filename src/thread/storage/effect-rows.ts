@@ -4,6 +4,7 @@
  * the rows. Times are milliseconds since the epoch. The table is made on first use, not with the
  * thread's schema: most threads never schedule an effect, and such a thread keeps no table for it.
  */
+import { TableOnFirstUse } from './table-on-first-use.js';
 
 export type EffectStatus = 'pending' | 'running' | 'completed' | 'failed' | 'cancelled';
 
@@ -72,27 +73,16 @@ function rowOf(stored: Stored): EffectRow {
 
 export class EffectRows {
   private readonly sql: SqlStorage;
-  /**
-   * Whether the table exists: asked of SQLite once per instance, then known, since this object is the
-   * only writer of its storage and makes the table only through `insert`.
-   */
-  private made: boolean | null = null;
+  private readonly onFirstUse: TableOnFirstUse;
 
   constructor(storage: DurableObjectStorage) {
     this.sql = storage.sql;
+    this.onFirstUse = new TableOnFirstUse(this.sql, 'effects', SCHEMA);
   }
 
-  /** Whether the table exists; made when `create` is true. */
+  /** Whether the table exists; made first when `create` is true. */
   private ready(create: boolean): boolean {
-    if (this.made === null) {
-      const found = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'effects'");
-      this.made = found.one().n > 0;
-    }
-    if (!this.made && create) {
-      this.sql.exec(SCHEMA);
-      this.made = true;
-    }
-    return this.made;
+    return this.onFirstUse.ready(create);
   }
 
   insert(row: Pick<EffectRow, 'id' | 'name' | 'args' | 'dueAt' | 'createdAt'>): void {

@@ -6,6 +6,7 @@
  * stored, so one tick is fired once however often an alarm runs it. Times are ms since the epoch.
  * The table is made on first use: most threads never have a schedule, and keep no table for one.
  */
+import { TableOnFirstUse } from './table-on-first-use.js';
 
 export interface ScheduleRow {
   id: string;
@@ -119,26 +120,19 @@ export interface TickRecord {
 
 export class ScheduleRows {
   private readonly sql: SqlStorage;
-  /** Whether the table exists: asked once per instance, then known (this object is its only writer). */
-  private made: boolean | null = null;
+  private readonly onFirstUse: TableOnFirstUse;
 
   constructor(
     storage: DurableObjectStorage,
     private readonly table: 'schedules' | 'tenant_schedules' = 'schedules',
   ) {
     this.sql = storage.sql;
+    this.onFirstUse = new TableOnFirstUse(this.sql, this.table, schema(this.table));
   }
 
+  /** Whether the table exists; made first when `create` is true. */
   private ready(create: boolean): boolean {
-    if (this.made === null) {
-      const found = this.sql.exec<{ n: number }>('SELECT count(*) AS n FROM sqlite_master WHERE name = ?', this.table);
-      this.made = found.one().n > 0;
-    }
-    if (!this.made && create) {
-      this.sql.exec(schema(this.table));
-      this.made = true;
-    }
-    return this.made;
+    return this.onFirstUse.ready(create);
   }
 
   insert(row: NewScheduleRow): void {

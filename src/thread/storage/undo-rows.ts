@@ -5,6 +5,7 @@
  * that ends any other way clears it. The table is made on first use: a thread whose turns never
  * write a file keeps none, and its turns pay one cached check at their end.
  */
+import { TableOnFirstUse } from './table-on-first-use.js';
 
 export interface UndoRow {
   path: string;
@@ -20,23 +21,16 @@ const SCHEMA = `CREATE TABLE IF NOT EXISTS turn_undo (
 
 export class UndoRows {
   private readonly sql: SqlStorage;
-  /** Whether the table exists: asked of SQLite once per instance, then known (this object is its only writer). */
-  private made: boolean | null = null;
+  private readonly onFirstUse: TableOnFirstUse;
 
   constructor(storage: DurableObjectStorage) {
     this.sql = storage.sql;
+    this.onFirstUse = new TableOnFirstUse(this.sql, 'turn_undo', SCHEMA);
   }
 
+  /** Whether the table exists; made first when `create` is true. */
   private ready(create: boolean): boolean {
-    if (this.made === null) {
-      const found = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'turn_undo'");
-      this.made = found.one().n > 0;
-    }
-    if (!this.made && create) {
-      this.sql.exec(SCHEMA);
-      this.made = true;
-    }
-    return this.made;
+    return this.onFirstUse.ready(create);
   }
 
   /** Records a path's state before the turn changed it; a path already recorded keeps its first record. */
@@ -70,6 +64,6 @@ export class UndoRows {
 
   /** After the storage was erased. */
   forget(): void {
-    this.made = null;
+    this.onFirstUse.forget();
   }
 }

@@ -6,6 +6,7 @@
  * thread/webhooks decides what to send and when; this file only keeps the rows. Times are ms since
  * the epoch. The tables are made on first use: most tenants never register a webhook.
  */
+import { TableOnFirstUse } from './table-on-first-use.js';
 
 /** Whose threads an endpoint hears: the whole tenant, one owner's, or one thread's. */
 export type WebhookScope = { kind: 'tenant' } | { kind: 'owner'; owner: string } | { kind: 'thread'; threadId: string };
@@ -137,23 +138,16 @@ function deliveryOf(row: StoredDelivery): DeliveryRow {
 
 export class WebhookRows {
   private readonly sql: SqlStorage;
-  /** Whether the tables exist: asked once per instance; only `insertWebhook` makes them. */
-  private made: boolean | null = null;
+  private readonly onFirstUse: TableOnFirstUse;
 
   constructor(storage: DurableObjectStorage) {
     this.sql = storage.sql;
+    this.onFirstUse = new TableOnFirstUse(this.sql, 'webhooks', SCHEMA);
   }
 
+  /** Whether the table exists; made first when `create` is true. */
   private ready(create: boolean): boolean {
-    if (this.made === null) {
-      const found = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'webhooks'");
-      this.made = found.one().n > 0;
-    }
-    if (!this.made && create) {
-      this.sql.exec(SCHEMA);
-      this.made = true;
-    }
-    return this.made;
+    return this.onFirstUse.ready(create);
   }
 
   // ---- endpoints ----------------------------------------------------------------------------
