@@ -5,8 +5,9 @@
  */
 import type { ThreadEffect } from '../../client/index.js';
 import { type Api, describeError } from './api.js';
-import { badge, h, replace } from './dom.js';
+import { badge, h } from './dom.js';
 import { dateTime, json } from './format.js';
+import { ListCard } from './list-card.js';
 
 /** The badge tone of each status: waiting and running are under way, the rest are over. */
 const TONES: Record<ThreadEffect['status'], string> = {
@@ -18,42 +19,31 @@ const TONES: Record<ThreadEffect['status'], string> = {
 };
 
 export class EffectsPanel {
-  readonly element: HTMLElement;
-  private readonly list = h('div', { class: 'effects' });
+  private readonly card: ListCard<ThreadEffect>;
 
   constructor(
     private readonly api: Api,
     private readonly threadId: string,
     private readonly showError: (text: string) => void,
   ) {
-    this.element = h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'effects-title' },
-      h(
-        'div',
-        { class: 'section-head' },
-        h('h2', { id: 'effects-title' }, 'Effects'),
-        h('button', { type: 'button', class: 'small', onclick: () => void this.refresh() }, 'Refresh effects'),
-      ),
-      this.list,
-    );
+    this.card = new ListCard({
+      id: 'effects-title',
+      title: 'Effects',
+      noun: 'effects',
+      listLabel: 'Scheduled effects',
+      empty: 'No effects scheduled.',
+      className: 'effects',
+      load: async () => (await api.client.effects.list(threadId)).effects,
+      row: (effect) => this.row(effect),
+    });
   }
 
-  async refresh(): Promise<void> {
-    try {
-      const { effects } = await this.api.client.effects.list(this.threadId);
-      if (effects.length === 0) return replace(this.list, h('p', { class: 'muted' }, 'No effects scheduled.'));
-      replace(
-        this.list,
-        h(
-          'ul',
-          { class: 'files', 'aria-label': 'Scheduled effects' },
-          effects.map((effect) => this.row(effect)),
-        ),
-      );
-    } catch (error) {
-      replace(this.list, h('p', { class: 'form-error' }, `Could not list the effects: ${describeError(error)}`));
-    }
+  get element(): HTMLElement {
+    return this.card.element;
+  }
+
+  refresh(): Promise<void> {
+    return this.card.refresh();
   }
 
   private row(effect: ThreadEffect): HTMLLIElement {

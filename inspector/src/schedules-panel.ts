@@ -5,8 +5,9 @@
  */
 import type { Schedule } from '../../client/index.js';
 import { type Api, describeError } from './api.js';
-import { badge, h, replace } from './dom.js';
+import { badge, h } from './dom.js';
 import { dateTime } from './format.js';
+import { ListCard } from './list-card.js';
 
 /** What the schedule fires on, in words a person reads at a glance. */
 function timing(schedule: Schedule): string {
@@ -15,42 +16,31 @@ function timing(schedule: Schedule): string {
 }
 
 export class SchedulesPanel {
-  readonly element: HTMLElement;
-  private readonly list = h('div', { class: 'schedules' });
+  private readonly card: ListCard<Schedule>;
 
   constructor(
     private readonly api: Api,
     private readonly threadId: string,
     private readonly showError: (text: string) => void,
   ) {
-    this.element = h(
-      'section',
-      { class: 'card', 'aria-labelledby': 'schedules-title' },
-      h(
-        'div',
-        { class: 'section-head' },
-        h('h2', { id: 'schedules-title' }, 'Schedules'),
-        h('button', { type: 'button', class: 'small', onclick: () => void this.refresh() }, 'Refresh schedules'),
-      ),
-      this.list,
-    );
+    this.card = new ListCard({
+      id: 'schedules-title',
+      title: 'Schedules',
+      noun: 'schedules',
+      listLabel: 'Schedules',
+      empty: 'No schedules.',
+      className: 'schedules',
+      load: async () => (await api.client.schedules.list(threadId)).schedules,
+      row: (schedule) => this.row(schedule),
+    });
   }
 
-  async refresh(): Promise<void> {
-    try {
-      const { schedules } = await this.api.client.schedules.list(this.threadId);
-      if (schedules.length === 0) return replace(this.list, h('p', { class: 'muted' }, 'No schedules.'));
-      replace(
-        this.list,
-        h(
-          'ul',
-          { class: 'files', 'aria-label': 'Schedules' },
-          schedules.map((schedule) => this.row(schedule)),
-        ),
-      );
-    } catch (error) {
-      replace(this.list, h('p', { class: 'form-error' }, `Could not list the schedules: ${describeError(error)}`));
-    }
+  get element(): HTMLElement {
+    return this.card.element;
+  }
+
+  refresh(): Promise<void> {
+    return this.card.refresh();
   }
 
   private row(schedule: Schedule): HTMLLIElement {
