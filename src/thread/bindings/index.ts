@@ -1,6 +1,6 @@
 /**
  * What the thread layer binds to (THR-1, THR-6): the Worker's env, the Thread object's RPC contract
- * and stub, the D1 thread index and the R2 file store.
+ * and stub, the D1 thread index, the D1 usage index and the R2 file store.
  */
 export type { RuntimeEnv } from './env.js';
 export { R2FileStore } from './r2-file-store.js';
@@ -46,6 +46,15 @@ export { fail, forbidden, notFound, ok } from './thread-api.js';
 export type { IndexedThread, McpListedTool, McpListing } from './thread-index.js';
 export { ThreadIndex } from './thread-index.js';
 export { threadStub } from './thread-stub.js';
+export type {
+  UsageDimension,
+  UsageEvent,
+  UsageNumbers,
+  UsageQuery,
+  UsageRow,
+  UsageScope,
+} from './usage-index.js';
+export { USAGE_DIMENSIONS, UsageIndex } from './usage-index.js';
 export type { IndexedWait, ListedWait, WaitListQuery } from './wait-index.js';
 export { decodeWaitCursor } from './wait-index.js';
 export type {

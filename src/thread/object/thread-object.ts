@@ -103,6 +103,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   }
 
   protected override recordOutcome(outcome: TurnOutcome): void {
+    // USE-2: the turn's model steps go to the usage index, off the turn's path.
+    this.usageReports.send();
     // A thread terminated while the turn ran stays terminated: the aborted turn changes nothing.
     if (typeof this.store().info.terminatedAt === 'number') {
       this.setStatus('terminated', 'terminated');

@@ -24,6 +24,7 @@ import {
   type RuntimeEnv,
   type ThreadDetails,
   ThreadIndex,
+  UsageIndex,
 } from '../bindings/index.js';
 import { ParentReporter } from '../children/index.js';
 import { DurableEffectQueue, EffectRunner } from '../effects/index.js';
@@ -48,6 +49,7 @@ import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
 import type { EndingHost } from './thread-ending.js';
 import { DurableThreadHost } from './thread-host.js';
+import { UsageReports } from './usage-reports.js';
 
 export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected frames: FrameLog;
@@ -57,6 +59,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   /** The D1 thread index (THR-1): one per object. */
   protected readonly index: ThreadIndex;
   protected readonly indexWrites: IndexWrites;
+  /** The thread's model steps, reported to the D1 usage index after each turn (USE-2). */
+  protected readonly usageReports: UsageReports;
   protected readonly reporter: ParentReporter;
   /** The thread's variables and the scrubber every stored or emitted byte passes through (EXE-8). */
   protected readonly variables: ThreadVariables;
@@ -87,6 +91,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
     this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
+    const usage = { ctx, index: new UsageIndex(env.DB), meta: this.metaTable, record: () => this.record() };
+    this.usageReports = new UsageReports({ ...usage, logError: this.variables.logError });
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
     this.programs = new ThreadPrograms(ctx, env);
     this.mcp = new ThreadMcp({ ctx, env, registry, variables: this.variables, store: () => this.store() });
