@@ -6,7 +6,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import type { Registry } from '../engine/registry/index.js';
-import { apiKeyRoutes, auditRoutes, limitRoutes } from './admin/index.js';
+import { apiKeyRoutes, auditRoutes, limitRoutes, usageRoutes } from './admin/index.js';
 import {
   declareBearerAuth,
   errorResponse,
@@ -85,6 +85,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/limits', limitRoutes());
   app.route('/api/keys', apiKeyRoutes());
   app.route('/api/audit', auditRoutes());
+  app.route('/api/usage', usageRoutes());
   app.route('/api/webhooks', webhookRoutes());
   app.route('/api/schedules', tenantScheduleRoutes(registry));
   app.route('/api/threads', streamRoutes());

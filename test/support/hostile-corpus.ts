@@ -2352,3 +2352,28 @@ export const HOSTILE_TOOL_RESULT_RETURNS: readonly unknown[] = [
   [{ status: 'success' }],
   0,
 ];
+
+// ---- the cost report's query (USE-5) ---------------------------------------------------------------
+// Used by test/workers/usage.test.ts. Each is refused with 400 `invalid_usage_query` whose message
+// names the field; the group_by names never reach SQL (only the five dimensions' own columns do).
+
+/** Queries of `GET /api/usage` signed in with an `API_KEYS` key (not the bootstrap admin key). */
+export const HOSTILE_USAGE_QUERIES: readonly { query: string; field: string }[] = [
+  { query: 'group_by=bogus', field: 'group_by' },
+  { query: 'group_by=user,user', field: 'group_by' },
+  { query: 'group_by=user,,model', field: 'group_by' },
+  { query: 'group_by=user_id', field: 'group_by' },
+  { query: `group_by=${encodeURIComponent('user; DROP TABLE usage_events')}`, field: 'group_by' },
+  { query: `group_by=${encodeURIComponent('model) UNION SELECT key_hash FROM api_keys --')}`, field: 'group_by' },
+  { query: 'group_by=__proto__', field: 'group_by' },
+  { query: 'group_by=tenant', field: 'group_by' },
+  { query: 'from=2026-13-01', field: 'from' },
+  { query: 'from=2026-02-30', field: 'from' },
+  { query: 'from=yesterday', field: 'from' },
+  { query: `from=${encodeURIComponent("2026-01-01' OR '1'='1")}`, field: 'from' },
+  { query: 'to=2026-1-1', field: 'to' },
+  { query: 'to=20260101', field: 'to' },
+  { query: 'from=2026-01-10&to=2026-01-09', field: 'from' },
+  { query: 'from=2025-01-01&to=2026-01-02', field: 'days' },
+  { query: 'from=1999-01-01&to=9999-12-31', field: 'days' },
+];
