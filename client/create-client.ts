@@ -22,6 +22,7 @@ import {
 import { openStream, type StreamOptions } from './stream.js';
 import type { ThreadStream } from './thread-stream.js';
 import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
+import { type UsageCalls, usageCalls } from './usage.js';
 import { type VariableCalls, variableCalls } from './variables.js';
 import { type WaitCalls, waitCalls } from './waits.js';
 import { type WebhookCalls, webhookCalls } from './webhooks.js';
@@ -51,6 +52,8 @@ export interface Client {
   readonly audit: AuditCalls;
   /** Admins: the tenant's rate limits and spend quotas. */
   readonly limits: LimitCalls;
+  /** What models cost, by user, agent, model, day (an admin: the tenant's; others: their own). */
+  readonly usage: UsageCalls;
   /** The thread's frames, reconnecting after every drop; see ThreadStream. */
   stream(id: string, options?: StreamOptions): ThreadStream;
 }
@@ -75,6 +78,7 @@ export function createClient(options: ClientOptions): Client {
     keys: keyCalls(api),
     audit: auditCalls(api),
     limits: limitCalls(api),
+    usage: usageCalls(api),
     stream: (id, streamOptions = {}) => openStream(platform, id, streamOptions, threads.get),
   };
 }

@@ -86,6 +86,9 @@ export type {
   ToolSummary,
   UpdateKeyBody,
   UpdateWebhookBody,
+  UsageDimension,
+  UsageReport,
+  UsageRow,
   WaitPage,
   Webhook,
   WebhookAttempt,
@@ -97,6 +100,7 @@ export { FrameSequencer, type Verdict } from './sequencer.js';
 export type { StreamOptions } from './stream.js';
 export type { StreamState, ThreadStream } from './thread-stream.js';
 export type { AgentCalls, TaggedThreadPage, ThreadCalls } from './threads.js';
+export type { UsageCalls, UsageQuery } from './usage.js';
 export type { VariableCalls } from './variables.js';
 export type { WaitCalls } from './waits.js';
 export type { WebhookCalls } from './webhooks.js';

@@ -313,6 +313,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/usage': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Model usage and cost by user, agent, model, day or tenant (an admin: the tenant; others: their own) */
+    get: operations['getUsage'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/webhooks': {
     parameters: {
       query?: never;
@@ -1044,6 +1061,44 @@ export interface components {
       }[];
       /** @description The cursor of the next, older page */
       next: string | null;
+    };
+    UsageReport: {
+      from: string;
+      to: string;
+      group_by: ('user' | 'agent' | 'model' | 'day' | 'tenant')[];
+      /** @description One per value of the dimensions, dearest first */
+      rows: components['schemas']['UsageRow'][];
+      totals: components['schemas']['UsageReportTotals'];
+    };
+    UsageRow: {
+      /** @description The thread owner's subject */
+      user?: string;
+      agent?: string;
+      /** @description The model definition */
+      model?: string;
+      /** @description YYYY-MM-DD, UTC */
+      day?: string;
+      tenant?: string;
+      input_tokens: number;
+      output_tokens: number;
+      /** @description Input tokens served from a prompt cache (part of input_tokens) */
+      cached_tokens: number;
+      total_tokens: number;
+      /** @description US dollars at the models' prices; a model without prices adds nothing */
+      cost_usd: number;
+      /** @description Model steps (calls) counted */
+      steps: number;
+    };
+    UsageReportTotals: {
+      input_tokens: number;
+      output_tokens: number;
+      /** @description Input tokens served from a prompt cache (part of input_tokens) */
+      cached_tokens: number;
+      total_tokens: number;
+      /** @description US dollars at the models' prices; a model without prices adds nothing */
+      cost_usd: number;
+      /** @description Model steps (calls) counted */
+      steps: number;
     };
     CreatedWebhook: components['schemas']['Webhook'] & {
       /** @description whsec_...: the signing secret, shown only in this answer */
@@ -2595,6 +2650,71 @@ export interface operations {
         };
       };
       /** @description `forbidden`: the caller is not an admin, or names a tenant not its own */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getUsage: {
+    parameters: {
+      query?: {
+        /** @description Comma-separated: `user`, `agent`, `model`, `day`, `tenant` (tenant: the bootstrap admin key only). None: one row of totals */
+        group_by?: string;
+        /** @description The first day; default 29 days before `to`: a UTC date, YYYY-MM-DD, inclusive */
+        from?: string;
+        /** @description The last day; default today: a UTC date, YYYY-MM-DD, inclusive */
+        to?: string;
+        /** @description The bootstrap admin key only: one tenant instead of all */
+        tenant?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The sums, dearest first, and their totals */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsageReport'];
+        };
+      };
+      /** @description `invalid_usage_query`: group_by, from or to is not valid; the message names it */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: another tenant, named by a key other than the bootstrap admin key */
       403: {
         headers: {
           [name: string]: unknown;

@@ -49,6 +49,9 @@ export type WebhookDeliveryPage = Schemas['WebhookDeliveryPage'];
 export type WebhookAttempt = Schemas['WebhookAttempt'];
 export type CreateWebhookBody = Schemas['CreateWebhookBody'];
 export type UpdateWebhookBody = Schemas['UpdateWebhookBody'];
+export type UsageReport = Schemas['UsageReport'];
+export type UsageRow = Schemas['UsageRow'];
+export type UsageDimension = UsageReport['group_by'][number];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];

@@ -7,8 +7,9 @@
  * the steps; nothing here sleeps.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { ApiError, createClient } from '../../client/index.js';
 import { ALICE, api, BOB, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
@@ -38,6 +39,7 @@ interface ThreadUsage {
   usage: { thread: Numbers & { unpriced_steps: number } };
 }
 
+const worker = (exports as unknown as { default: Fetcher }).default;
 const today = new Date().toISOString().slice(0, 10);
 const daysFrom = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
@@ -117,6 +119,12 @@ function reported(key: string, query: string, steps: number): Promise<Report> {
     () => usage(key, query),
     (report) => report.totals.steps >= steps,
   );
+}
+
+/** The client library, signed in with `key`, speaking to the Worker under test. */
+function clientOf(key: string) {
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) => worker.fetch(new Request(input, init));
+  return createClient({ baseUrl: 'https://runtime.test', apiKey: key, fetch });
 }
 
 const stub = (id: string) => env.THREADS.get(env.THREADS.idFromName(id));
@@ -219,6 +227,24 @@ describe('GET /api/usage (USE-1, USE-4)', () => {
       async () => (await (await api('/api/usage?group_by=agent', { key: ALICE })).json()) as Report,
       (now) => (now.rows.find((row) => row.agent === 'budgeted')?.steps ?? 0) >= numbers.steps,
     );
+  });
+});
+
+describe('client.usage.get', () => {
+  it('asks with groupBy, from and to, and reads a refusal as ApiError invalid_usage_query', async () => {
+    const tenant = newTenant('client');
+    const [fay, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];
+    const id = await runTurn(fay.key, 'budgeted', twoSteps(120, 12));
+    await reported(admin.key, 'group_by=user', 2);
+    const report = await clientOf(admin.key).usage.get({ groupBy: ['user', 'model'], from: today, to: today });
+    expect(report).toMatchObject({ from: today, to: today, group_by: ['user', 'model'] });
+    expect(report.rows).toMatchObject([{ user: fay.subject, model: 'priced', steps: 2 }]);
+    expectSame(report.totals, await threadUsage(id, fay.key));
+    const refused = await clientOf(fay.key)
+      .usage.get({ groupBy: ['tenant'] })
+      .catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 400, code: 'invalid_usage_query' });
   });
 });
 
