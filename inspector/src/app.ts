@@ -1,8 +1,8 @@
 /**
  * The page's shell: a top bar and one screen at a time, chosen by the location's hash
  * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread, `#/webhooks`
- * the webhook endpoints and their deliveries, `#/schedules` the schedules that start threads). Without a
- * key it shows the sign-in screen.
+ * the webhook endpoints and their deliveries, `#/schedules` the schedules that start threads, `#/usage`
+ * what models cost by who spent it). Without a key it shows the sign-in screen.
  */
 import type { Api } from './api.js';
 import { h, replace } from './dom.js';
@@ -11,6 +11,7 @@ import { schedulesScreen } from './schedules-page.js';
 import { forgetKey, signInScreen } from './sign-in.js';
 import { threadListScreen } from './thread-list.js';
 import { type Screen, threadScreen } from './thread-view.js';
+import { usageScreen } from './usage-page.js';
 import { webhooksScreen } from './webhooks-page.js';
 
 export class App {
@@ -67,9 +68,15 @@ export class App {
         h('a', { href: '#/inbox' }, 'Inbox'),
         h('a', { href: '#/webhooks' }, 'Webhooks'),
         h('a', { href: '#/schedules' }, 'Schedules'),
+        h('a', { href: '#/usage' }, 'Usage'),
       ),
       h('button', { type: 'button', class: 'small', onclick: () => this.signOut() }, 'Sign out'),
     );
+    if (/^#\/usage\/?$/.test(location.hash)) {
+      this.current = usageScreen(api);
+      this.show(this.current.element);
+      return;
+    }
     if (/^#\/schedules\/?$/.test(location.hash)) {
       this.current = schedulesScreen(api);
       this.show(this.current.element);
