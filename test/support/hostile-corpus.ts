@@ -2377,3 +2377,31 @@ export const HOSTILE_USAGE_QUERIES: readonly { query: string; field: string }[] 
   { query: 'from=2025-01-01&to=2026-01-02', field: 'days' },
   { query: 'from=1999-01-01&to=9999-12-31', field: 'days' },
 ];
+
+// ---- span export settings (OTEL_* variables) --------------------------------------------------------
+// Used by test/node/thread/tracing/span-exporter.test.ts. Each entry is left out with a warning, the
+// others kept, and the word `secret` (where a collector key would be) never reaches the log.
+
+/** Entries of `OTEL_EXPORTER_OTLP_HEADERS` that cannot be sent as a header. */
+export const HOSTILE_OTLP_HEADER_ENTRIES: readonly string[] = [
+  'x-split=secret%0D%0AX-Injected:%201',
+  'x-lf=secret%0Aevil',
+  'x-nul=secret%00',
+  'x-wide=secret%E2%82%AC',
+  'x-broken=secret%E0%A4%A',
+  'bad name=secret',
+  'x(paren)=secret',
+  '=secret',
+  'no-equals-secret',
+];
+
+/** Endpoints that are not an http(s) URL: no spans are sent anywhere. */
+export const HOSTILE_OTLP_ENDPOINTS: readonly string[] = [
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'data:text/plain,secret',
+  'ftp://user:secret@collector.test',
+  'ws://collector.test/v1/traces',
+  'collector.test:4318',
+  'not a url with secret',
+];

@@ -16,6 +16,7 @@ import {
   otlpSettings,
   spanExporter,
 } from '../../../../src/thread/tracing/index.js';
+import { HOSTILE_OTLP_ENDPOINTS, HOSTILE_OTLP_HEADER_ENTRIES } from '../../../support/hostile-corpus.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const TURN = '00f067aa0ba902b7';
@@ -347,6 +348,23 @@ describe('settings from the OTEL_* variables', () => {
     expect(logged).toContain('entry 6');
     expect(logged).toContain('entry 7');
     expect(logged).not.toContain('injected');
+  });
+
+  it.each(HOSTILE_OTLP_HEADER_ENTRIES)('leave out the header entry %j, keep the others, log no value', (entry) => {
+    const spy = warnings();
+    const headers = otlpSettings({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector.test',
+      OTEL_EXPORTER_OTLP_HEADERS: `authorization=Bearer%20k,${entry},x-after=1`,
+    })?.headers;
+    expect(headers).toEqual({ authorization: 'Bearer k', 'x-after': '1' });
+    expect(lines(spy).join('\n')).not.toContain('secret');
+  });
+
+  it.each(HOSTILE_OTLP_ENDPOINTS)('send nowhere for the endpoint %j, and log no part of it', (url) => {
+    const spy = warnings();
+    expect(otlpSettings({ OTEL_EXPORTER_OTLP_ENDPOINT: url })).toBeNull();
+    expect(otlpSettings({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: url })).toBeNull();
+    expect(lines(spy).join('\n')).not.toContain('secret');
   });
 
   it('take the service name, the protocol and the timeout, and fall back to defaults on bad values', () => {
