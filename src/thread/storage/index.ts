@@ -1,7 +1,8 @@
 /**
  * A thread's SQLite storage (THR-1, THR-2): the message log and key-value store, the schema, the
  * numbered stream frames, the thread's own record, and the rows other rooms keep (idempotency keys,
- * variables, MCP servers, file sizes, scheduled effects, schedules), and the model steps its usage frames record. Every SQL statement of the runtime is in this room.
+ * variables, MCP servers, file sizes, scheduled effects, schedules), and the model steps its usage
+ * frames record. Every SQL statement of the runtime is in this room.
  */
 export type { ChildFacts } from './child-registry.js';
 export { MAX_CHILD_STATUS_LENGTH } from './child-registry.js';
