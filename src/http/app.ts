@@ -33,6 +33,7 @@ import {
   mcpAuthorizationRoutes,
   mcpOAuthRoutes,
   serviceRoutes,
+  spanRoutes,
   streamRoutes,
   threadRoutes,
   waitRoutes,
@@ -95,6 +96,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', mcpAuthorizationRoutes());
   app.route('/api/threads', deferredChildRoutes());
   app.route('/api/threads', effectRoutes());
+  app.route('/api/threads', spanRoutes());
   app.route('/api/threads', threadScheduleRoutes());
   app.route('/api/threads', threadRoutes(registry));
   app.route('/api/waits', waitRoutes());

@@ -21,7 +21,9 @@ import {
 import { truncationLimits } from '../files/index.js';
 import { appendWithHooks, resultThroughHooks } from '../hooks/index.js';
 import type { NewMessage } from '../ports/index.js';
+import { type Span, withSpan } from '../tracing/index.js';
 import { runningLine } from './call-heartbeat.js';
+import { endCallSpan, startCallSpan } from './call-span.js';
 import { credentialHint, STORE_SECRET } from './credential-hint.js';
 import type { ExecutedStep, ExecutorDeps } from './executor-types.js';
 import { toolInvoker } from './invoke-tool.js';
@@ -295,19 +297,33 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
     const group = nextGroup(calls, index, running);
     const startedAt = deps.now();
     const prepared: Prepared[] = [];
-    for (const call of group) {
-      const step = await prepare(call, running);
+    // TRACE-3: each call runs in its span, so what it calls (tools, children, MCP servers) nests beneath.
+    const spans = group.map(startCallSpan);
+    for (const [offset, call] of group.entries()) {
+      const step = await withSpan(spans[offset] as Span, () => prepare(call, running));
       prepared.push(step);
       if (step.type === 'wait') break;
     }
     const outcomes = await Promise.all(
-      prepared.map((step) => (step.type === 'run' ? execute(step.validated, step.waits, running) : step)),
+      prepared.map((step, offset) =>
+        step.type === 'run'
+          ? withSpan(spans[offset] as Span, () => execute(step.validated, step.waits, running))
+          : step,
+      ),
     );
     for (const [offset, outcome] of outcomes.entries()) {
-      if (outcome.type === 'wait') return { messages, waiting: true };
+      const span = spans[offset] as Span;
+      if (outcome.type === 'wait') {
+        for (const waiting of spans.slice(offset)) endCallSpan(waiting, 'waiting');
+        return { messages, waiting: true };
+      }
       const call = group[offset] as ToolCall;
       const began = callStart(prepared[offset], startedAt);
-      messages.push(await persist(call, outcome.result, began, progress.get(call.id) ?? [], running));
+      const message = await withSpan(span, () =>
+        persist(call, outcome.result, began, progress.get(call.id) ?? [], running),
+      );
+      endCallSpan(span, message);
+      messages.push(message);
     }
     index += group.length;
   }

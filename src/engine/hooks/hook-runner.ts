@@ -24,6 +24,7 @@ import type { FrameSink } from '../ports/index.js';
 type MessageUpdates = Parameters<ThreadState['updateMessage']>[1];
 
 import type { HooksByPoint } from '../registry/index.js';
+import { ATTR, activeSpan, spanNames, withSpan } from '../tracing/index.js';
 import {
   type Reader,
   readMessagePatch,
@@ -144,7 +145,11 @@ export class HookRunner {
     if (!hooks || hooks.length === 0) return initial;
     let value = initial;
     for (const hook of hooks) {
-      const ran = await this.runOne(hook, args(value));
+      // TRACE-3: each hook run is a span of whatever ran the point.
+      const span = activeSpan().child(spanNames.hook(hook.id), 'internal', { [ATTR.hookPoint]: point });
+      const ran = await withSpan(span, () => this.runOne(hook, args(value)));
+      if ('error' in ran) span.fail(ran.error, 'hook_failed');
+      span.end();
       const reading = 'error' in ran ? { kind: 'malformed' as const, problem: ran.error } : read(ran.returned, value);
       if (reading.kind === 'value') {
         value = reading.value;

@@ -10,11 +10,13 @@ import { recordUsage, type TurnOutcome } from '../conversation/index.js';
 import { appendWithHooks } from '../hooks/index.js';
 import type { ModelResponse, NewMessage } from '../ports/index.js';
 import { responseFormatProblem } from '../request/index.js';
+import { withSpan } from '../tracing/index.js';
 import { callModel } from './model-call.js';
 import { fitRequest } from './request-fit.js';
 import { prefilteredMessages } from './request-hooks.js';
 import { roundDecision } from './round-limit.js';
 import { holdSpend, settleSpend } from './spend-check.js';
+import { endChatSpan, startChatSpan } from './step-span.js';
 import type { StepEnd, StepRequest, StepRun } from './step-types.js';
 import { streamingEnded } from './streamed-text.js';
 
@@ -31,10 +33,18 @@ export async function runModelStep(run: StepRun, request: StepRequest, own: read
   const spend = await holdSpend(run, messages, request.tools);
   if ('outcome' in spend) return ended(spend.outcome);
   const messageId = crypto.randomUUID();
-  const answer = await callModel(run, request, messages, messageId);
+  // TRACE-3: the call and its retries run in the step's span.
+  const span = startChatSpan(run, messages);
+  const answer = await withSpan(span, () => callModel(run, request, messages, messageId));
   await settleSpend(run, spend.hold, 'response' in answer ? answer.response.usage : null);
-  if ('outcome' in answer) return ended(answer.outcome);
+  if ('outcome' in answer) {
+    const { outcome } = answer;
+    if (outcome.kind === 'failed') span.fail(outcome.message, 'model_error');
+    span.set('standard_agents.outcome', outcome.kind).end();
+    return ended(outcome);
+  }
   const { response } = answer;
+  endChatSpan(span, run, response, messageId);
   const round = await roundDecision(run, own, response.toolCalls);
   const draft: NewMessage = {
     id: messageId,

@@ -5,7 +5,7 @@
  * `context_overflow` instead of a request the provider would refuse.
  */
 import type { Message, ModelMessage } from '../../spec/index.js';
-import { budgetExceeded, recordUsage, type TurnOutcome, threadBudget } from '../conversation/index.js';
+import { budgetExceeded, recordUsage, stepCost, type TurnOutcome, threadBudget } from '../conversation/index.js';
 import {
   buildModelMessages,
   compactConversation,
@@ -13,6 +13,7 @@ import {
   requestBudget,
   turnStartIndex,
 } from '../request/index.js';
+import { ATTR, activeSpan, providerName, spanNames, withSpan } from '../tracing/index.js';
 import { requestHistory, requestWithSystem } from './request-hooks.js';
 import { recordSummarySpend } from './spend-check.js';
 import type { StepRequest, StepRun } from './step-types.js';
@@ -55,18 +56,37 @@ async function compact(run: StepRun, history: readonly Message[], turnId: string
   const { deps, model, conversation } = run;
   const summariser = model.compactWith ? deps.registry.model(model.compactWith) : model;
   const { shown } = conversation;
-  const compacted = await compactConversation({
-    log: history,
-    turnStart: turnStartIndex(history, shown),
-    store: conversation.store,
-    emit: deps.emit,
-    model: summariser,
-    provider: summariser === model ? run.provider : deps.provider(summariser),
-    signal: deps.signal,
-    prompt: run.prompt,
-    shown,
-    render: (slice) => buildModelMessages({ ...run.prompt, includeChat: true }, slice, undefined, '', shown),
+  // TRACE-3: a compaction is a model call of its own, a span beside the step's.
+  const span = activeSpan().child(spanNames.compaction, 'client', {
+    [ATTR.operation]: 'chat',
+    [ATTR.provider]: providerName(summariser.provider),
+    [ATTR.requestModel]: summariser.model ?? summariser.name,
   });
+  const compacted = await withSpan(span, () =>
+    compactConversation({
+      log: history,
+      turnStart: turnStartIndex(history, shown),
+      store: conversation.store,
+      emit: deps.emit,
+      model: summariser,
+      provider: summariser === model ? run.provider : deps.provider(summariser),
+      signal: deps.signal,
+      prompt: run.prompt,
+      shown,
+      render: (slice) => buildModelMessages({ ...run.prompt, includeChat: true }, slice, undefined, '', shown),
+    }),
+  ).catch((error: unknown) => {
+    span.fail(error, 'model_error').end();
+    throw error;
+  });
+  span
+    .setAll({
+      [ATTR.inputTokens]: compacted?.usage?.promptTokens,
+      [ATTR.outputTokens]: compacted?.usage?.completionTokens,
+      [ATTR.cost]: compacted?.usage ? stepCost(compacted.usage, summariser.prices) : null,
+      [ATTR.message]: compacted?.message.id,
+    })
+    .end();
   if (!compacted) return false;
   recordUsage(deps.store, deps.emit, {
     usage: compacted.usage,

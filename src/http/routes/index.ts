@@ -12,6 +12,7 @@ export { interactionRoutes } from './interactions.js';
 export { mcpAuthorizationRoutes } from './mcp-authorizations.js';
 export { mcpOAuthRoutes } from './mcp-oauth.js';
 export { serviceRoutes } from './service.js';
+export { spanRoutes } from './spans.js';
 export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';

@@ -27,6 +27,8 @@ export async function startThread(
   registry: Registry,
   principal: Principal,
   body: StartThreadInput,
+  /** The caller's W3C `traceparent`: the thread's first turn continues that trace; a bad one is ignored. */
+  traceparent?: string,
 ): Promise<ThreadDetails & { webhooks?: WebhookCreated[] }> {
   if (!roleAtLeast(principal.role, 'member')) {
     throw new HttpError({
@@ -74,6 +76,7 @@ export async function startThread(
         permissions: body.permissions,
         ...(body.budget ? { budget: body.budget } : {}),
         ...(context ? { context } : {}),
+        ...(traceparent ? { traceparent } : {}),
       }),
     ),
   ).catch(async (error: unknown) => {

@@ -181,7 +181,9 @@ export function threadRoutes(registry: Registry) {
 
   app.openapi(createThread, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await startThread(c.env, registry, c.get('principal'), body), 201);
+    // TRACE-2: the caller's trace context, if any, is continued by the thread's first turn.
+    const traceparent = c.req.header('traceparent');
+    return c.json(await startThread(c.env, registry, c.get('principal'), body, traceparent), 201);
   });
 
   app.openapi(listThreads, async (c) => {
@@ -222,6 +224,7 @@ export function threadRoutes(registry: Registry) {
           content,
           idempotencyKey,
           ...(onBusy ? { onBusy: onBusy as OnBusy } : {}),
+          traceparent: c.req.header('traceparent'),
         }),
       ),
     );

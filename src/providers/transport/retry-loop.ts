@@ -4,6 +4,7 @@
  * tried again after a backoff or the server's `Retry-After`, up to the policy's limit.
  */
 import { type ModelResponse, ProviderError } from '../../engine/ports/index.js';
+import { ATTR, activeSpan, spanNames } from '../../engine/tracing/index.js';
 import { abortable, abortReason, sleep as realSleep, type Sleep } from './abortable.js';
 import { DEFAULT_RETRY_POLICY, nextDelay, type RetryPolicy } from './retry-policy.js';
 
@@ -46,7 +47,16 @@ export async function withRetries(
       const { message, status } = outcome.error;
       throw new ProviderError(`${message} (gave up after ${tries + 1} attempts)`, status, true);
     }
-    await abortable(sleep(nextDelay(tries, policy, outcome.retryAfterMs), signal), signal);
+    // TRACE-3: the wait before the next attempt is a span of the step, failed with what this attempt met.
+    const span = activeSpan()
+      .child(spanNames.retry, 'internal', { [ATTR.attempt]: tries + 1 })
+      .set('http.response.status_code', outcome.error.status)
+      .fail(outcome.error, outcome.error.status ? String(outcome.error.status) : 'network');
+    try {
+      await abortable(sleep(nextDelay(tries, policy, outcome.retryAfterMs), signal), signal);
+    } finally {
+      span.end();
+    }
   }
 }
 

@@ -4,6 +4,7 @@
  */
 import type { EndpointTarget } from '../../engine/endpoints/index.js';
 import type { UsageTotals } from '../../engine/ports/index.js';
+import type { FinishedSpan } from '../../engine/tracing/index.js';
 import type {
   AttachmentRef,
   InteractionKind,
@@ -85,6 +86,8 @@ export interface CreateThreadInput {
   resumable?: boolean;
   /** Files its parent copied in before creating it: counted against its storage quota (ATT-4, ATT-6). */
   files?: { path: string; size: number }[];
+  /** The W3C trace context its first turn continues: the caller's, or the parent's tool call (TRACE-2). */
+  traceparent?: string;
 }
 
 /** A file a client uploads: streamed to the thread's object, which stores it under the quota (ATT-5, ATT-6). */
@@ -142,6 +145,8 @@ export interface PostMessageInput {
   idempotencyKey?: string;
   /** What the message does if the thread is busy (`on_busy`); absent, the agent's `onBusy`. */
   onBusy?: OnBusy;
+  /** The caller's W3C trace context: the turn the message starts continues it (TRACE-2). */
+  traceparent?: string;
 }
 
 export interface PostMessageAnswer {
@@ -301,7 +306,12 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   /** Whether `principal` may do `action` to the thread: null, or its 404 or 403 (IDN-1). */
   authorize(principal: Principal, id: string, action: ThreadAction): Promise<RpcResult<null>>;
   postMessage(principal: Principal, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;
-  messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>>;
+  messageFromParent(
+    parentId: string,
+    content: string,
+    side: 'a' | 'b',
+    traceparent?: string,
+  ): Promise<RpcResult<PostMessageAnswer>>;
   answer(
     principal: Principal,
     id: string,
@@ -332,6 +342,12 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>>;
   /** The effects waiting or running, then the newest finished ones (read). */
+  /** The thread's stored spans (TRACE-5): one trace's, or the newest `traces` traces'. */
+  listSpans(
+    principal: Principal,
+    id: string,
+    query: { traceId?: string; traces: number },
+  ): Promise<RpcResult<{ spans: FinishedSpan[] }>>;
   listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>>;
   /** Cancels a waiting effect (write): 404 `effect_not_found`, 409 `effect_not_pending`. */
   cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>>;

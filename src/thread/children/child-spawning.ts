@@ -6,6 +6,7 @@
 import { rulesForChild } from '../../engine/permissions/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { SUBAGENT_INSTANCES_KEY, subagentInstances } from '../../engine/subagents/index.js';
+import { ATTR, activeSpan } from '../../engine/tracing/index.js';
 import type { SpawnChildOptions } from '../../spec/index.js';
 import {
   type DeferredChildView,
@@ -127,8 +128,15 @@ export async function messageInstance(
     );
   }
   const stub = threadStub(host.env, instance.id);
+  // TRACE-3: the instance's turn is part of the trace of the call that messaged it.
+  const traceparent = activeSpan().set(ATTR.childThread, instance.id).traceparent ?? undefined;
   // RPC types lose the failure branch of the union; the value crossing is an RpcResult all the same.
-  const sent = (await stub.messageFromParent(record.id, content, instance.receives)) as unknown as RpcResult<unknown>;
+  const sent = (await stub.messageFromParent(
+    record.id,
+    content,
+    instance.receives,
+    traceparent,
+  )) as unknown as RpcResult<unknown>;
   if (!sent.ok) throw new Error(sent.error.message);
   return { id: instance.id };
 }

@@ -5,6 +5,7 @@
  * parent-reports.ts.
  */
 import type { Registry } from '../../engine/registry/index.js';
+import { ATTR, activeSpan } from '../../engine/tracing/index.js';
 import type { AttachmentRef, PermissionRule } from '../../spec/index.js';
 import { inheritVariableValues, missingVariables } from '../../spec/internal.js';
 import type { RuntimeEnv } from '../bindings/index.js';
@@ -79,7 +80,10 @@ export async function createChildThread(
     return fail({ status: 400, code: 'invalid_files', message: (error as Error).message });
   }
   const messages = handed.length > 0 ? withFileNote(input.messages, handed) : input.messages;
+  // TRACE-3: the child's turn is part of the trace of the call that started it.
+  const span = activeSpan().set(ATTR.childThread, childId);
   return threadStub(env, childId).create({
+    ...(span.traceparent ? { traceparent: span.traceparent } : {}),
     files: handed.map((file) => ({ path: file.path, size: file.size })),
     id: childId,
     agent: agent.name,

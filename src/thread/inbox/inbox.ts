@@ -9,6 +9,7 @@ import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
 import type { OnBusy } from '../../spec/index.js';
 import { type ApiError, fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
 import { IdempotencyRows } from '../storage/index.js';
+import { ThreadTraces } from '../turn/index.js';
 import type { AnswerDesk } from './answers.js';
 import { busyPolicy, threadBusy } from './busy-policy.js';
 
@@ -36,6 +37,8 @@ export interface IncomingMessage {
    * so the message and the record are kept together or not at all. Throwing undoes the message.
    */
   inTransaction?: () => void;
+  /** The sender's W3C trace context: the turn the message starts continues it (TRACE-2). */
+  traceparent?: string;
 }
 
 /** What a key's message was: its content and metadata, hashed (the store keeps no second copy). */
@@ -103,6 +106,7 @@ export async function acceptMessage(
   store.transaction(ctx.storage, () => {
     // First: a refusal there leaves nothing stored and nothing sent.
     incoming.inTransaction?.();
+    ThreadTraces.remember(store, incoming.traceparent);
     if (queued) store.enqueue(message);
     else desk.emit({ type: 'message', message: store.append({ ...message, metadata: message.metadata ?? null }) });
     if (incoming.idempotencyKey) keys.record(incoming.idempotencyKey, id, hash);

@@ -20,6 +20,7 @@ import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/index.js';
+import { ThreadTraces } from '../turn/index.js';
 import type { IndexWrites } from './index-writes.js';
 
 export interface CreationHost {
@@ -76,6 +77,8 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       if (input.budget) store.setValue(BUDGET_KEY, input.budget);
+      // TRACE-2: the first turn continues the caller's trace, or the parent's tool call.
+      ThreadTraces.remember(store, input.traceparent);
       const scoped = scopedValueNames(input.variables, host.registry.variablesFor(agent), input.scopedNames);
       if (scoped.length > 0) store.setValue(SCOPED_NAMES_KEY, scoped);
       // CTX-1: each tool starts from the context its creator gave it.

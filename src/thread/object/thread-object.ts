@@ -279,11 +279,16 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
    * A message from this thread's parent (SUB-4 `subagent_message`), addressed to the side the
    * parent's config names; refused from any other thread.
    */
-  async messageFromParent(parentId: string, content: string, side: 'a' | 'b'): Promise<RpcResult<PostMessageAnswer>> {
+  async messageFromParent(
+    parentId: string,
+    content: string,
+    side: 'a' | 'b',
+    traceparent?: string,
+  ): Promise<RpcResult<PostMessageAnswer>> {
     const record = this.record();
     if (!record || record.parentId !== parentId) return fail(notFound(record?.id ?? 'unknown'));
     const metadata = { from_parent: parentId, ...(side === 'b' ? { to_side: 'b' } : {}) };
-    return acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true });
+    return acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true, traceparent });
   }
 
   /**
@@ -379,6 +384,11 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
   /** The thread's effects: waiting, running, then the newest finished (the Effects chapter). */
   async listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>> {
     return this.asPrincipal(principal, id, 'read', () => ok(effectList(this.effectRows)));
+  }
+
+  /** The thread's stored spans, from which its timeline is drawn (TRACE-5). */
+  async listSpans(principal: Principal, id: string, query: { traceId?: string; traces: number }) {
+    return this.asPrincipal(principal, id, 'read', () => ok({ spans: this.spanRows.list(query) }));
   }
 
   /** Cancels a waiting effect: 404 for one this thread does not have, 409 once it runs or has run. */

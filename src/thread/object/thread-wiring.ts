@@ -39,16 +39,18 @@ import {
   FrameLog,
   ownershipOf,
   ScheduleRows,
+  SpanRows,
   SqliteThreadStore,
   ThreadMeta,
   type ThreadRecord,
 } from '../storage/index.js';
 import { acquireTurnSlot, leaseHolder, TurnLease } from '../tenancy/index.js';
-import { BusyInterrupts, TurnDriver } from '../turn/index.js';
+import { BusyInterrupts, ThreadTraces, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
 import type { EndingHost } from './thread-ending.js';
 import { DurableThreadHost } from './thread-host.js';
+import { traceAttributes } from './trace-attributes.js';
 import { UsageReports } from './usage-reports.js';
 
 export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
@@ -79,6 +81,10 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected readonly effects: EffectRunner;
   /** The rows of the thread's schedules, made again when the thread is erased. */
   protected scheduleRows: ScheduleRows;
+  /** The thread's finished spans, made again when the thread is erased (TRACE-5). */
+  protected spanRows: SpanRows;
+  /** The tracer of its turns and effects, and where their spans go (TRACE-1). */
+  protected readonly traces: ThreadTraces;
 
   constructor(
     ctx: DurableObjectState,
@@ -99,6 +105,14 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
     this.effectRows = new EffectRows(ctx.storage);
     this.scheduleRows = new ScheduleRows(ctx.storage);
+    this.spanRows = new SpanRows(ctx.storage.sql);
+    this.traces = new ThreadTraces({
+      ctx,
+      env,
+      rows: () => this.spanRows,
+      scrub: (text) => this.variables.liveScrubber.text(text),
+      common: () => traceAttributes(this.record()),
+    });
     const effectQueue = new DurableEffectQueue(
       ctx,
       registry,
@@ -122,6 +136,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       thread: this.threadHost,
       betweenTurns: () => this.effects.runDue(),
       meta: this.metaTable,
+      traces: this.traces,
       // on_busy interrupt and rollback: the turn's start, the interrupt asked, the file undo journal.
       interrupts: new BusyInterrupts(
         this.metaTable,
@@ -280,5 +295,6 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     // Pending effects went with the storage: a deleted thread runs none.
     this.effectRows = new EffectRows(this.ctx.storage);
     this.scheduleRows = new ScheduleRows(this.ctx.storage);
+    this.spanRows = new SpanRows(this.ctx.storage.sql);
   }
 }

@@ -13,6 +13,7 @@ import type {
   SandboxLoader,
   SandboxOutcome,
 } from '../../engine/ports/index.js';
+import { activeSpan, withSpan } from '../../engine/tracing/index.js';
 
 /** The compatibility date programs run under; fixed, so a program behaves the same on every deploy. */
 export const SANDBOX_COMPATIBILITY_DATE = '2026-04-20';
@@ -23,13 +24,18 @@ interface SandboxEntrypoint {
   stop(): Promise<void>;
 }
 
-/** The host side as the isolate calls it over RPC: each method forwards to the engine's host. */
+/**
+ * The host side as the isolate calls it over RPC: each method forwards to the engine's host. A call
+ * from the isolate arrives outside the program's async context, so its tool calls are put back
+ * under the span of the call that runs the program (TRACE-3).
+ */
 class HostBridge extends RpcTarget {
+  private readonly span = activeSpan();
   constructor(private readonly host: SandboxHost) {
     super();
   }
   callTool(name: string, args: unknown) {
-    return this.host.callTool(name, args);
+    return withSpan(this.span, () => this.host.callTool(name, args));
   }
   readFile(path: string) {
     return this.host.readFile(path);

@@ -17,6 +17,7 @@ export type { McpServerColumn } from './mcp-rows.js';
 export { McpServerRows } from './mcp-rows.js';
 export type { NewScheduleRow, ScheduleRow, TickRecord } from './schedule-rows.js';
 export { ScheduleRows } from './schedule-rows.js';
+export { SPAN_BATCHES_KEPT, SpanRows } from './span-rows.js';
 export { FILES_UNCOUNTED_KEY } from './sql-schema.js';
 export { SqliteThreadStore } from './sqlite-store.js';
 export type { SpendAmount } from './tenant-rows.js';

@@ -12,12 +12,14 @@ import { TurnInterrupted } from '../../engine/execute/index.js';
 import { ThreadFiles } from '../../engine/files/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import { NO_SPAN, type Span, withSpan } from '../../engine/tracing/index.js';
 import { runTurn } from '../../engine/turn/index.js';
 import { resolveProvider } from '../../providers/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore, ThreadMeta } from '../storage/index.js';
 import type { BusyInterrupts, InterruptMode } from './busy-interrupts.js';
+import { endTurnSpan, type ThreadTraces } from './turn-traces.js';
 
 /**
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
@@ -52,6 +54,8 @@ export interface TurnDriverHost {
   readonly interrupts?: BusyInterrupts;
   /** The thread's status before a turn starts: whether it continues an open turn. */
   readonly meta?: ThreadMeta;
+  /** The thread's traces: each turn is a span, stored and sent when it ends (TRACE-1). */
+  readonly traces?: ThreadTraces;
 }
 
 interface RunningTurn {
@@ -157,6 +161,7 @@ export class TurnDriver {
     const status = host.meta?.status() ?? 'idle';
     const store = host.store();
     let outcome: TurnOutcome = { kind: 'stopped' };
+    let span: Span = NO_SPAN;
     host.turnStarted();
     this.armSafetyAlarm();
     try {
@@ -179,22 +184,28 @@ export class TurnDriver {
         // Resolved per turn: a handoff (SUB-2) gives the thread to another agent between turns.
         const agent = registry.agent(store.info.agentId);
         if (!agent) throw new Error(`agent "${store.info.agentId}" is no longer defined`);
-        outcome = await runTurn({
-          store,
-          files,
-          registry,
-          agent,
-          provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
-          emit: host.emit,
-          signal: controller.signal,
-          toolSignal: tools.signal,
-          scrub: host.variables.liveScrubber.text,
-          withoutSecretStart: host.variables.liveScrubber.withoutSecretStart,
-          variables: host.variables.live,
-          onProgress: () => this.armSafetyAlarm(),
-          host: host.thread,
-          egress,
-        });
+        span = host.traces?.startTurn(agent.name, store) ?? NO_SPAN;
+        const traced = span;
+        outcome = await withSpan(traced, () =>
+          runTurn({
+            store,
+            files,
+            registry,
+            agent,
+            provider: (model) => resolveProvider(model, (name) => registry.model(name), env),
+            emit: host.emit,
+            signal: controller.signal,
+            toolSignal: tools.signal,
+            scrub: host.variables.liveScrubber.text,
+            withoutSecretStart: host.variables.liveScrubber.withoutSecretStart,
+            variables: host.variables.live,
+            onProgress: () => this.armSafetyAlarm(),
+            host: host.thread,
+            egress,
+          }),
+        );
+        endTurnSpan(span, outcome, store);
+        host.traces?.flush();
         host.sessionEnded(outcome);
         if (!tools.signal.aborted && host.interrupts?.pending()) {
           // on_busy: the turn stopped at a safe point; the interrupt is carried out and the message runs.
@@ -215,6 +226,8 @@ export class TurnDriver {
       const failure = error instanceof Error ? error : new Error(String(error));
       outcome = { kind: 'failed', message: host.variables.scrubber.text(`internal error: ${failure.message}`) };
       host.variables.logError(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`);
+      endTurnSpan(span, outcome, store);
+      host.traces?.flush();
       host.sessionEnded(outcome);
     }
     // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.

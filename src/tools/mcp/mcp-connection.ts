@@ -178,11 +178,13 @@ export class McpConnection {
   async callTool(
     name: string,
     args: unknown,
-    options: { signal: AbortSignal; timeout: number },
+    options: { signal: AbortSignal; timeout: number; traceparent?: string | null },
   ): Promise<CallToolResult> {
+    // MCP's convention for trace context: the W3C header travels in the request's `_meta`.
+    const meta = options.traceparent ? { _meta: { traceparent: options.traceparent } } : {};
     return this.withClient(
       async (client) =>
-        (await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
+        (await client.callTool({ name, arguments: (args ?? {}) as Record<string, unknown>, ...meta }, undefined, {
           signal: options.signal,
           timeout: options.timeout,
         })) as CallToolResult,

@@ -7,6 +7,7 @@
  */
 import { canonicalHostName } from '../../engine/egress/index.js';
 import type { ResolvedTool } from '../../engine/registry/index.js';
+import { ATTR, activeSpan, spanNames } from '../../engine/tracing/index.js';
 import type { McpServerConfig, ToolResult } from '../../spec/index.js';
 import { DEFAULT_MCP_TIMEOUT_MS, fillPlaceholders, placeholders } from '../../spec/internal.js';
 import { isMcpError, McpConnection, type McpEndpoint, type McpSession } from './mcp-connection.js';
@@ -162,17 +163,28 @@ export class McpHub implements McpToolCaller {
     args: unknown,
     signal: AbortSignal,
   ): Promise<ToolResult> {
+    // TRACE-3: the request to the server is a client span of the call; the server may continue the trace.
+    const span = activeSpan().child(spanNames.mcp('tools/call', tool), 'client', {
+      [ATTR.mcpMethod]: 'tools/call',
+      [ATTR.toolName]: tool,
+      [ATTR.mcpServer]: server,
+    });
     try {
       const endpoint = this.endpoint(server, config);
       const result = await this.connection(endpoint, config).callTool(tool, args, {
         signal,
         timeout: config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
+        traceparent: span.traceparent,
       });
+      if (result.isError) span.fail(`the server answered the call to "${tool}" with an error`, 'tool_error');
       return mcpToolResult(result, tool);
     } catch (error) {
+      span.fail(error);
       if (error instanceof McpAuthorizationRequired) throw error;
       if (signal.aborted) throw error;
       return { status: 'error', error: `The MCP server "${server}" failed the call to "${tool}": ${message(error)}` };
+    } finally {
+      span.end();
     }
   }
 

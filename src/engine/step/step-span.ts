@@ -1,0 +1,46 @@
+/**
+ * The span of one model step (TRACE-3): `chat <model>`, a client span beneath the turn or the
+ * prompt tool that runs the step, with the convention's attributes: provider, requested and
+ * answering model, tokens, finish reason, and the runtime's cost and stored message. The request's
+ * messages and the answer are recorded only when content capture is on, scrubbed.
+ */
+import type { ModelMessage } from '../../spec/index.js';
+import { stepCost } from '../conversation/index.js';
+import type { ModelResponse } from '../ports/index.js';
+import { ATTR, activeSpan, providerName, type Span, spanNames } from '../tracing/index.js';
+import type { StepRun } from './step-types.js';
+
+export function startChatSpan(run: StepRun, messages: readonly ModelMessage[]): Span {
+  const requested = run.model.model ?? run.model.name;
+  return activeSpan()
+    .child(spanNames.chat(requested), 'client', {
+      [ATTR.operation]: 'chat',
+      [ATTR.provider]: providerName(run.model.provider),
+      [ATTR.requestModel]: requested,
+    })
+    .content(ATTR.inputMessages, () => messages);
+}
+
+/** Ends the step's span with what the model answered and what it cost. */
+export function endChatSpan(span: Span, run: StepRun, response: ModelResponse, messageId: string): void {
+  const usage = response.usage;
+  const cost = usage ? stepCost(usage, run.model.prices) : null;
+  span
+    .setAll({
+      [ATTR.responseModel]: response.model,
+      [ATTR.inputTokens]: usage?.promptTokens,
+      [ATTR.outputTokens]: usage?.completionTokens,
+      [ATTR.finishReasons]: response.finishReason ? [response.finishReason] : undefined,
+      [ATTR.cost]: cost,
+      [ATTR.message]: messageId,
+    })
+    .content(ATTR.outputMessages, () => [
+      {
+        role: 'assistant',
+        content: response.text,
+        ...(response.toolCalls.length > 0 ? { tool_calls: response.toolCalls } : {}),
+      },
+    ])
+    .ok()
+    .end();
+}

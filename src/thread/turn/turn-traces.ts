@@ -1,0 +1,130 @@
+/**
+ * A thread's traces (TRACE-1, TRACE-2, TRACE-5): the tracer of its turns and effects, the trace a
+ * turn continues (the `traceparent` stored with the message that caused it, by a caller or the
+ * parent thread's tool call), and where finished spans go. They are held in memory until the work
+ * ends, then written to the thread's SQLite in one row per trace (the inspector's timeline reads
+ * them there, no collector needed) and, when the Worker names a collector, queued for it and
+ * flushed through `waitUntil`: after the turn, never in its way.
+ *
+ * `OTEL_SDK_DISABLED=true` switches all of it off: no span is made, stored or sent.
+ */
+import { type TurnOutcome, turnIdOf, turnUsage } from '../../engine/conversation/index.js';
+import type { ThreadStore } from '../../engine/ports/index.js';
+import {
+  ATTR,
+  type Attributes,
+  type FinishedSpan,
+  NO_SPAN,
+  parseTraceparent,
+  type Span,
+  type SpanContext,
+  type SpanSink,
+  spanNames,
+  Tracer,
+} from '../../engine/tracing/index.js';
+import type { SpanRows } from '../storage/index.js';
+import { otlpSettings, type SpanExporter, spanExporter } from '../tracing/index.js';
+
+/** Where the trace context of the message that starts the next turn waits (the thread's key-value store). */
+export const TRACE_PARENT_KEY = 'trace:parent';
+
+interface KeyValues {
+  getValue(key: string): unknown;
+  setValue(key: string, value: unknown): void;
+}
+
+export interface TraceHost {
+  ctx: DurableObjectState;
+  env: object;
+  rows(): SpanRows;
+  /** The thread's scrubber, as it is now (a secret stored mid-turn included). */
+  scrub(text: string): string;
+  /** The thread, its tenant and its owner: carried by every span. */
+  common(): Attributes;
+}
+
+function envText(env: object, name: string): string | undefined {
+  const value = (env as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+}
+
+export class ThreadTraces implements SpanSink {
+  private buffer: FinishedSpan[] = [];
+  private readonly exporter: SpanExporter | null;
+  readonly enabled: boolean;
+  private readonly captureContent: boolean;
+
+  constructor(private readonly host: TraceHost) {
+    this.enabled = envText(host.env, 'OTEL_SDK_DISABLED') !== 'true';
+    const settings = this.enabled ? otlpSettings(host.env as Record<string, unknown>) : null;
+    this.exporter = settings ? spanExporter(settings) : null;
+    this.captureContent = envText(host.env, 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT') === 'true';
+  }
+
+  /** Stores a valid `traceparent` for the next turn to continue; anything else is ignored. */
+  static remember(store: KeyValues, traceparent: string | undefined): void {
+    if (parseTraceparent(traceparent)) store.setValue(TRACE_PARENT_KEY, traceparent);
+  }
+
+  /** The trace the next turn continues, taken (once) from where the message that caused it left it. */
+  takeParent(store: KeyValues): SpanContext | null {
+    const stored = store.getValue(TRACE_PARENT_KEY);
+    if (stored === undefined) return null;
+    store.setValue(TRACE_PARENT_KEY, undefined);
+    return parseTraceparent(typeof stored === 'string' ? stored : null);
+  }
+
+  /** A tracer for work starting now, or null when tracing is off. */
+  tracer(): Tracer | null {
+    if (!this.enabled) return null;
+    const { host } = this;
+    return new Tracer({
+      sink: this,
+      common: { ...host.common(), [ATTR.conversation]: String(host.common()[ATTR.thread] ?? '') },
+      scrub: (text) => host.scrub(text),
+      captureContent: this.captureContent,
+    });
+  }
+
+  /** The span of a turn of `agent` about to run: beneath the trace the message that caused it carries. */
+  startTurn(agent: string, store: ThreadStore): Span {
+    const tracer = this.tracer();
+    if (!tracer) return NO_SPAN;
+    return tracer.start(spanNames.turn(agent), this.takeParent(store), 'internal', {
+      [ATTR.operation]: 'invoke_agent',
+      [ATTR.agentName]: agent,
+    });
+  }
+
+  record(span: FinishedSpan): void {
+    this.buffer.push(span);
+    this.exporter?.record(span);
+  }
+
+  /** Writes the spans finished so far to the thread's records and sends them on, off the caller's path. */
+  flush(): void {
+    if (this.buffer.length === 0) return;
+    const spans = this.buffer;
+    this.buffer = [];
+    this.host.rows().insert(spans);
+    if (this.exporter) this.host.ctx.waitUntil(this.exporter.flush());
+  }
+}
+
+/** Ends a turn's span with what the turn came to and what its model steps used. */
+export function endTurnSpan(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
+  if (!span.recording) return;
+  const turnId = turnIdOf(store.messages());
+  const usage = turnUsage(store, turnId);
+  span.setAll({
+    [ATTR.turn]: turnId || undefined,
+    [ATTR.inputTokens]: usage.input_tokens,
+    [ATTR.outputTokens]: usage.output_tokens,
+    [ATTR.cost]: usage.cost_usd,
+    'standard_agents.outcome': outcome.kind === 'done' ? outcome.reason : outcome.kind,
+  });
+  if (outcome.kind === 'failed') span.fail(outcome.message, outcome.code ?? 'turn_failed');
+  else if (outcome.kind === 'limit') span.fail(outcome.message, outcome.code ?? 'step_limit');
+  else span.ok();
+  span.end();
+}
