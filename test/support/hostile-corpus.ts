@@ -2405,3 +2405,23 @@ export const HOSTILE_OTLP_ENDPOINTS: readonly string[] = [
   'collector.test:4318',
   'not a url with secret',
 ];
+
+// ---- text an eval run prints: the summary table, and a recorded thread as a case -------------
+
+/**
+ * Text from a thread (a model's answer, a user's message) or a suite (a case name) that `npm run eval`
+ * prints into a terminal or as TypeScript to paste into a suite: it must come out escaped, changing
+ * neither the terminal nor the code it is pasted into, and read back as exactly what it was.
+ */
+export const HOSTILE_EVAL_TEXT: readonly string[] = [
+  '"; process.exit(1); "',
+  "'; process.exit(1); '",
+  '`${process.exit(1)}`',
+  '*/ process.exit(1); /*',
+  'line one\nline two\r\u2028\u2029 end',
+  '\u001b[2J\u009b31m cleared',
+  'admin\u202e\u2066 // reversed \u2069',
+  'zero\u200bwidth\ufeff',
+  'lone \ud800 surrogate',
+  '\\u0022 escaped already \\',
+];
