@@ -24,6 +24,8 @@ export default defineConfig({
               bindings: {
                 API_KEYS: 'test-key-alice,test-key-bob',
                 SECRETS_KEY: 'test-secrets-master-key',
+                // Spans record contents (scrubbed) in every test: the secret canaries cover them too.
+                OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
                 // Models with provider 'openai' reach the local server of global-setup.ts.
                 OPENAI_BASE_URL: String(inject('modelBaseUrl')),
                 OPENAI_API_KEY: 'test-model-key',

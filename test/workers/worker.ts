@@ -40,6 +40,7 @@ import * as threadFiles from './thread-files-app.js';
 import * as threadStateApp from './thread-state-app.js';
 import * as toolContext from './tool-context-app.js';
 import * as toolRules from './tool-rules-app.js';
+import * as tracingApp from './tracing-app.js';
 import * as workersAi from './workers-ai-app.js';
 
 // Concurrent calls of one step meet here: each waits until all three have started (EXE-2).
@@ -418,6 +419,7 @@ const runtime = createRuntime({
     ...effectsApp.tools,
     ...doubleTexting.tools,
     ...hooksApp.tools,
+    ...tracingApp.tools,
   },
   models: [
     scripted,
@@ -449,6 +451,7 @@ const runtime = createRuntime({
     ctxGeneral,
     ctxNoRounds,
     ...subagents.prompts,
+    ...tracingApp.prompts,
     ...subagentWaits.prompts,
     ...containment.prompts,
     ...egress.prompts,
@@ -515,6 +518,7 @@ const runtime = createRuntime({
     ...doubleTexting.agents,
     ...schedulesApp.agents,
     ...hooksApp.agents,
+    ...tracingApp.agents,
     defineAgent({ name: 'ctx_general', sideA: { prompt: 'ctx_general' } }),
     ...endpointsApp.agents,
     defineAgent({ name: 'ctx_no_rounds', sideA: { prompt: 'ctx_no_rounds' } }),

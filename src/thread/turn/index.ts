@@ -5,4 +5,4 @@
 export { BusyInterrupts, type InterruptMode } from './busy-interrupts.js';
 export { TurnDriver } from './turn-driver.js';
 export { outcomeEffect } from './turn-outcome.js';
-export { endTurnSpan, ThreadTraces, TRACE_PARENT_KEY, type TraceHost } from './turn-traces.js';
+export { ThreadTraces, TRACE_PARENT_KEY, type TraceHost } from './turn-traces.js';

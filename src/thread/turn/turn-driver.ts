@@ -19,7 +19,7 @@ import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore, ThreadMeta } from '../storage/index.js';
 import type { BusyInterrupts, InterruptMode } from './busy-interrupts.js';
-import { endTurnSpan, type ThreadTraces } from './turn-traces.js';
+import type { ThreadTraces } from './turn-traces.js';
 
 /**
  * How far ahead the safety alarm is kept while a turn runs: the longest a turn interrupted by a
@@ -204,8 +204,7 @@ export class TurnDriver {
             egress,
           }),
         );
-        endTurnSpan(span, outcome, store);
-        host.traces?.flush();
+        host.traces?.endTurn(span, outcome, store);
         host.sessionEnded(outcome);
         if (!tools.signal.aborted && host.interrupts?.pending()) {
           // on_busy: the turn stopped at a safe point; the interrupt is carried out and the message runs.
@@ -226,8 +225,7 @@ export class TurnDriver {
       const failure = error instanceof Error ? error : new Error(String(error));
       outcome = { kind: 'failed', message: host.variables.scrubber.text(`internal error: ${failure.message}`) };
       host.variables.logError(`turn failed in thread ${store.info.id}: ${failure.stack ?? failure.message}`);
-      endTurnSpan(span, outcome, store);
-      host.traces?.flush();
+      host.traces?.endTurn(span, outcome, store);
       host.sessionEnded(outcome);
     }
     // The turn counts as running until the alarm is gone: a message arriving meanwhile is queued.

@@ -96,6 +96,16 @@ export class ThreadTraces implements SpanSink {
     });
   }
 
+  /**
+   * Ends a turn's span and stores what it recorded. A turn that waits for an answer (a person, a
+   * child thread) leaves its context for the turn the answer resumes: one trace from message to answer.
+   */
+  endTurn(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
+    endTurnSpan(span, outcome, store);
+    if (outcome.kind === 'waiting' && span.traceparent) ThreadTraces.remember(store, span.traceparent);
+    this.flush();
+  }
+
   record(span: FinishedSpan): void {
     this.buffer.push(span);
     this.exporter?.record(span);
@@ -112,7 +122,7 @@ export class ThreadTraces implements SpanSink {
 }
 
 /** Ends a turn's span with what the turn came to and what its model steps used. */
-export function endTurnSpan(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
+function endTurnSpan(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
   if (!span.recording) return;
   const turnId = turnIdOf(store.messages());
   const usage = turnUsage(store, turnId);
