@@ -100,6 +100,12 @@ describe('effects', () => {
     );
     const [done] = await effectsOf(id);
     expect(done).toMatchObject({ id: results[0], status: 'completed', error: null, attempts: 1 });
+    // TRACE-1: the run is a span of its own, kept with the thread's others.
+    const spans = (await (await api(`/api/threads/${id}/spans`)).json()) as {
+      spans: { name: string; status: string; attributes: Record<string, unknown> }[];
+    };
+    const run = spans.spans.find((span) => span.name === 'effect record_args');
+    expect(run).toMatchObject({ status: 'ok', attributes: { 'standard_agents.effect.id': results[0] } });
   });
 
   it('EFF-4: an effect due at once runs after the turn that scheduled it, never inside it', async () => {

@@ -19,6 +19,7 @@ import { restingState } from '../../engine/guards/index.js';
 import type { FileStore, FrameSink, ThreadHost } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
 import { effectArgsProblem } from '../../engine/state/index.js';
+import { NO_SPAN, type Span, spanNames, type Tracer, withSpan } from '../../engine/tracing/index.js';
 import type { EffectDefinition, ThreadState } from '../../spec/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
@@ -45,6 +46,8 @@ export interface EffectRunnerHost {
   emit: FrameSink;
   /** What the effect's state borrows from the thread: waking the loop, children, the parent. */
   thread(): ThreadHost;
+  /** The thread's traces: each run is a span of its own trace, stored when the runs are over (TRACE-1). */
+  traces?: { tracer(): Tracer | null; flush(): void };
 }
 
 /** An error's message, whatever was thrown: a getter that throws is not allowed to escape. */
@@ -79,12 +82,18 @@ export class EffectRunner {
       const row = rows.claimDue(Date.now());
       if (!row) break;
       this.running.add(row.id);
+      const span =
+        this.host.traces?.tracer()?.start(spanNames.effect(row.name), null, 'internal', {
+          'standard_agents.effect.id': row.id,
+        }) ?? NO_SPAN;
       try {
-        await this.runOne(row);
+        await withSpan(span, () => this.runOne(row, span));
       } finally {
         this.running.delete(row.id);
+        span.end();
       }
     }
+    this.host.traces?.flush();
     rows.prune();
     await this.releaseSafetyAlarm();
   }
@@ -134,8 +143,9 @@ export class EffectRunner {
     }
   }
 
-  private fail(row: EffectRow, why: string): void {
+  private fail(row: EffectRow, why: string, span: Span = NO_SPAN): void {
     const clean = this.host.variables.scrubber.text(why).slice(0, MAX_ERROR_CHARS);
+    span.fail(clean, 'effect_failed');
     this.host.rows().finish(row.id, 'failed', clean, Date.now());
     this.host.variables.logError(`effect "${row.name}" (${row.id}) failed in thread ${this.threadId()}: ${clean}`);
   }
@@ -144,20 +154,21 @@ export class EffectRunner {
     return this.host.store().info.id;
   }
 
-  private async runOne(row: EffectRow): Promise<void> {
+  private async runOne(row: EffectRow, span: Span): Promise<void> {
     const definition = this.host.registry.effects.get(row.name);
-    if (!definition) return this.fail(row, `no effect named "${row.name}" is defined any more`);
+    if (!definition) return this.fail(row, `no effect named "${row.name}" is defined any more`, span);
     // Checked again: the effect's schema may have changed since the run was scheduled.
     const problem = effectArgsProblem(row.name, definition, row.args);
-    if (problem) return this.fail(row, problem);
+    if (problem) return this.fail(row, problem, span);
     const fence: Fence = { ended: null };
     await this.armSafetyAlarm(definition.timeout);
     try {
       const state = fencedState(await this.stateAtRest(row.name), fence, `effect:${row.name}`);
       await this.bounded(row.name, definition, state, row.args, fence);
       this.host.rows().finish(row.id, 'completed', null, Date.now());
+      span.ok();
     } catch (error) {
-      this.fail(row, messageOf(error));
+      this.fail(row, messageOf(error), span);
     } finally {
       fence.ended ??= 'the effect has finished';
     }

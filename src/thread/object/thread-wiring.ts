@@ -153,6 +153,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       files: () => this.files(),
       emit: this.emit,
       thread: () => this.threadHost,
+      traces: this.traces,
     });
     ctx.blockConcurrencyWhile(async () => {
       this.metaTable.wake();
