@@ -2425,3 +2425,26 @@ export const HOSTILE_EVAL_TEXT: readonly string[] = [
   'lone \ud800 surrogate',
   '\\u0022 escaped already \\',
 ];
+
+// ---- trace context a caller sends: `traceparent` headers that must be ignored, never fail a request ----
+
+/**
+ * `traceparent` values a caller may send on `POST /api/threads` or `POST /api/threads/:id/messages`.
+ * None is a valid W3C trace context: each must read as no parent at all (a new trace), and the request
+ * must succeed as if the header were absent.
+ */
+export const HOSTILE_TRACEPARENTS: readonly string[] = [
+  '',
+  'not a traceparent',
+  `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`,
+  `00-4bf92f3577b34da6a3ce929d0e0e4736-${'0'.repeat(16)}-01`,
+  'ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+  '00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01',
+  '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra',
+  '00-4bf92f3577b34da6a3ce929d0e0e473-00f067aa0ba902b7-01',
+  '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-1',
+  '00_4bf92f3577b34da6a3ce929d0e0e4736_00f067aa0ba902b7_01',
+  '0０-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01',
+  '00-4bf92f3577b34da6a3ce929d0e0e4736\n-00f067aa0ba902b7-01',
+  `01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-${'x'.repeat(600)}`,
+];
