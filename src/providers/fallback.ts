@@ -13,6 +13,11 @@ export interface ProviderChoice {
 export class FallbackProvider implements Provider {
   constructor(private readonly choices: readonly ProviderChoice[]) {}
 
+  /** The first choice's id: the model a step asks before any fallback. */
+  get modelId(): string | undefined {
+    return this.choices[0]?.model;
+  }
+
   async complete(request: ModelRequest, handlers?: StreamHandlers): Promise<ModelResponse> {
     let lastError: unknown;
     for (const choice of this.choices) {

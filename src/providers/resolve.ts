@@ -120,6 +120,7 @@ export function resolveProvider(
     const only = choices[0] as ProviderChoice;
     return {
       complete: (request, handlers) => only.provider.complete({ ...request, model: only.model }, handlers),
+      modelId: only.model,
     };
   }
   return new FallbackProvider(choices);

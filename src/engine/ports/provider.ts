@@ -83,6 +83,11 @@ export interface StreamHandlers {
 
 export interface Provider {
   complete(request: ModelRequest, handlers?: StreamHandlers): Promise<ModelResponse>;
+  /**
+   * The provider's id of the model it asks first, when it resolves one itself (an OpenAI-compatible
+   * model's id comes from the `MODEL` variable): what a step's span names as the requested model.
+   */
+  readonly modelId?: string;
 }
 
 /** A provider failure after retries; `status` is the HTTP status when there was one. */

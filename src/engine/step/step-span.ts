@@ -11,7 +11,8 @@ import { ATTR, activeSpan, providerName, type Span, spanNames } from '../tracing
 import type { StepRun } from './step-types.js';
 
 export function startChatSpan(run: StepRun, messages: readonly ModelMessage[]): Span {
-  const requested = run.model.model ?? run.model.name;
+  // The id the provider sends (an OpenAI-compatible model's comes from MODEL), not the definition's name.
+  const requested = run.provider.modelId ?? run.model.model ?? run.model.name;
   return activeSpan()
     .child(spanNames.chat(requested), 'client', {
       [ATTR.operation]: 'chat',
