@@ -19,6 +19,7 @@ import {
   tenantScheduleCalls,
   threadScheduleCalls,
 } from './schedules.js';
+import { type SpanCalls, spanCalls } from './spans.js';
 import { openStream, type StreamOptions } from './stream.js';
 import type { ThreadStream } from './thread-stream.js';
 import { type AgentCalls, agentCalls, type ThreadCalls, threadCalls } from './threads.js';
@@ -54,6 +55,8 @@ export interface Client {
   readonly limits: LimitCalls;
   /** What models cost, by user, agent, model, day (an admin: the tenant's; others: their own). */
   readonly usage: UsageCalls;
+  /** What a thread recorded of its turns: each turn's spans, for a timeline. */
+  readonly spans: SpanCalls;
   /** The thread's frames, reconnecting after every drop; see ThreadStream. */
   stream(id: string, options?: StreamOptions): ThreadStream;
 }
@@ -79,6 +82,7 @@ export function createClient(options: ClientOptions): Client {
     audit: auditCalls(api),
     limits: limitCalls(api),
     usage: usageCalls(api),
+    spans: spanCalls(api),
     stream: (id, streamOptions = {}) => openStream(platform, id, streamOptions, threads.get),
   };
 }

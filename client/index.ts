@@ -74,6 +74,8 @@ export type {
   Schedule,
   ScheduleList,
   SecretAnswer,
+  Span,
+  SpanList,
   TenantLimits,
   TenantSchedule,
   TenantScheduleList,
@@ -97,6 +99,7 @@ export type {
 } from './resources.js';
 export type { TenantScheduleCalls, ThreadScheduleCalls } from './schedules.js';
 export { FrameSequencer, type Verdict } from './sequencer.js';
+export type { SpanCalls, SpanQuery } from './spans.js';
 export type { StreamOptions } from './stream.js';
 export type { StreamState, ThreadStream } from './thread-stream.js';
 export type { AgentCalls, TaggedThreadPage, ThreadCalls } from './threads.js';

@@ -632,6 +632,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/threads/{id}/spans': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The thread's recorded spans: what each turn did, and how long each part took */
+    get: operations['listThreadSpans'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/threads/{id}/schedules': {
     parameters: {
       query?: never;
@@ -1416,6 +1433,40 @@ export interface components {
       error: string | null;
       /** @description How many times a run was started */
       attempts: number;
+    };
+    /** @description Spans in the order they started */
+    SpanList: {
+      spans: components['schemas']['Span'][];
+    };
+    Span: {
+      /** @description 32 hex digits */
+      trace_id: string;
+      /** @description 16 hex digits */
+      span_id: string;
+      /** @description The parent span: in this thread, the caller's, or the parent thread's tool call */
+      parent_span_id: string | null;
+      /** @example execute_tool search_knowledge_base */
+      name: string;
+      /** @enum {string} */
+      kind: 'internal' | 'client' | 'server';
+      /** @description When it started, in ms since the epoch */
+      start_ms: number;
+      end_ms: number;
+      /** @enum {string} */
+      status: 'unset' | 'ok' | 'error';
+      /** @description Why it failed, scrubbed of secrets */
+      status_message?: string;
+      /** @description OpenTelemetry GenAI attributes (`gen_ai.*`) and the runtime's (`standard_agents.*`) */
+      attributes: {
+        [key: string]: string | number | boolean | string[];
+      };
+      events: {
+        name: string;
+        time_ms: number;
+        attributes: {
+          [key: string]: string | number | boolean | string[];
+        };
+      }[];
     };
     CreateScheduleBody: {
       /** @description A name to find it by: letters, digits, spaces and _ . : - */
@@ -4420,6 +4471,79 @@ export interface operations {
       };
       /** @description `effect_not_pending`: the effect is running or has finished */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listThreadSpans: {
+    parameters: {
+      query?: {
+        /** @description One trace's spans (a turn, with its children's when they are this thread's) */
+        trace_id?: string;
+        /** @description Without `trace_id`: how many of the newest traces */
+        traces?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The spans */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SpanList'];
+        };
+      };
+      /** @description `invalid_request`: a malformed `trace_id` or `traces` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not read the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -52,6 +52,8 @@ export type UpdateWebhookBody = Schemas['UpdateWebhookBody'];
 export type UsageReport = Schemas['UsageReport'];
 export type UsageRow = Schemas['UsageRow'];
 export type UsageDimension = UsageReport['group_by'][number];
+export type SpanList = Schemas['SpanList'];
+export type Span = Schemas['Span'];
 
 export type CreateThreadBody = Schemas['CreateThreadBody'];
 export type PostMessageBody = Schemas['PostMessageBody'];
