@@ -2,12 +2,14 @@
  * Where each live frame of a thread goes on its screen: the log shows what happened, the waits panel
  * what is asked, the header the status, the usage panel the totals. A frame that changes what the
  * side panels show (a result, a wait, a status) asks for a refresh of the thread's state; `withFiles`
- * when files may have changed too.
+ * when files may have changed too. A status other than running means a turn ended (or paused for an
+ * answer) and stored its spans: the timeline reads them.
  */
 import { showCallActivity } from './call-activity.js';
 import type { DetailsPanel } from './details-panel.js';
 import type { LogView } from './log.js';
 import type { ThreadHeader } from './thread-header.js';
+import type { TimelinePanel } from './timeline.js';
 import type { Frame } from './types.js';
 import type { UsagePanel } from './usage.js';
 import type { WaitsPanel } from './waits.js';
@@ -19,6 +21,7 @@ export interface ThreadParts {
   waits: WaitsPanel;
   usage: UsagePanel;
   details: DetailsPanel;
+  timeline: TimelinePanel;
 }
 
 export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withFiles: boolean) => void): void {
@@ -66,6 +69,7 @@ export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withF
     case 'status':
       parts.header.setStatus(frame.status, frame.reason);
       refreshSoon(frame.status !== 'running');
+      if (frame.status !== 'running') void parts.timeline.refresh();
       break;
     case 'usage':
       parts.usage.show({ thread: frame.thread, turn: frame.turn });

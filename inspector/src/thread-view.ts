@@ -1,10 +1,11 @@
 /**
  * One thread, laid out as a chat: its header, the live log, and docked at the bottom of the window
- * what it waits for and a message box; beside them its todo list, subagents, files, effects, schedules, usage, details
- * and the raw frames. The stored log and the thread's state are read once; then the stream replays
- * the frames from the first (the raw frames view shows them, the log places the failed turns they
- * record) and every newer frame is handed to the part it concerns (frame-router.ts). The parts
- * beside the log are refreshed from the thread's state when a frame says it changed.
+ * what it waits for and a message box; beside them its todo list, subagents, the timeline of its
+ * turns, files, effects, schedules, usage, details and the raw frames. The stored log and the
+ * thread's state are read once; then the stream replays the frames from the first (the raw frames
+ * view shows them, the log places the failed turns they record) and every newer frame is handed to
+ * the part it concerns (frame-router.ts). The parts beside the log are refreshed from the thread's
+ * state when a frame says it changed.
  */
 import type { ThreadStream } from '../../client/index.js';
 import { AlertList } from './alerts.js';
@@ -22,6 +23,7 @@ import { RawFrames } from './raw-frames.js';
 import { SchedulesPanel } from './schedules-panel.js';
 import { SubagentTree } from './subagents.js';
 import { ThreadHeader } from './thread-header.js';
+import { TimelinePanel } from './timeline.js';
 import { TodoPanel } from './todo-panel.js';
 import type { ThreadDetails } from './types.js';
 import { UsagePanel } from './usage.js';
@@ -70,6 +72,7 @@ function buildParts(api: Api, id: string): ScreenParts {
     schedules: new SchedulesPanel(api, id, showError),
     usage: new UsagePanel(),
     subagents: new SubagentTree(api),
+    timeline: new TimelinePanel(api, id, log.element),
     details: new DetailsPanel(),
     composer,
     todo,
@@ -111,6 +114,7 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
         { class: 'thread-side', 'aria-label': 'Thread panels' },
         parts.todo.element,
         parts.subagents.element,
+        parts.timeline.element,
         parts.files.element,
         parts.effects.element,
         parts.schedules.element,
@@ -201,6 +205,7 @@ export function threadScreen(api: Api, id: string): Screen {
       void parts.files.refresh();
       void parts.effects.refresh();
       void parts.schedules.refresh();
+      void parts.timeline.refresh();
       if (disposed) return;
       stream = openStream(api, id, parts, details.last_frame_seq, { refreshSoon, showError, disposed: () => disposed });
     } catch (error) {
