@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every scenario of bench/scenarios/ in one run, written to bench/RESULTS.md (and
  * printed). One `wrangler dev` serves the benchmark Worker (bench/worker.ts: the runtime and the Floor
- * object) for all scenarios but the last two, which start wrangler devs of their own. The model
+ * object) for all scenarios but the last four, which start wrangler devs of their own (or none). The model
  * (bench/model-server.mjs), a local MCP server and a local identity provider (bench/identity-provider.mjs,
  * whose tokens the Worker accepts) run in this process. wrangler dev serves one bundle built at
  * start, so source edits during the run cannot restart the Worker.
@@ -16,6 +16,8 @@
  *   sandbox       what `state.runCode` and a tool call from a program cost;
  *   MCP           what a call of an MCP server's tool costs beside a local tool;
  *   fan-out       100 WebSocket clients on one thread through a turn;
+ *   tracing       a tool round and a turn with spans stored and sent to a local collector, beside
+ *                 tracing switched off (two wrangler devs of their own, side by side);
  *   scale         1,000 threads at once, 10 rounds each, beside 1,000 Floor turns at once;
  *   restart       a turn resuming by its alarm after wrangler dev is killed and started again;
  *   cold start    the bundle's size, and a fresh workerd's time to its first answers beside a trivial
@@ -44,6 +46,7 @@ import { perRound } from './scenarios/rounds.mjs';
 import { sandbox } from './scenarios/sandbox.mjs';
 import { scale } from './scenarios/scale.mjs';
 import { signIn } from './scenarios/sign-in.mjs';
+import { tracing } from './scenarios/tracing.mjs';
 import { turnStart } from './scenarios/turn-start.mjs';
 import { workerdProcesses } from './workerd-process.mjs';
 
@@ -88,6 +91,7 @@ const ON_SHARED_DEV = [
 ];
 /** @type {[string, string, Scenario][]} Each on a runtime of its own, alone on the machine. */
 const ON_THEIR_OWN = [
+  ['tracing', 'Tracing on against off', tracing],
   ['scale', 'Scale', scale],
   ['restart', 'Resume after a crash', restart],
   ['cold-start', 'Cold start', coldStart],
@@ -123,7 +127,14 @@ const vars = {
 };
 /** @type {Bench['startDev']} */
 const startDev = (options = {}) =>
-  startWranglerDev({ config: 'bench/wrangler.toml', snapshot: true, inspector: false, vars, ...options });
+  startWranglerDev({
+    config: 'bench/wrangler.toml',
+    snapshot: true,
+    inspector: false,
+    ...options,
+    // A scenario's own variables are added to the shared ones.
+    vars: { ...vars, ...options.vars },
+  });
 
 /** @type {{ name: string, seconds: number, section: import('./format.mjs').Section }[]} */
 const scenarios = [];
