@@ -5,8 +5,12 @@
  * attributes, the secret in none of it; a caller's `traceparent` continued and a malformed one
  * ignored. The agents are in tracing-app.ts; contents are recorded in this project's tests.
  */
+import { exports } from 'cloudflare:workers';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { describe, expect, it } from 'vitest';
-import { api, createThread, settled } from '../support/api.js';
+import { ALICE, api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { HOSTILE_TRACEPARENTS } from '../support/hostile-corpus.js';
 
@@ -120,6 +124,12 @@ describe('TRACE-1, TRACE-3, TRACE-5: a turn is a tree of spans kept by its threa
     expect(childTurn.parent_span_id).toBe(helper.span_id);
     expect(childTurn.attributes['standard_agents.thread.id']).toBe(childId);
     expect(childSpans.map((span) => span.name)).toContain('execute_tool echo');
+    // Each turn counts its own model calls: the resumed turn does not count the first one's again.
+    const chats = list.filter((span) => span.name.startsWith('chat '));
+    const tokens = (span: WireSpan) => Number(span.attributes['gen_ai.usage.input_tokens']);
+    const summed = chats.reduce((total, span) => total + tokens(span), 0);
+    expect(tokens(turn) + tokens(resumed)).toBe(summed);
+    expect(tokens(turn)).toBeGreaterThan(0);
     // A failed call is an error span with its scrubbed message.
     const token = only(list, 'execute_tool use_token');
     expect(token.status).toBe('error');
@@ -176,5 +186,58 @@ describe('TRACE-1, TRACE-3, TRACE-5: a turn is a tree of spans kept by its threa
     expect((await api(`/api/threads/${id}/spans?trace_id=nothex`)).status).toBe(400);
     expect((await api(`/api/threads/${id}/spans?traces=0`)).status).toBe(400);
     expect((await api(`/api/threads/${id}/spans`, { key: 'test-key-bob' })).status).toBe(404);
+  });
+});
+
+describe('TRACE-1: a handoff', () => {
+  it('TRACE-1: the turn of the agent a thread was handed to continues the trace of the turn that handed it over', async () => {
+    const id = await createThread({
+      agent: 'front',
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [{ name: 'billing', arguments: { note: 'wants a refund' } }] },
+            { text: 'billing here' },
+          ]),
+        },
+      ],
+    });
+    await settled(id);
+    const list = await spans(id);
+    const front = only(list, 'invoke_agent front');
+    const billing = only(list, 'invoke_agent billing');
+    expect(front.attributes['standard_agents.outcome']).toBe('handoff');
+    expect(billing).toMatchObject({ trace_id: front.trace_id, parent_span_id: front.span_id });
+  });
+});
+
+describe("TRACE-2: a trace continued through the Worker's MCP server", () => {
+  it("TRACE-2: an agent called over MCP with params._meta.traceparent runs its turn in the caller's trace", async () => {
+    const worker = (exports as unknown as { default: Fetcher }).default;
+    // Ajv, the client's default validator, compiles schemas to code, which workerd forbids.
+    const client = new Client(
+      { name: 'tracing-test', version: '1.0.0' },
+      { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('https://runtime.test/mcp'), {
+        fetch: (input, init) => worker.fetch(new Request(input, init)),
+        requestInit: { headers: { authorization: `Bearer ${ALICE}` } },
+      }),
+    );
+    try {
+      const caller = { trace: '0af7651916cd43dd8448eb211c80319c', span: 'b7ad6b7169203331' };
+      const result = await client.callTool({
+        name: 'general',
+        arguments: { message: 'hello over MCP' },
+        _meta: { traceparent: `00-${caller.trace}-${caller.span}-01` },
+      });
+      const { thread_id: id } = result.structuredContent as { thread_id: string };
+      await settled(id);
+      const [turn] = named(await spans(id), 'invoke_agent general');
+      expect(turn).toMatchObject({ trace_id: caller.trace, parent_span_id: caller.span });
+    } finally {
+      await client.close();
+    }
   });
 });

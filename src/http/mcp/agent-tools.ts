@@ -65,16 +65,33 @@ function description(context: McpCallContext, agent: AgentDefinition): string {
   return `${about}\n\nSends the message to the ${agent.name} agent, in a new thread of yours or in thread_id, and answers with its final text and the thread id.${toolLine}${variables}`;
 }
 
-async function startNew(context: McpCallContext, agent: AgentDefinition, input: AgentToolInput): Promise<StartedTurn> {
-  const details = await startThread(context.env, context.registry, context.principal, {
-    agent: agent.name,
-    messages: [{ role: 'user', content: input.message }],
-    variables: input.variables ?? {},
-    tags: ['mcp'],
-    headless: false,
-    shared: false,
-    permissions: [],
-  });
+/** The caller's trace context, as MCP carries it (`params._meta.traceparent`); malformed ones are ignored later. */
+function traceparentOf(extra: ToolCallExtra): string | undefined {
+  const value = (extra._meta as Record<string, unknown> | undefined)?.traceparent;
+  return typeof value === 'string' ? value : undefined;
+}
+
+async function startNew(
+  context: McpCallContext,
+  agent: AgentDefinition,
+  input: AgentToolInput,
+  traceparent: string | undefined,
+): Promise<StartedTurn> {
+  const details = await startThread(
+    context.env,
+    context.registry,
+    context.principal,
+    {
+      agent: agent.name,
+      messages: [{ role: 'user', content: input.message }],
+      variables: input.variables ?? {},
+      tags: ['mcp'],
+      headless: false,
+      shared: false,
+      permissions: [],
+    },
+    traceparent,
+  );
   // The thread's log starts with the one user message this call brought.
   return { kind: 'started', threadId: details.id, after: 0, isOurs: (message) => message.role === 'user' };
 }
@@ -88,6 +105,7 @@ async function continueThread(
   context: McpCallContext,
   agent: AgentDefinition,
   input: AgentToolInput & { thread_id: string },
+  traceparent: string | undefined,
 ): Promise<StartedTurn | { kind: 'refused'; result: CallToolResult }> {
   const { env, principal } = context;
   const id = parseThreadId(input.thread_id);
@@ -113,6 +131,7 @@ async function continueThread(
       await stub.postMessage(principal, id, {
         content: input.message,
         ...(input.on_busy ? { onBusy: input.on_busy as OnBusy } : {}),
+        ...(traceparent ? { traceparent } : {}),
       }),
     ),
   );
@@ -153,8 +172,8 @@ async function callAgent(
     return await asToolResult(async () => {
       const started =
         input.thread_id === undefined
-          ? await startNew(context, agent, input)
-          : await continueThread(context, agent, { ...input, thread_id: input.thread_id });
+          ? await startNew(context, agent, input, traceparentOf(extra))
+          : await continueThread(context, agent, { ...input, thread_id: input.thread_id }, traceparentOf(extra));
       if (started.kind === 'refused') return started.result;
       call.threadId = started.threadId;
       progress.note(`thread ${started.threadId}`);

@@ -8,7 +8,7 @@
  *
  * `OTEL_SDK_DISABLED=true` switches all of it off: no span is made, stored or sent.
  */
-import { type TurnOutcome, turnIdOf, turnUsage } from '../../engine/conversation/index.js';
+import { type TurnOutcome, turnIdOf } from '../../engine/conversation/index.js';
 import type { ThreadStore } from '../../engine/ports/index.js';
 import {
   ATTR,
@@ -101,8 +101,12 @@ export class ThreadTraces implements SpanSink {
    * child thread) leaves its context for the turn the answer resumes: one trace from message to answer.
    */
   endTurn(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
-    endTurnSpan(span, outcome, store);
-    if (outcome.kind === 'waiting' && span.traceparent) ThreadTraces.remember(store, span.traceparent);
+    // The model calls this turn made are the spans held since the last one ended: its usage is theirs,
+    // not the totals since the user's message, which a turn resumed after a wait would count again.
+    endTurnSpan(span, outcome, store, modelUsage(this.buffer));
+    // A turn that waits, or hands the thread to another agent, is continued by the next one.
+    const continued = outcome.kind === 'waiting' || (outcome.kind === 'done' && outcome.reason === 'handoff');
+    if (continued && span.traceparent) ThreadTraces.remember(store, span.traceparent);
     this.flush();
   }
 
@@ -121,16 +125,33 @@ export class ThreadTraces implements SpanSink {
   }
 }
 
-/** Ends a turn's span with what the turn came to and what its model steps used. */
-function endTurnSpan(span: Span, outcome: TurnOutcome, store: ThreadStore): void {
+interface TurnModelUsage {
+  input: number;
+  output: number;
+  cost: number;
+}
+
+/** The tokens and cost of the model calls (steps and compactions) among `spans`. */
+function modelUsage(spans: readonly FinishedSpan[]): TurnModelUsage {
+  const total = { input: 0, output: 0, cost: 0 };
+  for (const span of spans) {
+    if (span.attributes[ATTR.operation] !== 'chat') continue;
+    total.input += Number(span.attributes[ATTR.inputTokens] ?? 0);
+    total.output += Number(span.attributes[ATTR.outputTokens] ?? 0);
+    total.cost += Number(span.attributes[ATTR.cost] ?? 0);
+  }
+  return total;
+}
+
+/** Ends a turn's span with what the turn came to and what its model calls used. */
+function endTurnSpan(span: Span, outcome: TurnOutcome, store: ThreadStore, usage: TurnModelUsage): void {
   if (!span.recording) return;
   const turnId = turnIdOf(store.messages());
-  const usage = turnUsage(store, turnId);
   span.setAll({
     [ATTR.turn]: turnId || undefined,
-    [ATTR.inputTokens]: usage.input_tokens,
-    [ATTR.outputTokens]: usage.output_tokens,
-    [ATTR.cost]: usage.cost_usd,
+    [ATTR.inputTokens]: usage.input,
+    [ATTR.outputTokens]: usage.output,
+    [ATTR.cost]: usage.cost,
     'standard_agents.outcome': outcome.kind === 'done' ? outcome.reason : outcome.kind,
   });
   if (outcome.kind === 'failed') span.fail(outcome.message, outcome.code ?? 'turn_failed');

@@ -177,6 +177,7 @@ export class McpHub implements McpToolCaller {
         traceparent: span.traceparent,
       });
       if (result.isError) span.fail(`the server answered the call to "${tool}" with an error`, 'tool_error');
+      else span.ok();
       return mcpToolResult(result, tool);
     } catch (error) {
       span.fail(error);
