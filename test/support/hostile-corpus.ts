@@ -2416,6 +2416,7 @@ export const HOSTILE_OTLP_ENDPOINTS: readonly string[] = [
 export const HOSTILE_EVAL_TEXT: readonly string[] = [
   '"; process.exit(1); "',
   "'; process.exit(1); '",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template literal an unescaped printer would let run
   '`${process.exit(1)}`',
   '*/ process.exit(1); /*',
   'line one\nline two\r\u2028\u2029 end',

@@ -105,7 +105,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.lease = new TurnLease(env, ctx, () => leaseHolder(this.record()));
     this.effectRows = new EffectRows(ctx.storage);
     this.scheduleRows = new ScheduleRows(ctx.storage);
-    this.spanRows = new SpanRows(ctx.storage.sql);
+    this.spanRows = new SpanRows(ctx.storage);
     this.traces = new ThreadTraces({
       ctx,
       env,
@@ -296,6 +296,6 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     // Pending effects went with the storage: a deleted thread runs none.
     this.effectRows = new EffectRows(this.ctx.storage);
     this.scheduleRows = new ScheduleRows(this.ctx.storage);
-    this.spanRows = new SpanRows(this.ctx.storage.sql);
+    this.spanRows = new SpanRows(this.ctx.storage);
   }
 }

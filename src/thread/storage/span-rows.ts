@@ -19,9 +19,11 @@ CREATE INDEX IF NOT EXISTS span_batches_by_trace ON span_batches (trace_id)`;
 
 export class SpanRows {
   private readonly table: TableOnFirstUse;
+  private readonly sql: SqlStorage;
 
-  constructor(private readonly sql: SqlStorage) {
-    this.table = new TableOnFirstUse(sql, 'span_batches', SCHEMA);
+  constructor(storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+    this.table = new TableOnFirstUse(this.sql, 'span_batches', SCHEMA);
   }
 
   /** Stores spans, one row per trace among them, and lets the oldest rows go. */

@@ -10,6 +10,10 @@ import type { EvalCase } from '../../../evals/runner/suite.js';
 import { HOSTILE_EVAL_TEXT } from '../../support/hostile-corpus.js';
 import { message, toolTurn } from './eval-fixtures.js';
 
+/** What a terminal or an editor would act on: control characters, bidirectional and zero-width marks, line separators. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const UNPRINTABLE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/;
+
 /** The printed case read back as JavaScript would read it once pasted into a suite. */
 async function readBack(printed: string): Promise<EvalCase> {
   const { code } = await transform(`export default [\n${printed}\n];`, { loader: 'ts', format: 'cjs' });
@@ -53,12 +57,11 @@ describe('a recorded thread as a case', () => {
   it('EVAL-6: hostile text in a thread compiles back to itself and hides nothing from a reader', async () => {
     const hostile = [...HOSTILE_EVAL_TEXT];
     const messages = hostile.map((content) => message({ role: 'user', content }));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a template literal the printed case must not let run
     messages.push(message({ role: 'assistant', content: 'Done: */ `${x}` \u202e.' }));
     const printed = caseFromThread({ id: 'id"\n*/', agent: 'agent"\u2028', messages });
     // Nothing a terminal or an editor would act on, and one line per string.
-    expect(printed).not.toMatch(
-      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/,
-    );
+    expect(printed).not.toMatch(UNPRINTABLE);
     expect(printed.split('\n')).toHaveLength(hostile.length + 10);
     const recorded = await readBack(printed);
     expect(recorded.messages).toEqual(hostile);

@@ -72,11 +72,13 @@ describe('run figures', () => {
     const hostile = result('\u001b[2Jwiped\u202eevil', false, [1]);
     hostile.failures = ['line one\nline two \u009b31m red \u0007'];
     const table = formatResults([hostile]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
     expect(table).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
     expect(table).toContain('\\u001b[2Jwiped\\u202eevil');
     expect(table).toContain('line one\\nline two \\u009b31m red \\u0007');
     // Header, a row each, a blank line, then each case's FAIL line and its one failure: no line more.
     const corpus = formatResults(HOSTILE_EVAL_TEXT.map((text) => ({ ...result(text, false, [1]), failures: [text] })));
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
     expect(corpus).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(corpus.split('\n')).toHaveLength(2 + HOSTILE_EVAL_TEXT.length * 3);
   });
