@@ -1,16 +1,16 @@
 /**
  * Tracing on against off: what recording a turn's spans and sending them to a collector costs a tool
  * round and a whole turn. Two wrangler devs of the benchmark Worker run side by side on the same
- * model server: one with `OTEL_EXPORTER_OTLP_ENDPOINT` set to a local OTLP receiver in this process
- * (harness/otlp-receiver.mjs, which decodes every request as a collector would; content capture
- * off, the default), one with `OTEL_SDK_DISABLED=true` (no span made, stored or sent). `bench` turns
+ * model server: one with `OTEL_EXPORTER_OTLP_ENDPOINT` set to a local OTLP receiver on a thread
+ * of this process (harness/otlp-receiver.mjs, which decodes every request as a collector would, on an
+ * event loop apart from the model server's; content capture off, the default), one with `OTEL_SDK_DISABLED=true` (no span made, stored or sent). `bench` turns
  * of 20 tool rounds take turns on the two, run by run; a turn is timed from `POST /api/threads` to
  * its `idle` frame on the thread's WebSocket, so it holds the spans' SQLite write at the turn's end;
  * the export itself runs after it, through `waitUntil`.
  */
-import { startOtlpReceiver } from '../../harness/otlp-receiver.mjs';
 import { benchClient } from '../client.mjs';
 import { ms, spreadCells, spreadText, table, times } from '../format.mjs';
+import { startReceiverThread } from '../otlp-receiver-thread.mjs';
 import { medians, pooled, ratio, repeat } from '../repetitions.mjs';
 import { median, quantile } from '../stats.mjs';
 
@@ -31,7 +31,7 @@ const whole = (turn) => [turn.total];
  * @returns {Promise<import('../format.mjs').Section>}
  */
 export async function tracing({ model, key, startDev, repetitions }) {
-  const receiver = await startOtlpReceiver();
+  const receiver = await startReceiverThread();
   const on = await startDev({ vars: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url } });
   const off = await startDev({ vars: { OTEL_SDK_DISABLED: 'true' } });
   try {
@@ -47,18 +47,15 @@ export async function tracing({ model, key, startDev, repetitions }) {
     const results = await repeat({ repetitions, runs: RUNS, arms });
     const turns = repetitions * RUNS + 1;
     // Every traced turn reached the collector (its spans are sent after the turn: wait for the last).
-    await receiver.waitFor(
-      (spans) => spans.filter((span) => span.name === 'invoke_agent bench').length >= turns,
-      30_000,
-    );
+    const received = await receiver.waitForNamed('invoke_agent bench', turns, 30_000);
     // The untraced Worker's threads, which all ran turns, recorded nothing.
     const { threads } = await clients.off.api('GET', '/api/threads');
     let offSpans = 0;
     for (const { id } of threads.slice(0, 5))
       offSpans += (await clients.off.api('GET', `/api/threads/${id}/spans`)).spans.length;
     return report(results, repetitions, {
-      spans: receiver.spans().length,
-      requests: receiver.requests,
+      spans: received.spans,
+      requests: received.requests,
       turns,
       offSpans,
     });
@@ -94,8 +91,8 @@ function report(results, repetitions, sent) {
   const markdown = `## Tracing on against off
 
 \`bench\` turns of ${ROUNDS} tool rounds, ${repetitions} repetitions of ${RUNS} runs on each of two wrangler devs of the
-benchmark Worker, interleaved: **on** with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP receiver in the
-benchmark's process (it decodes every request; content capture off), **off** with \`OTEL_SDK_DISABLED=true\`. A
+benchmark Worker, interleaved: **on** with \`OTEL_EXPORTER_OTLP_ENDPOINT\` set to a local OTLP receiver on a thread of
+the benchmark's process (it decodes every request, apart from the model server's event loop; content capture off), **off** with \`OTEL_SDK_DISABLED=true\`. A
 round is the mean model-server gap of a turn's ${ROUNDS} rounds; a turn is from \`POST /api/threads\` to its \`idle\`
 frame on the thread's WebSocket (the spans' SQLite write included; their export runs after it, through
 \`waitUntil\`). The receiver got ${sent.spans} spans in ${sent.requests} requests for the ${sent.turns} traced turns; five threads

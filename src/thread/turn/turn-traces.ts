@@ -128,17 +128,19 @@ export class ThreadTraces implements SpanSink {
 interface TurnModelUsage {
   input: number;
   output: number;
-  cost: number;
+  /** Null when no call was priced: a turn of an unpriced model has no cost, not a cost of 0. */
+  cost: number | null;
 }
 
 /** The tokens and cost of the model calls (steps and compactions) among `spans`. */
 function modelUsage(spans: readonly FinishedSpan[]): TurnModelUsage {
-  const total = { input: 0, output: 0, cost: 0 };
+  const total: TurnModelUsage = { input: 0, output: 0, cost: null };
   for (const span of spans) {
     if (span.attributes[ATTR.operation] !== 'chat') continue;
     total.input += Number(span.attributes[ATTR.inputTokens] ?? 0);
     total.output += Number(span.attributes[ATTR.outputTokens] ?? 0);
-    total.cost += Number(span.attributes[ATTR.cost] ?? 0);
+    const cost = span.attributes[ATTR.cost];
+    if (typeof cost === 'number') total.cost = (total.cost ?? 0) + cost;
   }
   return total;
 }

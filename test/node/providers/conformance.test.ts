@@ -17,6 +17,7 @@ import {
   recordingSleep,
   within,
 } from '../../support/provider-kit.js';
+import { traced } from '../../support/span-recorder.js';
 import { type Answer, type ProviderAdapter, requestFor, throughText } from './adapter.js';
 import { anthropicAdapter } from './anthropic-adapter.js';
 import { googleAdapter } from './google-adapter.js';
@@ -234,10 +235,22 @@ describe.each(ADAPTERS)('$name provider: failures and retries', (adapter) => {
     adapter.answer({ text: 'after the wait' });
     const { delays, sleep } = recordingSleep();
 
-    const response = await adapter.provider({ sleep, baseDelayMs: 100, maxDelayMs: 8000 }).complete(request());
+    const { value: response, spans } = await traced(() =>
+      adapter.provider({ sleep, baseDelayMs: 100, maxDelayMs: 8000 }).complete(request()),
+    );
 
     expect(response.text).toBe('after the wait');
     expect(adapter.calls()).toBe(3);
+    // TRACE-1: each wait before another attempt is a failed `retry` span naming what the attempt met.
+    const retries = spans.filter((span) => span.name === 'retry');
+    expect(retries.map((span) => [span.attributes['standard_agents.retry.attempt'], span.status])).toEqual([
+      [1, 'error'],
+      [2, 'error'],
+    ]);
+    // The attempt's HTTP status names the failure; the Workers AI binding does not say a 503's.
+    expect(retries.map((span) => span.attributes['error.type'])).toEqual(
+      adapter.name === 'workers-ai' ? ['429', 'network'] : ['429', '503'],
+    );
     if (adapter.asksForWaits) {
       // A wait of zero is a wait the server asked for, not a missing one.
       expect(delays).toEqual([2000, 0]);

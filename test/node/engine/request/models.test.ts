@@ -20,6 +20,7 @@ import { BUDGET_KEY, threadUsage, turnUsage } from '../../../../src/engine/conve
 import type { Frame } from '../../../../src/engine/ports/index.js';
 import { modelStatus, resolveProvider } from '../../../../src/providers/index.js';
 import { ALLOW_EVERYTHING, createHarness } from '../../../support/memory-store.js';
+import { traced } from '../../../support/span-recorder.js';
 
 const echo = defineTool({
   description: 'Return the given text',
@@ -172,8 +173,16 @@ describe('THR-4: context compaction', () => {
       script: [{ text: 'noted' }],
       summariser: [{ text: 'The user sent three long notes.' }],
     });
-    for (let turn = 0; turn < 3; turn++) await h.send(`note ${turn}: ${long}`);
+    const { spans } = await traced(async () => {
+      for (let turn = 0; turn < 3; turn++) await h.send(`note ${turn}: ${long}`);
+    });
     const marker = h.store.messages().find((message) => message.metadata?.compaction);
+    // TRACE-1: the summary's model call is a `compaction` span naming its model and the message it stored.
+    const compaction = spans.find((span) => span.name === 'compaction');
+    expect(compaction?.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'standard_agents.message.id': marker?.id,
+    });
     expect(marker).toMatchObject({ role: 'system', silent: true, content: 'The user sent three long notes.' });
     expect(marker?.metadata?.compaction).toMatchObject({ model: 'cheap' });
     const last = h.requests.at(-1);
