@@ -264,6 +264,47 @@ async function persist(
 }
 
 /**
+ * Runs one group of calls (one call, or adjacent concurrent ones): checked one by one, run together,
+ * persisted in call order onto `messages`. True when a call waits for an answer: the group stops there.
+ */
+async function runGroup(
+  group: readonly ToolCall[],
+  running: ExecutorDeps,
+  progress: ReadonlyMap<string, unknown[]>,
+  messages: Message[],
+): Promise<boolean> {
+  const startedAt = running.now();
+  const prepared: Prepared[] = [];
+  // TRACE-3: each call runs in its span, so what it calls (tools, children, MCP servers) nests beneath.
+  const spans = group.map(startCallSpan);
+  for (const [offset, call] of group.entries()) {
+    const step = await withSpan(spans[offset] as Span, () => prepare(call, running));
+    prepared.push(step);
+    if (step.type === 'wait') break;
+  }
+  const outcomes = await Promise.all(
+    prepared.map((step, offset) =>
+      step.type === 'run' ? withSpan(spans[offset] as Span, () => execute(step.validated, step.waits, running)) : step,
+    ),
+  );
+  for (const [offset, outcome] of outcomes.entries()) {
+    const span = spans[offset] as Span;
+    if (outcome.type === 'wait') {
+      for (const waiting of spans.slice(offset)) endCallSpan(waiting, 'waiting');
+      return true;
+    }
+    const call = group[offset] as ToolCall;
+    const began = callStart(prepared[offset], startedAt);
+    const message = await withSpan(span, () =>
+      persist(call, outcome.result, began, progress.get(call.id) ?? [], running),
+    );
+    endCallSpan(span, message);
+    messages.push(message);
+  }
+  return false;
+}
+
+/**
  * Executes a step's calls in model order, each persisted before the next begins. Adjacent calls of
  * tools declared `concurrent` are checked one by one, then run together, and persisted in call order.
  */
@@ -295,36 +336,7 @@ export async function executeToolCalls(calls: readonly ToolCall[], deps: Executo
   };
   for (let index = 0; index < calls.length; ) {
     const group = nextGroup(calls, index, running);
-    const startedAt = deps.now();
-    const prepared: Prepared[] = [];
-    // TRACE-3: each call runs in its span, so what it calls (tools, children, MCP servers) nests beneath.
-    const spans = group.map(startCallSpan);
-    for (const [offset, call] of group.entries()) {
-      const step = await withSpan(spans[offset] as Span, () => prepare(call, running));
-      prepared.push(step);
-      if (step.type === 'wait') break;
-    }
-    const outcomes = await Promise.all(
-      prepared.map((step, offset) =>
-        step.type === 'run'
-          ? withSpan(spans[offset] as Span, () => execute(step.validated, step.waits, running))
-          : step,
-      ),
-    );
-    for (const [offset, outcome] of outcomes.entries()) {
-      const span = spans[offset] as Span;
-      if (outcome.type === 'wait') {
-        for (const waiting of spans.slice(offset)) endCallSpan(waiting, 'waiting');
-        return { messages, waiting: true };
-      }
-      const call = group[offset] as ToolCall;
-      const began = callStart(prepared[offset], startedAt);
-      const message = await withSpan(span, () =>
-        persist(call, outcome.result, began, progress.get(call.id) ?? [], running),
-      );
-      endCallSpan(span, message);
-      messages.push(message);
-    }
+    if (await runGroup(group, running, progress, messages)) return { messages, waiting: true };
     index += group.length;
   }
   return { messages, waiting: false };
