@@ -4,6 +4,7 @@
  * isolate, like the thread index, so a fresh database needs no migration step.
  */
 import { isRole } from '../access/index.js';
+import { schemaOnFirstUse } from '../bindings/index.js';
 import { decodeAuditCursor, encodeAuditCursor } from './audit-cursor.js';
 import {
   AUDIT_ACTIONS,
@@ -31,19 +32,7 @@ const SCHEMA = [
 /** The most a `detail` may hold once written as JSON: a log line, not a store for documents. */
 const MAX_DETAIL_CHARS = 4096;
 
-const ready = new WeakMap<D1Database, Promise<unknown>>();
-
-function ensureSchema(db: D1Database): Promise<unknown> {
-  let promise = ready.get(db);
-  if (!promise) {
-    promise = db.batch(SCHEMA.map((statement) => db.prepare(statement))).catch((error) => {
-      ready.delete(db);
-      throw error;
-    });
-    ready.set(db, promise);
-  }
-  return promise;
-}
+const ensureSchema = schemaOnFirstUse(SCHEMA);
 
 function detailText(detail: Record<string, unknown> | undefined): string | null {
   if (detail === undefined) return null;

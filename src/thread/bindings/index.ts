@@ -2,6 +2,7 @@
  * What the thread layer binds to (THR-1, THR-6): the Worker's env, the Thread object's RPC contract
  * and stub, the D1 thread index, the D1 usage index and the R2 file store.
  */
+export { schemaOnFirstUse } from './d1-schema.js';
 export type { RuntimeEnv } from './env.js';
 export { R2FileStore } from './r2-file-store.js';
 export type { ScheduleInput, ScheduleView, TenantScheduleInput, TenantScheduleView } from './schedule-api.js';

@@ -6,6 +6,7 @@
  */
 import type { ThreadStatus } from '../../spec/index.js';
 import type { Principal } from '../access/index.js';
+import { schemaOnFirstUse } from './d1-schema.js';
 import {
   type IndexedWait,
   type ListedWait,
@@ -78,22 +79,7 @@ async function addColumns(db: D1Database): Promise<void> {
   await db.prepare(TENANT_INDEX).run();
 }
 
-const ready = new WeakMap<D1Database, Promise<unknown>>();
-
-function ensureSchema(db: D1Database): Promise<unknown> {
-  let promise = ready.get(db);
-  if (!promise) {
-    promise = db
-      .batch(SCHEMA.map((statement) => db.prepare(statement)))
-      .then(() => addColumns(db))
-      .catch((error) => {
-        ready.delete(db);
-        throw error;
-      });
-    ready.set(db, promise);
-  }
-  return promise;
-}
+const ensureSchema = schemaOnFirstUse(SCHEMA, addColumns);
 
 /** A tool of an MCP server as GET /api/agents shows it (the server's own name and the thread's). */
 export interface McpListedTool {

@@ -6,6 +6,7 @@
  * `GET /api/usage` sums the rows by the dimensions asked for. The schema is made on first use in an
  * isolate, like the thread index's.
  */
+import { schemaOnFirstUse } from './d1-schema.js';
 
 /** What usage can be grouped by; each is a column of `usage_events`. */
 export const USAGE_DIMENSIONS = ['user', 'agent', 'model', 'day', 'tenant'] as const;
@@ -85,19 +86,7 @@ export interface UsageQuery {
   to: string;
 }
 
-const ready = new WeakMap<D1Database, Promise<unknown>>();
-
-function ensureSchema(db: D1Database): Promise<unknown> {
-  let promise = ready.get(db);
-  if (!promise) {
-    promise = db.batch(SCHEMA.map((statement) => db.prepare(statement))).catch((error) => {
-      ready.delete(db);
-      throw error;
-    });
-    ready.set(db, promise);
-  }
-  return promise;
-}
+const ensureSchema = schemaOnFirstUse(SCHEMA);
 
 const SUMS = `SUM(input_tokens) AS input_tokens, SUM(output_tokens) AS output_tokens,
   SUM(cached_tokens) AS cached_tokens, SUM(total_tokens) AS total_tokens, SUM(cost_usd) AS cost_usd,

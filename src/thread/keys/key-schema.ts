@@ -3,6 +3,7 @@
  * fresh database needs no migration step. One row per key; the key itself is never stored, only the
  * SHA-256 of it.
  */
+import { schemaOnFirstUse } from '../bindings/index.js';
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS api_keys (
@@ -23,16 +24,4 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS api_keys_by_tenant ON api_keys (tenant, created_at DESC, id DESC)',
 ];
 
-const ready = new WeakMap<D1Database, Promise<unknown>>();
-
-export function ensureKeySchema(db: D1Database): Promise<unknown> {
-  let promise = ready.get(db);
-  if (!promise) {
-    promise = db.batch(SCHEMA.map((statement) => db.prepare(statement))).catch((error) => {
-      ready.delete(db);
-      throw error;
-    });
-    ready.set(db, promise);
-  }
-  return promise;
-}
+export const ensureKeySchema = schemaOnFirstUse(SCHEMA);
