@@ -8,13 +8,28 @@
  *
  *   node scripts/build-inspector.mjs           one build
  *   node scripts/build-inspector.mjs --watch   rebuild on every change
+ *
+ * A file whose bytes would not change is not written: every `wrangler dev` of the project serves
+ * inspector/public and restarts when a file there changes, so a build that only rewrote the same
+ * bytes would cut the requests of every other dev server running (a test's, an editor's).
  */
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * Writes `bytes` to `path` unless the file already holds exactly them; whole or not at all (a
+ * temporary file renamed into place), so a build running beside another never reads half a file.
+ */
+function writeIfChanged(path, bytes) {
+  if (existsSync(path) && Buffer.compare(readFileSync(path), Buffer.from(bytes)) === 0) return;
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, path);
+}
 
 /** Copies Scalar's standalone bundle under a name carrying its version (the name /docs asks for). */
 function copyScalar() {
@@ -22,7 +37,8 @@ function copyScalar() {
   const { version } = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
   const folder = join(ROOT, 'inspector', 'public', 'vendor');
   mkdirSync(folder, { recursive: true });
-  copyFileSync(join(from, 'dist', 'browser', 'standalone.js'), join(folder, `scalar-api-reference-${version}.js`));
+  const bundle = readFileSync(join(from, 'dist', 'browser', 'standalone.js'));
+  writeIfChanged(join(folder, `scalar-api-reference-${version}.js`), bundle);
 }
 
 /** @type {import('esbuild').BuildOptions} */
@@ -45,5 +61,6 @@ if (process.argv.includes('--watch')) {
   await context.watch();
   console.log('inspector: watching inspector/src and client/');
 } else {
-  await esbuild.build(options);
+  const built = await esbuild.build({ ...options, write: false });
+  for (const file of built.outputFiles) writeIfChanged(file.path, file.contents);
 }
