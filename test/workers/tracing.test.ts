@@ -5,11 +5,14 @@
  * attributes, the secret in none of it; a caller's `traceparent` continued and a malformed one
  * ignored. The agents are in tracing-app.ts; contents are recorded in this project's tests.
  */
-import { exports } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { env, exports } from 'cloudflare:workers';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker';
 import { describe, expect, it } from 'vitest';
+import type { FinishedSpan } from '../../src/engine/tracing/index.js';
+import { SPAN_BATCHES_KEPT, SpanRows } from '../../src/thread/storage/index.js';
 import { ALICE, api, createThread, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { HOSTILE_TRACEPARENTS } from '../support/hostile-corpus.js';
@@ -239,5 +242,40 @@ describe("TRACE-2: a trace continued through the Worker's MCP server", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('TRACE-5: what a thread keeps', () => {
+  it('TRACE-5: the newest 200 traces are kept; older ones go, and the newest are listed first', async () => {
+    const id = await createThread({ agent: 'traced', variables: { API_TOKEN: TOKEN, region: 'eu' } });
+    const stub = env.THREADS.get(env.THREADS.idFromName(id));
+    const kept = await runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) => {
+      const rows = new SpanRows(state.storage);
+      const span = (n: number): FinishedSpan => ({
+        traceId: n.toString(16).padStart(32, '0'),
+        spanId: n.toString(16).padStart(16, '0'),
+        parentSpanId: null,
+        name: `invoke_agent t${n}`,
+        kind: 'internal',
+        startMs: n,
+        endMs: n + 1,
+        status: 'ok',
+        attributes: {},
+        events: [],
+      });
+      for (let n = 1; n <= SPAN_BATCHES_KEPT + 5; n++) rows.insert([span(n)]);
+      // A new instance reads where the rows stand from storage.
+      const again = new SpanRows(state.storage);
+      again.insert([span(SPAN_BATCHES_KEPT + 6)]);
+      return {
+        all: again.list({ traces: SPAN_BATCHES_KEPT }).map((each) => each.startMs),
+        newest: again.list({ traces: 2 }).map((each) => each.startMs),
+        oldest: again.list({ traceId: span(1).traceId, traces: 20 }),
+      };
+    });
+    expect(kept.all).toHaveLength(SPAN_BATCHES_KEPT);
+    expect(kept.all[0]).toBe(7);
+    expect(kept.newest).toEqual([SPAN_BATCHES_KEPT + 5, SPAN_BATCHES_KEPT + 6]);
+    expect(kept.oldest).toEqual([]);
   });
 });
