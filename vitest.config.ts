@@ -1,12 +1,35 @@
 import { fileURLToPath } from 'node:url';
 import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const spec = fileURLToPath(new URL('./src/spec/index.ts', import.meta.url));
+
+/**
+ * Files known to run longest start first. Without vitest's cache of durations (a fresh clone, as CI
+ * runs) files start largest first, and the sandbox's runaway programs, a short file running each
+ * program to its limit for about 100 s, started last and ran alone at the end of the workerd tests.
+ */
+const LONGEST_FIRST = ['test/workers/sandbox-programs.test.ts', 'test/workers/egress.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((path) => file.moduleId.endsWith(path));
+      return index === -1 ? LONGEST_FIRST.length : index;
+    };
+    return sorted
+      .map((file, order) => ({ file, order }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.order - b.order)
+      .map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   resolve: { alias: { '@standardagents/spec': spec } },
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         // Pure engine logic, in Node.
