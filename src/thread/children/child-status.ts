@@ -5,7 +5,7 @@
  * newer one; a parent that cannot be reached misses that report (the next one corrects it), and the
  * failure goes to the child's scrubbed log.
  */
-import { type RuntimeEnv, threadStub } from '../bindings/index.js';
+import { type ChildDelivery, type RuntimeEnv, threadStub } from '../bindings/index.js';
 import type { ThreadRecord } from '../storage/index.js';
 
 /** Each object's reports in flight, chained: one chain per Durable Object, whoever reports. */
@@ -35,4 +35,25 @@ export function reportChildStatus(
   chains.set(ctx, sent);
   ctx.waitUntil(sent);
   return sent;
+}
+
+/**
+ * The child's own status (`state.setStatus`), sent to the parent in the same order as the turn's
+ * reports: sent beside them, it could overtake the `running` report of the turn that set it, which
+ * then replaced it. Resolves with the parent's answer; rejects when the parent cannot be reached.
+ */
+export function sendOwnStatus(
+  ctx: DurableObjectState,
+  env: RuntimeEnv,
+  record: ThreadRecord & { parentId: string },
+  status: string,
+): Promise<ChildDelivery> {
+  const sent = (chains.get(ctx) ?? Promise.resolve()).then(() =>
+    threadStub(env, record.parentId).childStatus(record.id, status),
+  );
+  chains.set(
+    ctx,
+    sent.catch(() => {}),
+  );
+  return sent as Promise<ChildDelivery>;
 }

@@ -10,7 +10,7 @@ export {
   startChild,
   viewDeferredChild,
 } from './child-spawning.js';
-export { reportChildStatus } from './child-status.js';
+export { reportChildStatus, sendOwnStatus } from './child-status.js';
 export { notifyParentThread, SCOPED_NAMES_KEY } from './child-threads.js';
 export { receiveChildFiles } from './cross-thread-files.js';
 export { answerFamilyCall, type FamilyHost, familyAction } from './family-calls.js';

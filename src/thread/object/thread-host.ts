@@ -13,7 +13,7 @@ import type {
   ThreadState,
 } from '../../spec/index.js';
 import { DEFAULT_TENANT } from '../access/index.js';
-import { type RuntimeEnv, threadStub } from '../bindings/index.js';
+import type { RuntimeEnv } from '../bindings/index.js';
 import {
   type FamilyStateHost,
   familyState,
@@ -21,6 +21,7 @@ import {
   notifyParentThread,
   propagateEnv,
   SCOPED_NAMES_KEY,
+  sendOwnStatus,
   spawnForTool,
 } from '../children/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
@@ -70,9 +71,10 @@ export class DurableThreadHost implements ThreadHost {
 
   /** Sets this thread's status in its parent's registry of children (state.setStatus). */
   async setStatus(status: string): Promise<void> {
-    const record = this.record(this.desk());
+    const desk = this.desk();
+    const record = this.record(desk);
     if (!record.parentId) return;
-    const delivered = await threadStub(this.env, record.parentId).childStatus(record.id, status);
+    const delivered = await sendOwnStatus(desk.ctx, this.env, { ...record, parentId: record.parentId }, status);
     if (delivered === 'parent_gone') throw new Error('setStatus: the parent thread no longer exists');
   }
 
