@@ -78,9 +78,10 @@ export class ThreadTraces implements SpanSink {
   tracer(): Tracer | null {
     if (!this.enabled) return null;
     const { host } = this;
+    const common = host.common();
     return new Tracer({
       sink: this,
-      common: { ...host.common(), [ATTR.conversation]: String(host.common()[ATTR.thread] ?? '') },
+      common: { ...common, [ATTR.conversation]: String(common[ATTR.thread] ?? '') },
       scrub: (text) => host.scrub(text),
       captureContent: this.captureContent,
     });
