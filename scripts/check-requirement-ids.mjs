@@ -11,10 +11,10 @@ const docPath = join(root, 'docs', 'requirements.md');
 const scanDirs = ['src', 'test', 'bench', 'agents', 'scripts'];
 const extensions = ['.ts', '.mjs', '.js'];
 const idPattern =
-  /\b(?:DEF|EXE|VAR|ATT|SUB|KIND|LOCK|PERM|CODE|THR|CRED|INJ|DEFER|IDN|TS|HOOK|EFF|EP|SCHED|WH|INBOX|BUSY|TRACE|TL|USE|EVAL)-\d+\b/g;
+  /\b(?:DEF|EXE|VAR|ATT|SUB|KIND|LOCK|PERM|CODE|THR|CRED|INJ|DEFER|IDN|TS|HOOK|EFF|EP|SCHED|WH|INBOX|BUSY|TRACE|TL|USE|EVAL|MSG|FORK)-\d+\b/g;
 // An id is defined by a doc line of the form "- **DEF-1** ...".
 const definitionPattern =
-  /^- \*\*((?:DEF|EXE|VAR|ATT|SUB|KIND|LOCK|PERM|CODE|THR|CRED|INJ|DEFER|IDN|TS|HOOK|EFF|EP|SCHED|WH|INBOX|BUSY|TRACE|TL|USE|EVAL)-\d+)\*\*/;
+  /^- \*\*((?:DEF|EXE|VAR|ATT|SUB|KIND|LOCK|PERM|CODE|THR|CRED|INJ|DEFER|IDN|TS|HOOK|EFF|EP|SCHED|WH|INBOX|BUSY|TRACE|TL|USE|EVAL|MSG|FORK)-\d+)\*\*/;
 const missingDocPattern = /\b(?:DESIGN|SPEC)\.md\b/g;
 
 function listFiles(dir) {
