@@ -18,7 +18,14 @@ export type ModelMessage =
   | { role: 'assistant'; content: string | null; tool_calls?: ToolCall[] }
   | { role: 'tool'; content: string | ModelContentPart[]; tool_call_id: string };
 
-export type ModelContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+/**
+ * A part of a message's content, in Chat Completions' shape: text, an image as a URL (a `data:` URL
+ * for bytes the runtime holds), or a file (a PDF as a `data:` URL, the Chat Completions file part).
+ */
+export type ModelContentPart =
+  | { type: 'text'; text: string }
+  | { type: 'image_url'; image_url: { url: string } }
+  | { type: 'file'; file: { filename: string; file_data: string } };
 
 export interface ScriptedToolCall {
   name: string;
@@ -117,6 +124,12 @@ export interface ModelDefinition {
   script?: Script;
   /** Whether the model accepts image parts (EXE-9). Default false. */
   vision?: boolean;
+  /**
+   * Whether the model reads PDF files sent with a user's message (MSG-11). Default: a `vision` model
+   * does, except on `workers-ai`, whose models take no files; otherwise the model gets a note naming
+   * the file.
+   */
+  pdf?: boolean;
   settings?: ModelSettings;
   /** The most tokens a request may hold; older turns are compacted to fit. Unlimited when omitted. */
   contextWindow?: number;

@@ -18,3 +18,4 @@ export { parsedArguments } from './tool-call-validation.js';
 export { contextualStates, localContextKey } from './tool-context.js';
 export type { CallFlow, ExecutionFlow } from './tool-runner.js';
 export { executionState } from './tool-runner.js';
+export { markUntrustedAs } from './untrusted-output.js';

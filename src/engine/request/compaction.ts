@@ -18,25 +18,37 @@ export interface CompactionMark {
   model: string;
 }
 
-/** A rough token count: four characters a token, an image a thousand (its data URL is not sent as text). */
+/**
+ * A rough token count: four characters a token, an image a thousand (its data URL is not sent as
+ * text), a PDF a thousand per 50 KB of it, at least a thousand (providers read its pages as text
+ * and images; the count of pages is not known here).
+ */
 const CHARS_PER_TOKEN = 4;
 const TOKENS_PER_IMAGE = 1000;
+const PDF_BYTES_PER_TOKEN = 50;
+
+function pdfTokens(fileData: string): number {
+  const bytes = ((fileData.length - fileData.indexOf(',') - 1) * 3) / 4;
+  return Math.max(TOKENS_PER_IMAGE, Math.ceil(bytes / PDF_BYTES_PER_TOKEN));
+}
 
 export function estimateTokens(messages: readonly ModelMessage[], tools: readonly ModelTool[]): number {
   let chars = JSON.stringify(tools).length;
   let images = 0;
+  let files = 0;
   for (const message of messages) {
     if (typeof message.content === 'string' || message.content === null) {
       chars += (message.content ?? '').length + 16;
     } else {
       for (const part of message.content) {
         if (part.type === 'text') chars += part.text.length;
-        else images++;
+        else if (part.type === 'image_url') images++;
+        else files += pdfTokens(part.file.file_data);
       }
     }
     if (message.role === 'assistant' && message.tool_calls) chars += JSON.stringify(message.tool_calls).length;
   }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + images * TOKENS_PER_IMAGE;
+  return Math.ceil(chars / CHARS_PER_TOKEN) + images * TOKENS_PER_IMAGE + files;
 }
 
 /** The tokens a request may use: the window, less what the answer needs. */

@@ -6,7 +6,8 @@
  * are sent without their tool calls unless the prompt asks for them, so where the current turn
  * starts, among the messages a request shows, is read here too (turnStartIndex).
  */
-import type { Message, ModelContentPart, ModelMessage, PromptDefinition } from '../../spec/index.js';
+import type { AttachmentRef, Message, ModelContentPart, ModelMessage, PromptDefinition } from '../../spec/index.js';
+import { notedContent } from './attachment-parts.js';
 import { latestCompaction } from './compaction.js';
 import { inMainConversation, type Shown } from './shown.js';
 
@@ -20,7 +21,10 @@ function toModelMessage(message: Message): ModelMessage {
       result = { role: 'system', content: message.content ?? '' };
       break;
     case 'user':
-      result = { role: 'user', content: message.content ?? '' };
+      // MSG-10: without its loaded parts (message-files.ts), a message's files are named in notes.
+      result = message.attachments?.length
+        ? { role: 'user', content: notedContent(message.content ?? '', message.attachments as AttachmentRef[]) }
+        : { role: 'user', content: message.content ?? '' };
       break;
     case 'assistant':
       result =
@@ -79,6 +83,11 @@ export function turnStartIndex(log: readonly Message[], shown: Shown = inMainCon
   return start;
 }
 
+/** Parts by message id: a step's tool images (EXE-9), user messages' files (MSG-10). */
+type PartsById = ReadonlyMap<string, ModelContentPart[]>;
+
+const NO_PARTS: PartsById = new Map();
+
 /** The loop's state over the log: what is sent, what waits for its tool results. */
 interface RenderState {
   out: ModelMessage[];
@@ -88,6 +97,8 @@ interface RenderState {
   outstanding: Set<string>;
   held: ModelMessage[];
   images: ModelContentPart[];
+  /** The content of user messages whose files were loaded. */
+  userParts: PartsById;
 }
 
 function render(
@@ -97,7 +108,7 @@ function render(
   to: number,
   turnStart: number,
   includePastTools: boolean,
-  imageParts: ReadonlyMap<string, ModelContentPart[]>,
+  imageParts: PartsById,
   shown: Shown,
 ): void {
   const { out, sentCalls, outstanding, held, images } = state;
@@ -105,7 +116,12 @@ function render(
     const message = log[index] as Message;
     if (!shown(message)) continue;
     const pastTurn = index < turnStart;
-    const model = pastTurn && !includePastTools ? withoutToolCalls(message) : toModelMessage(message);
+    const loaded = message.role === 'user' ? state.userParts.get(message.id) : undefined;
+    const model: ModelMessage | null = loaded
+      ? { role: 'user', content: loaded }
+      : pastTurn && !includePastTools
+        ? withoutToolCalls(message)
+        : toModelMessage(message);
     if (!model) continue;
     if (model.role === 'tool') {
       // A tool result is sent only after its call: the Chat Completions protocol rejects orphans.
@@ -141,6 +157,7 @@ interface PastTurns {
   last: Message | undefined;
   includePastTools: boolean;
   shown: Shown;
+  userParts: PartsById;
   out: readonly ModelMessage[];
   sentCalls: ReadonlySet<string>;
 }
@@ -153,6 +170,7 @@ function pastTurns(
   turnStart: number,
   includePastTools: boolean,
   shown: Shown,
+  userParts: PartsById,
 ): PastTurns | null {
   const known = pastTurnsByLog.get(log);
   if (
@@ -161,6 +179,7 @@ function pastTurns(
     known.turnStart === turnStart &&
     known.includePastTools === includePastTools &&
     known.shown === shown &&
+    known.userParts === userParts &&
     log[turnStart - 1] === known.last
   ) {
     return known;
@@ -172,8 +191,9 @@ function pastTurns(
     outstanding: new Set(),
     held: [],
     images: [],
+    userParts,
   };
-  render(state, log, first, turnStart, turnStart, includePastTools, new Map(), shown);
+  render(state, log, first, turnStart, turnStart, includePastTools, NO_PARTS, shown);
   // Only a closed prefix (no call waiting for its result) can be reused as it stands.
   if (state.outstanding.size > 0 || state.held.length > 0) return null;
   const rendered: PastTurns = {
@@ -182,6 +202,7 @@ function pastTurns(
     last: log[turnStart - 1],
     includePastTools,
     shown,
+    userParts,
     out: state.out,
     sentCalls: state.sentCalls,
   };
@@ -189,28 +210,43 @@ function pastTurns(
   return rendered;
 }
 
+/** Where the messages a request sends start in `log`: the current turn, or all since the newest compaction. */
+function firstSent(prompt: PromptDefinition, log: readonly Message[], turnStart: number, shown: Shown) {
+  let first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
+  const compaction = prompt.includeChat ? latestCompaction(log, shown) : null;
+  if (compaction) {
+    while (first < log.length && (log[first] as Message).seq <= compaction.mark.through_seq) first++;
+  }
+  return { first, compaction };
+}
+
+/** The index of the first message of `log` a request for `prompt` may send (whose files it loads, MSG-10). */
+export function sentFrom(prompt: PromptDefinition, log: readonly Message[], shown: Shown = inMainConversation): number {
+  return firstSent(prompt, log, turnStartIndex(log, shown), shown).first;
+}
+
 /**
  * The request's messages. `imageParts` (tool message id → parts) adds a step's images as a user
- * message right after its tool results (EXE-9).
+ * message right after its tool results (EXE-9); `userParts` (user message id → content) is what
+ * user messages carrying files are sent as (MSG-10).
  */
 export function buildModelMessages(
   prompt: PromptDefinition,
   log: readonly Message[],
-  imageParts: ReadonlyMap<string, ModelContentPart[]> = new Map(),
+  imageParts: PartsById = NO_PARTS,
   system: string = prompt.prompt,
   shown: Shown = inMainConversation,
+  userParts: PartsById = NO_PARTS,
 ): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (system.trim() !== '') out.push({ role: 'system', content: system });
   const turnStart = turnStartIndex(log, shown);
-  let first = prompt.includeChat ? 0 : Math.max(turnStart, 0);
-  const compaction = prompt.includeChat ? latestCompaction(log, shown) : null;
+  const { first, compaction } = firstSent(prompt, log, turnStart, shown);
   if (compaction) {
     out.push({ role: 'system', content: `Summary of the conversation before:\n${compaction.summary}` });
-    while (first < log.length && (log[first] as Message).seq <= compaction.mark.through_seq) first++;
   }
   const includePastTools = prompt.includePastTools === true;
-  const past = first < turnStart ? pastTurns(log, first, turnStart, includePastTools, shown) : null;
+  const past = first < turnStart ? pastTurns(log, first, turnStart, includePastTools, shown, userParts) : null;
   const state: RenderState = {
     out,
     sentBefore: past ? past.sentCalls : new Set(),
@@ -218,6 +254,7 @@ export function buildModelMessages(
     outstanding: new Set(),
     held: [],
     images: [],
+    userParts,
   };
   if (past) for (const message of past.out) out.push(message);
   render(state, log, past ? turnStart : first, log.length, turnStart, includePastTools, imageParts, shown);

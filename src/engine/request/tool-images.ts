@@ -5,18 +5,8 @@
  */
 import type { Message, ModelContentPart } from '../../spec/index.js';
 import type { ThreadFiles } from '../files/index.js';
-
-/** Larger images are left as a note: most providers refuse them and they bloat every request. */
-export const MAX_INLINE_IMAGE_BYTES = 5 * 1024 * 1024;
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  const chunk = 0x8000;
-  for (let offset = 0; offset < bytes.length; offset += chunk) {
-    binary += String.fromCharCode(...bytes.subarray(offset, offset + chunk));
-  }
-  return btoa(binary);
-}
+// Larger images are left as a note: most providers refuse them and they bloat every request.
+import { MAX_INLINE_IMAGE_BYTES, toBase64 } from './attachment-parts.js';
 
 /** Loads image attachments of tool messages as data URLs, each once per cache. */
 export class ToolImages {

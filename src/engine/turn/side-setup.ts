@@ -16,7 +16,7 @@ import {
   toolGuards,
 } from '../guards/index.js';
 import type { HookRunner } from '../hooks/index.js';
-import { inMainConversation, requestSettings, ToolImages } from '../request/index.js';
+import { fileReading, inMainConversation, MessageFiles, requestSettings, ToolImages } from '../request/index.js';
 import type { StepRun } from '../step/index.js';
 import { bindSubprompts } from '../subagents/index.js';
 import { TurnTools } from './turn-tools.js';
@@ -33,6 +33,8 @@ export interface SideTurn {
   createState: StateFactory;
   /** EXE-9: a multimodal model is sent the images tools returned in this turn; null otherwise. */
   images: ToolImages | null;
+  /** MSG-10: the files of users' messages, loaded once a turn as this model reads them. */
+  messageFiles: MessageFiles;
   anyImmediate: boolean;
   run: StepRun;
   /** The prompt's hooks (HOOK-2), or the agent's; null when none runs. */
@@ -91,6 +93,7 @@ export async function setUpSide(deps: TurnDeps, states: StateFactory, sideName: 
     }),
     hooks,
     images: model.vision ? new ToolImages(deps.files) : null,
+    messageFiles: new MessageFiles(deps.files, fileReading(model)),
     anyImmediate: tools.list.some((tool) => tool.immediate),
     run: {
       deps,

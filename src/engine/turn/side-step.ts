@@ -11,7 +11,7 @@ import {
   stepsThisTurn,
   type TurnOutcome,
 } from '../conversation/index.js';
-import { buildModelMessages } from '../request/index.js';
+import { buildModelMessages, inMainConversation, sentFrom } from '../request/index.js';
 import { runModelStep } from '../step/index.js';
 import { startImmediateSubagents } from '../subagents/index.js';
 import { deliverQueued } from './queue.js';
@@ -47,10 +47,12 @@ export async function takeStep(turn: SideTurn, again: boolean): Promise<TurnOutc
   const { system } = tools;
   const requestTools = tools.requestTools(store);
   const imageParts = turn.images ? await turn.images.partsFor(current.slice(lastUserIndex(current) + 1)) : undefined;
+  const userParts = await turn.messageFiles.partsFor(current, sentFrom(prompt, current), inMainConversation);
   const request = {
     tools: requestTools,
     system,
-    render: (history: readonly Message[]) => buildModelMessages(prompt, history, imageParts, system),
+    render: (history: readonly Message[]) =>
+      buildModelMessages(prompt, history, imageParts, system, inMainConversation, userParts),
   };
   const step = await runModelStep(turn.run, request, current);
   if (step.kind === 'ended') return step.outcome;

@@ -2,7 +2,7 @@
  * The conversation in the Messages API's shape (THR-4). The runtime speaks Chat Completions messages;
  * Anthropic wants the system text apart, user and assistant turns that alternate, tool calls as
  * `tool_use` blocks in the assistant's turn and their results as `tool_result` blocks at the start of
- * the next user turn, and images as `image` blocks.
+ * the next user turn, images as `image` blocks and PDFs as `document` blocks.
  */
 import type { ModelContentPart, ModelMessage, ToolCall } from '../../spec/index.js';
 
@@ -75,11 +75,20 @@ function contentBlocks(content: string | readonly ModelContentPart[] | null): Co
   for (const part of content) {
     if (part.type === 'text') {
       if (part.text !== '') blocks.push(textBlock(part.text));
-    } else {
+    } else if (part.type === 'image_url') {
       blocks.push(imageBlock(part.image_url.url));
+    } else {
+      blocks.push(documentBlock(part.file.filename, part.file.file_data));
     }
   }
   return blocks;
+}
+
+/** A PDF sent with a user's message (MSG-11): a `document` block with its bytes as a base64 source. */
+function documentBlock(filename: string, fileData: string): ContentBlock {
+  const data = /^data:application\/pdf(?:;[^,]*)?;base64,(.*)$/s.exec(fileData);
+  if (data) return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: data[1] } };
+  return textBlock(`[file attached: ${filename} — read it with a tool]`);
 }
 
 /** A `data:` URL becomes a base64 source; any other URL a `url` source the API fetches itself. */

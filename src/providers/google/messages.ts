@@ -9,8 +9,9 @@
  *   name, which a tool message does not carry: it is looked up from the assistant's tool calls by
  *   `tool_call_id`. `response` must be an object: the result goes under `output`, the key Google
  *   documents for a function's output;
- * - images (data: URLs, EXE-9) become `inlineData` parts; an image by http(s) URL, which Gemini only
- *   reads from its own file store, is named in a text part instead;
+ * - images (data: URLs, EXE-9) and PDFs sent with a user's message (MSG-11) become `inlineData`
+ *   parts; an image by http(s) URL, which Gemini only reads from its own file store, is named in a
+ *   text part instead;
  * - consecutive turns of the same role are merged, so tool results of one step, and the images
  *   that follow them, form a single `user` turn, as Gemini expects.
  *
@@ -64,8 +65,16 @@ function contentParts(content: string | readonly ModelContentPart[]): Part[] {
   if (typeof content === 'string') return content === '' ? [] : [{ text: content }];
   return content.flatMap((part): Part[] => {
     if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }];
-    return [imagePart(part.image_url.url)];
+    if (part.type === 'image_url') return [imagePart(part.image_url.url)];
+    return [filePart(part.file.filename, part.file.file_data)];
   });
+}
+
+/** A PDF sent with a user's message (MSG-11): `inlineData` like an image, with the PDF's type. */
+function filePart(filename: string, fileData: string): Part {
+  const data = DATA_URL.exec(fileData);
+  if (data) return { inlineData: { mimeType: data[1] as string, data: data[2] as string } };
+  return { text: `[file attached: ${filename} — read it with a tool]` };
 }
 
 const DATA_URL = /^data:([^;,]+)(?:;[^,]*)?;base64,(.*)$/s;

@@ -8,6 +8,8 @@
  *   take as data URLs only. A tool message carries text alone: images found in one follow its
  *   results as a user message.
  * - The binding rejects `content: null`, so an assistant message that only calls tools has `''`.
+ * - A PDF sent with a user's message is named in a note: no Workers AI model reads files (MSG-11).
+ *   A user's content with no image is sent as one string.
  */
 import type { ModelContentPart, ModelMessage } from '../../spec/index.js';
 
@@ -38,7 +40,7 @@ export function bindingMessages(messages: readonly ModelMessage[]): BindingMessa
         out.push({ role: 'system', content: message.content });
         break;
       case 'user':
-        out.push({ role: 'user', content: message.content });
+        out.push({ role: 'user', content: userContent(message.content) });
         break;
       case 'assistant':
         out.push(assistantMessage(message));
@@ -53,6 +55,24 @@ export function bindingMessages(messages: readonly ModelMessage[]): BindingMessa
   }
   flushImages();
   return out;
+}
+
+/**
+ * A user's content as the binding takes it (MSG-11): no Workers AI model reads files, so a PDF part
+ * becomes a note naming it; content without images goes as one string, which every model takes.
+ */
+function userContent(content: BindingContent): BindingContent {
+  if (typeof content === 'string') return content;
+  const parts = content.map(
+    (part): ModelContentPart =>
+      part.type === 'file'
+        ? {
+            type: 'text',
+            text: `[file attached: ${part.file.filename} — this model cannot read it; read it with a tool]`,
+          }
+        : part,
+  );
+  return parts.some((part) => part.type === 'image_url') ? parts : textOf(parts, '\n\n');
 }
 
 function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>): BindingMessage {
@@ -70,10 +90,10 @@ function assistantMessage(message: Extract<ModelMessage, { role: 'assistant' }>)
   };
 }
 
-function textOf(content: BindingContent): string {
+function textOf(content: BindingContent, separator = '\n'): string {
   if (typeof content === 'string') return content;
   return content
     .filter((part): part is Extract<ModelContentPart, { type: 'text' }> => part.type === 'text')
     .map((part) => part.text)
-    .join('\n');
+    .join(separator);
 }
