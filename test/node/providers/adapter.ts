@@ -73,6 +73,8 @@ export interface ProviderAdapter {
   closedEarly(index: number): boolean;
   /** The images the nth request carried, in order. */
   imagesSent(index: number): SentImage[];
+  /** The content of the nth request's first user turn, in the vendor's own wire form. */
+  userTurnSent(index: number): unknown;
 }
 
 /** A request for `adapter`'s model: a system prompt and one user message, unless overridden. */

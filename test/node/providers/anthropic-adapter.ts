@@ -60,5 +60,6 @@ export function anthropicAdapter(): ProviderAdapter {
       const messages: unknown = request?.body?.messages;
       return Array.isArray(messages) ? messages.flatMap((message) => imagesOf(message?.content)) : [];
     },
+    userTurnSent: (request) => request?.body?.messages?.[0]?.content,
   });
 }

@@ -205,6 +205,98 @@ describe.each(ADAPTERS)('$name provider: the request', (adapter) => {
       { mimeType: 'image/png', data: png },
     ]);
   });
+
+  it("MSG-10, MSG-11: a user's image and PDF reach the vendor in its own form; Workers AI gets a note for the PDF", async () => {
+    const png = 'iVBORw0KGgoAAAANSUhEUg==';
+    const pdf = 'JVBERi0xLjcKJSVFT0YK';
+    const imageLabel = '[file attached: /attachments/shot.png (image/png, 16 bytes)]';
+    const pdfLabel = '[file attached: /attachments/report.pdf (application/pdf, 15 bytes)]';
+    adapter.answer({ text: 'A chart and a report.' });
+
+    await adapter.provider().complete(
+      requestFor(adapter, {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What are these?' },
+              { type: 'text', text: imageLabel },
+              { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+              { type: 'text', text: pdfLabel },
+              { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+            ],
+          },
+        ],
+      }),
+    );
+
+    const expected: Record<string, unknown> = {
+      openai: [
+        { type: 'text', text: 'What are these?' },
+        { type: 'text', text: imageLabel },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+        { type: 'text', text: pdfLabel },
+        { type: 'file', file: { filename: 'report.pdf', file_data: `data:application/pdf;base64,${pdf}` } },
+      ],
+      anthropic: [
+        { type: 'text', text: 'What are these?' },
+        { type: 'text', text: imageLabel },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+        { type: 'text', text: pdfLabel },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: pdf } },
+      ],
+      google: [
+        { text: 'What are these?' },
+        { text: imageLabel },
+        { inlineData: { mimeType: 'image/png', data: png } },
+        { text: pdfLabel },
+        { inlineData: { mimeType: 'application/pdf', data: pdf } },
+      ],
+      'workers-ai': [
+        { type: 'text', text: 'What are these?' },
+        { type: 'text', text: imageLabel },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+        { type: 'text', text: pdfLabel },
+        { type: 'text', text: '[file attached: report.pdf — this model cannot read it; read it with a tool]' },
+      ],
+    };
+    expect(adapter.userTurnSent(0)).toEqual(expected[adapter.name]);
+    expect(JSON.stringify(adapter.userTurnSent(0)).includes(pdf)).toBe(adapter.name !== 'workers-ai');
+  });
+
+  it('MSG-10: a user turn of text and notes only reaches the vendor as text', async () => {
+    const note = '[file attached: /attachments/shot.png (image/png, 16 bytes) — read it with a tool]';
+    adapter.answer({ text: 'I will read it.' });
+
+    await adapter.provider().complete(
+      requestFor(adapter, {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'text', text: note },
+            ],
+          },
+        ],
+      }),
+    );
+
+    const expected: Record<string, unknown> = {
+      openai: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'text', text: note },
+      ],
+      anthropic: [
+        { type: 'text', text: 'What is this?' },
+        { type: 'text', text: note },
+      ],
+      google: [{ text: 'What is this?' }, { text: note }],
+      // Workers AI's text models take a string.
+      'workers-ai': `What is this?\n\n${note}`,
+    };
+    expect(adapter.userTurnSent(0)).toEqual(expected[adapter.name]);
+  });
 });
 
 describe.each(ADAPTERS)('$name provider: failures and retries', (adapter) => {

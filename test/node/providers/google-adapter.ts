@@ -50,5 +50,6 @@ export function googleAdapter(): ProviderAdapter {
       (request?.body?.contents ?? []).flatMap((content) =>
         (content.parts ?? []).flatMap((part): SentImage[] => (part.inlineData ? [part.inlineData] : [])),
       ),
+    userTurnSent: (request) => request?.body?.contents?.[0]?.parts,
   });
 }

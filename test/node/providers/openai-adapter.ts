@@ -49,5 +49,6 @@ export function openaiAdapter(): ProviderAdapter {
     frames: (answer) =>
       streamFrames(reply(answer), { model: MODEL, stream: true, stream_options: { include_usage: true } }),
     imagesSent: (request) => chatCompletionsImages(request?.body?.messages),
+    userTurnSent: (request) => request?.body?.messages?.find((message) => message.role === 'user')?.content,
   });
 }

@@ -42,6 +42,8 @@ export interface VendorWire<Server extends LocalServer<Reply>, Reply> {
   frames(answer: Answer): string[];
   /** The images the request carried, in order. */
   imagesSent(request: Server['requests'][number] | undefined): SentImage[];
+  /** The content of the request's first user turn, as the vendor received it. */
+  userTurnSent(request: Server['requests'][number] | undefined): unknown;
 }
 
 export function serverAdapter<Server extends LocalServer<Reply>, Reply>(
@@ -78,5 +80,6 @@ export function serverAdapter<Server extends LocalServer<Reply>, Reply>(
     calls: () => live().requests.length,
     closedEarly: (index) => live().requests[index]?.closedEarly === true,
     imagesSent: (index) => wire.imagesSent(live().requests[index]),
+    userTurnSent: (index) => wire.userTurnSent(live().requests[index]),
   };
 }

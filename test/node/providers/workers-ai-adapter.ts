@@ -69,5 +69,9 @@ export function workersAIAdapter(): ProviderAdapter {
     calls: () => stub.calls.length,
     closedEarly: (index) => stub.calls[index]?.cancelled === true,
     imagesSent: (index) => chatCompletionsImages(stub.calls[index]?.inputs.messages),
+    userTurnSent: (index) => {
+      const messages = stub.calls[index]?.inputs.messages as { role: string; content: unknown }[] | undefined;
+      return messages?.find((message) => message.role === 'user')?.content;
+    },
   };
 }
