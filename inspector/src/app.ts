@@ -1,8 +1,9 @@
 /**
  * The page's shell: a top bar and one screen at a time, chosen by the location's hash
- * (`#/` the threads, `#/threads/<id>` one thread, `#/inbox` the waits of every thread, `#/webhooks`
- * the webhook endpoints and their deliveries, `#/schedules` the schedules that start threads, `#/usage`
- * what models cost by who spent it). Without a key it shows the sign-in screen.
+ * (`#/` the threads, `#/threads/<id>` one thread, with `?at=<message id>` scrolled to a message,
+ * `#/inbox` the waits of every thread, `#/webhooks` the webhook endpoints and their deliveries,
+ * `#/schedules` the schedules that start threads, `#/usage` what models cost by who spent it).
+ * Without a key it shows the sign-in screen.
  */
 import type { Api } from './api.js';
 import { h, replace } from './dom.js';
@@ -92,9 +93,9 @@ export class App {
       this.show(this.current.element);
       return;
     }
-    const match = /^#\/threads\/([^/?#]+)/.exec(location.hash);
+    const match = /^#\/threads\/([^/?#]+)(?:\?at=([^&#]+))?/.exec(location.hash);
     if (match?.[1]) {
-      this.current = threadScreen(api, decodeURIComponent(match[1]));
+      this.current = threadScreen(api, decodeURIComponent(match[1]), match[2] ? decodeURIComponent(match[2]) : null);
       this.show(this.current.element);
       return;
     }

@@ -1,8 +1,9 @@
 /**
- * The thread's Details card: id, creation time, message and frame counts, whether it is headless,
- * and its last error. The frame count follows the live stream between two reads of the thread.
+ * The thread's Details card: id, creation time, what it was forked from, message and frame counts,
+ * whether it is headless, and its last error. The frame count follows the live stream between two reads of the thread.
  */
 import { h, replace } from './dom.js';
+import { forkOriginText } from './fork-tree.js';
 import { count, dateTime } from './format.js';
 import type { ThreadDetails } from './types.js';
 
@@ -36,6 +37,7 @@ export class DetailsPanel {
       h('dd', {}, h('code', {}, details.id)),
       h('dt', {}, 'Created'),
       h('dd', {}, dateTime(details.created_at)),
+      forkOriginText(details) ? [h('dt', {}, 'Origin'), h('dd', {}, forkOriginText(details))] : null,
       h('dt', {}, 'Messages'),
       h('dd', {}, count(details.message_count)),
       h('dt', {}, 'Frames'),

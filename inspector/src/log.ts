@@ -1,15 +1,26 @@
 /**
  * The live log of a thread: its messages as they are stored and as they stream in (text deltas),
- * each tool call (tool-call-view.ts), failed turns where they happened, and a marker on replies
- * cut short by Stop. Frames replayed for what is already shown change nothing.
+ * the files a user sent with a message (message-files.ts), each tool call (tool-call-view.ts),
+ * failed turns where they happened, and a marker on replies cut short by Stop. Each stored message
+ * can start a fork ("Fork from here"); a user message can be edited and sent again in a new
+ * thread. Frames replayed for what is already shown change nothing.
  */
 import { h } from './dom.js';
 import { failedTurnEntry } from './failed-turn.js';
 import { json, parseArguments, time } from './format.js';
-import { type ApprovalAuthor, type LogActions, ToolCallView } from './tool-call-view.js';
+import { type MessageFileActions, messageFiles } from './message-files.js';
+import { type ApprovalAuthor, ToolCallView } from './tool-call-view.js';
 import type { Frame, Message, ToolEnvelope } from './types.js';
 
 export { downloadLink, type LogActions } from './tool-call-view.js';
+
+/** What the log's entries can do besides show: downloads, images, forks and edits. */
+export interface LogEntryActions extends MessageFileActions {
+  /** "Fork from here": a new thread up to and including this message. */
+  fork?(messageId: string): void;
+  /** "Edit": the composer takes this user message's text and files. */
+  edit?(message: Message): void;
+}
 
 const ROLE_LABEL: Record<Message['role'], string> = {
   user: 'User',
@@ -23,6 +34,8 @@ interface MessageEntry {
   time: HTMLTimeElement;
   text: HTMLElement;
   calls: HTMLElement;
+  /** The files sent with the message and the buttons acting on it, once it is stored. */
+  footer: HTMLElement;
   /** The stored message arrived: deltas replayed for it change nothing. */
   complete: boolean;
 }
@@ -35,7 +48,7 @@ export class LogView {
   /** Where the next failed turn read from the history goes: after the last message it replayed. */
   private anchor: HTMLLIElement | null = null;
 
-  constructor(private readonly actions: LogActions) {
+  constructor(private readonly actions: LogEntryActions) {
     this.element.append(this.empty);
   }
 
@@ -48,6 +61,7 @@ export class LogView {
     }
     let entry = this.messages.get(message.id);
     if (!entry) entry = this.addEntry(message.id, message.role, message);
+    if (!entry.complete) this.addFooter(entry, message);
     entry.complete = true;
     entry.item.classList.remove('streaming');
     entry.time.dateTime = new Date(message.created_at).toISOString();
@@ -181,6 +195,7 @@ export class LogView {
     const who = [ROLE_LABEL[role], message?.name, side].filter(Boolean).join(' · ');
     const text = h('div', { class: 'text' });
     const calls = h('div', { class: 'calls' });
+    const footer = h('div', { class: 'entry-footer' });
     const stamp = h('time', { class: 'muted' });
     const article = h(
       'article',
@@ -194,12 +209,31 @@ export class LogView {
       ),
       text,
       calls,
+      footer,
     );
     const item = this.item(article);
     if (depth > 0) item.style.marginInlineStart = `${Math.min(depth, 4) * 1.5}rem`;
-    const entry: MessageEntry = { item, time: stamp, text, calls, complete: false };
+    const entry: MessageEntry = { item, time: stamp, text, calls, footer, complete: false };
     this.messages.set(id, entry);
     return entry;
+  }
+
+  /** Under a stored message: the files its user sent, then Fork from here and (a user's) Edit. */
+  private addFooter(entry: MessageEntry, message: Message): void {
+    const { fork, edit } = this.actions;
+    const files =
+      message.role === 'user' && message.attachments?.length ? messageFiles(message.attachments, this.actions) : null;
+    const button = (label: string, act: () => void) =>
+      h('button', { type: 'button', class: 'small link', onclick: act }, label);
+    entry.footer.append(
+      files ?? '',
+      h(
+        'div',
+        { class: 'entry-actions' },
+        fork ? button('Fork from here', () => fork(message.id)) : null,
+        edit && message.role === 'user' ? button('Edit', () => edit(message)) : null,
+      ),
+    );
   }
 
   /** A reply cut short by Stop: the API marks it `metadata.aborted`. */

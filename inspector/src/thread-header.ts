@@ -1,9 +1,11 @@
 /**
- * The thread screen's header: the thread's id, agent, status, tags, parent and the state of the live
- * connection, and the Stop button, enabled only while a turn can be stopped.
+ * The thread screen's header: the thread's id, agent, status, tags, parent, the thread and message it
+ * was forked from, and the state of the live connection, and the Stop button, enabled only while a
+ * turn can be stopped.
  */
 import { type Api, describeError } from './api.js';
 import { badge, h, replace } from './dom.js';
+import { forkOriginText } from './fork-tree.js';
 import { shortId } from './format.js';
 import { threadLink } from './thread-list.js';
 import type { ThreadDetails, ThreadStatus } from './types.js';
@@ -18,6 +20,7 @@ export class ThreadHeader {
   private readonly agent = h('span', { class: 'agent' });
   private readonly tags = h('span', { class: 'tags' });
   private readonly parent = h('span', { class: 'parent' });
+  private readonly origin = h('span', {});
   private readonly stop = h('button', { type: 'button', class: 'danger', disabled: true }, 'Stop');
 
   constructor(api: Api, id: string, showError: (text: string) => void) {
@@ -29,7 +32,7 @@ export class ThreadHeader {
         showError(`Could not stop the turn: ${describeError(error)}`);
       }
     });
-    const { agent, status, tags, parent, connection } = this;
+    const { agent, status, tags, parent, origin, connection } = this;
     this.element = h(
       'header',
       { class: 'thread-head' },
@@ -37,7 +40,7 @@ export class ThreadHeader {
         'div',
         {},
         h('h1', {}, 'Thread ', h('code', { title: id }, shortId(id))),
-        h('p', { class: 'meta' }, agent, ' ', status, ' ', tags, ' ', parent, ' ', connection),
+        h('p', { class: 'meta' }, agent, ' ', status, ' ', tags, ' ', parent, ' ', origin, ' ', connection),
       ),
       h('div', { class: 'actions' }, this.stop),
     );
@@ -69,5 +72,6 @@ export class ThreadHeader {
         ? ['child of ', threadLink(details.parent_id, `parent thread ${shortId(details.parent_id)}`)]
         : null,
     );
+    replace(this.origin, forkOriginText(details));
   }
 }

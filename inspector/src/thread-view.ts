@@ -1,11 +1,12 @@
 /**
  * One thread, laid out as a chat: its header, the live log, and docked at the bottom of the window
- * what it waits for and a message box; beside them its todo list, subagents, the timeline of its
- * turns, files, effects, schedules, usage, details and the raw frames. The stored log and the
+ * what it waits for and a message box; beside them its todo list, subagents, forks, the timeline of
+ * its turns, files, effects, schedules, usage, details and the raw frames. The stored log and the
  * thread's state are read once; then the stream replays the frames from the first (the raw frames
  * view shows them, the log places the failed turns they record) and every newer frame is handed to
  * the part it concerns (frame-router.ts). The parts beside the log are refreshed from the thread's
- * state when a frame says it changed.
+ * state when a frame says it changed. Opened at a message (`?at=<message id>`, as the link to where
+ * a fork was made says), the log scrolls to it once read.
  */
 import type { ThreadStream } from '../../client/index.js';
 import { AlertList } from './alerts.js';
@@ -16,14 +17,18 @@ import { h } from './dom.js';
 import { EffectsPanel } from './effects-panel.js';
 import { FilesPanel } from './files.js';
 import { Follow } from './follow.js';
+import { forkFrom } from './fork-action.js';
+import { ForkTree } from './fork-tree.js';
 import { shortId } from './format.js';
 import { routeFrame, type ThreadParts } from './frame-router.js';
 import { LogView } from './log.js';
+import { Thumbnails } from './message-files.js';
 import { RawFrames } from './raw-frames.js';
 import { SchedulesPanel } from './schedules-panel.js';
 import { SubagentTree } from './subagents.js';
 import { ThreadHeader } from './thread-header.js';
 import { TimelinePanel } from './timeline.js';
+import { showLogEntry } from './timeline-log-link.js';
 import { TodoPanel } from './todo-panel.js';
 import type { ThreadDetails } from './types.js';
 import { UsagePanel } from './usage.js';
@@ -39,6 +44,8 @@ interface ScreenParts extends ThreadParts {
   alerts: AlertList;
   composer: Composer;
   files: FilesPanel;
+  forks: ForkTree;
+  thumbnails: Thumbnails;
   effects: EffectsPanel;
   schedules: SchedulesPanel;
   subagents: SubagentTree;
@@ -49,6 +56,17 @@ interface ScreenParts extends ThreadParts {
   follow: Follow;
 }
 
+/** Opens a thread made from this one (a fork, an edited message's thread). */
+function openThread(threadId: string): void {
+  location.hash = `#/threads/${encodeURIComponent(threadId)}`;
+}
+
+/** Scrolls the log to a message's entry and marks it, if the log shows it. */
+function showMessage(log: LogView, messageId: string): void {
+  const entry = log.element.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageId)}"]`);
+  if (entry) showLogEntry(log.element, entry);
+}
+
 function buildParts(api: Api, id: string): ScreenParts {
   const alerts = new AlertList();
   const showError = (text: string) => alerts.show(text);
@@ -56,9 +74,17 @@ function buildParts(api: Api, id: string): ScreenParts {
     api.download(id, path).catch((error) => showError(`Could not download ${path}: ${describeError(error)}`));
   };
   const todo = new TodoPanel();
-  const log = new LogView({ download, callEnded: (name, args, status) => todo.callEnded(name, args, status) });
+  const thumbnails = new Thumbnails((path) => api.blob(id, path));
+  const composer = new Composer(api, id, { showError, openThread });
+  const forkHooks = { alert: alerts.show.bind(alerts), openThread, showMessage: (at: string) => showMessage(log, at) };
+  const log: LogView = new LogView({
+    download,
+    thumbnails,
+    callEnded: (name, args, status) => todo.callEnded(name, args, status),
+    fork: (at) => void forkFrom(api, id, at, forkHooks),
+    edit: (message) => void composer.edit(message),
+  });
   const waits = new WaitsPanel(api, id);
-  const composer = new Composer(api, id, showError);
   const dock = h('div', { class: 'dock' }, waits.element, h('section', { class: 'card' }, composer.element));
   const follow = new Follow(log.element, dock);
   dock.prepend(follow.jump);
@@ -68,6 +94,8 @@ function buildParts(api: Api, id: string): ScreenParts {
     log,
     waits,
     files: new FilesPanel(api, id, { download }),
+    forks: new ForkTree(api, id),
+    thumbnails,
     effects: new EffectsPanel(api, id, showError),
     schedules: new SchedulesPanel(api, id, showError),
     usage: new UsagePanel(),
@@ -114,6 +142,7 @@ function layout(id: string, parts: ScreenParts): HTMLElement {
         { class: 'thread-side', 'aria-label': 'Thread panels' },
         parts.todo.element,
         parts.subagents.element,
+        parts.forks.element,
         parts.timeline.element,
         parts.files.element,
         parts.effects.element,
@@ -153,7 +182,7 @@ function openStream(api: Api, id: string, parts: ScreenParts, read: number, hook
   return live;
 }
 
-export function threadScreen(api: Api, id: string): Screen {
+export function threadScreen(api: Api, id: string, at: string | null = null): Screen {
   const parts = buildParts(api, id);
   const showError = (text: string) => parts.alerts.show(text);
   let disposed = false;
@@ -202,7 +231,9 @@ export function threadScreen(api: Api, id: string): Screen {
       showDetails(details);
       for (const stored of await api.messages(id)) parts.log.message(stored);
       for (const wait of details.waiting_for) parts.log.waiting(wait.tool_call_id, wait.name, wait.kind, wait.payload);
+      if (at) showMessage(parts.log, at);
       void parts.files.refresh();
+      void parts.forks.refresh();
       void parts.effects.refresh();
       void parts.schedules.refresh();
       void parts.timeline.refresh();
@@ -221,6 +252,7 @@ export function threadScreen(api: Api, id: string): Screen {
       clearTimeout(refreshTimer);
       stream?.close();
       parts.follow.dispose();
+      parts.thumbnails.dispose();
     },
   };
 }
