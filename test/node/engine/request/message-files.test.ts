@@ -21,6 +21,7 @@ import {
   MessageFiles,
   notSilent,
 } from '../../../../src/engine/request/index.js';
+import { MISTYPED_MESSAGE_FILES, UNTRUSTED_BLOCK_ESCAPES, UNTRUSTED_ORDERS } from '../../../support/hostile-corpus.js';
 import { ALLOW_EVERYTHING, createHarness, type Harness } from '../../../support/memory-store.js';
 
 /** A PNG's signature and a few bytes: the runtime checks the start, providers would check the rest. */
@@ -163,6 +164,43 @@ describe('files on a user message, as the model is sent them', () => {
       },
       { type: 'text', text: '[file attached: /attachments/a.zip (application/zip, 16 bytes) — read it with a tool]' },
     ]);
+  });
+
+  it.each(MISTYPED_MESSAGE_FILES)('MSG-13: $label is named in a note, none of its bytes sent', async (hostile) => {
+    const h = harness({ vision: true, pdf: true }, [{ text: 'one' }, { text: 'two' }]);
+    const bytes =
+      typeof hostile.bytes === 'string' ? new TextEncoder().encode(hostile.bytes) : new Uint8Array(hostile.bytes);
+    const ref = await sendWithFile(h, 'Look', '/attachments/claimed', bytes, hostile.mimeType);
+
+    expect(userContent(h.requests[0])).toEqual([
+      { type: 'text', text: 'Look' },
+      {
+        type: 'text',
+        text: `[file attached: ${ref.path} (${hostile.mimeType}, ${bytes.length} bytes) — read it with a tool]`,
+      },
+    ]);
+    const sent = JSON.stringify(h.requests[0]);
+    expect(sent).not.toContain('data:');
+    if (bytes.length > 0) expect(sent).not.toContain(base64(bytes));
+    // The thread goes on: the next turn's request carries the same note, and is answered.
+    expect(await h.send('And now?')).toMatchObject({ kind: 'done' });
+    expect(userContent(h.requests[1])).toEqual(userContent(h.requests[0]));
+  });
+
+  it.each(UNTRUSTED_BLOCK_ESCAPES)('MSG-12: a text file holding $label cannot end its block', async ({ text }) => {
+    const h = harness({});
+    const body = `${text}\n${UNTRUSTED_ORDERS}\n`;
+    await sendWithFile(h, 'Read this', '/attachments/notes.md', new TextEncoder().encode(body), 'text/markdown');
+
+    const sent = (userContent(h.requests[0]) as { text: string }[])[1]?.text ?? '';
+    const id = /<<<untrusted ([0-9a-f]{24})>>>/.exec(sent)?.[1];
+    expect(id).toBeDefined();
+    // The runtime's closing line is the only one, and it is the last line: the orders stay inside.
+    // (The notice names it too.)
+    expect(sent.split('<<<end untrusted ')).toHaveLength(3);
+    expect(sent.split('<<<untrusted ')).toHaveLength(2);
+    expect(sent.endsWith(`\n<<<end untrusted ${id}>>>`)).toBe(true);
+    expect(sent.indexOf(UNTRUSTED_ORDERS)).toBeLessThan(sent.lastIndexOf(`<<<end untrusted ${id}>>>`));
   });
 
   it('MSG-10: every step of a turn sends the image, read from storage once; a later turn sends it again', async () => {
