@@ -8,6 +8,7 @@ export type { HooksByPoint } from './hook-registry.js';
 export { DEFAULT_HOOK_TIMEOUT_MS } from './hook-registry.js';
 export { TOOL_SEARCH, withLoadedToolLimit } from './loaded-tool-limit.js';
 export { mcpServersOf } from './mcp-declarations.js';
+export { DEFAULT_MESSAGE_FILE_LIMITS, type MessageFileLimits } from './message-file-limits.js';
 export { Registry } from './registry.js';
 export type { RuntimeLimits, ThreadLimits } from './runtime-limits.js';
 export { DEFAULT_LIMITS } from './runtime-limits.js';

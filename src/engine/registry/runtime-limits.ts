@@ -12,6 +12,7 @@
  * older ones only take room in the quota.
  */
 import { DefinitionError } from '../../spec/internal.js';
+import { DEFAULT_MESSAGE_FILE_LIMITS, type MessageFileLimits, messageFileLimits } from './message-file-limits.js';
 
 export interface RuntimeLimits {
   /**
@@ -26,23 +27,30 @@ export interface RuntimeLimits {
    * kept after it is written; the thread's alarm then removes it (SIDE-1). Default 7 days.
    */
   toolOutputRetentionMs?: number;
+  /** Files on a user's message: sizes, count, types, image sides (message-file-limits.ts). */
+  messageFiles?: Partial<MessageFileLimits>;
 }
 
-export type ThreadLimits = Readonly<Required<RuntimeLimits>>;
+type CountLimits = Omit<RuntimeLimits, 'messageFiles'>;
+
+export type ThreadLimits = Readonly<Required<CountLimits>> & { readonly messageFiles: Readonly<MessageFileLimits> };
 
 export const DEFAULT_LIMITS: ThreadLimits = {
   threadStorageBytes: 1024 ** 3,
   inboxMessages: 100,
   toolOutputRetentionMs: 7 * 24 * 60 * 60 * 1000,
+  messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
 };
 
 /** The limits with their defaults filled in; anything but a positive whole number is a definition error. */
 export function threadLimits(limits: RuntimeLimits = {}): ThreadLimits {
-  const resolved = { ...DEFAULT_LIMITS, ...limits };
+  const { messageFiles, ...counts } = limits;
+  const { messageFiles: _defaults, ...defaults } = DEFAULT_LIMITS;
+  const resolved = { ...defaults, ...counts };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new DefinitionError(`limits.${name} must be a positive whole number, not ${String(value)}`);
     }
   }
-  return resolved;
+  return { ...resolved, messageFiles: messageFileLimits(messageFiles) };
 }

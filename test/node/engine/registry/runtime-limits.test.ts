@@ -3,7 +3,7 @@
  * thread could hold stopping the Worker from starting.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, Registry } from '../../../../src/engine/registry/index.js';
+import { DEFAULT_LIMITS, DEFAULT_MESSAGE_FILE_LIMITS, Registry } from '../../../../src/engine/registry/index.js';
 import { DefinitionError } from '../../../../src/spec/internal.js';
 
 describe('thread limits', () => {
@@ -13,13 +13,49 @@ describe('thread limits', () => {
       threadStorageBytes: 1024 ** 3,
       inboxMessages: 100,
       toolOutputRetentionMs: WEEK_MS,
+      messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
     expect(DEFAULT_LIMITS).toEqual(new Registry({}).limits);
     expect(new Registry({ limits: { inboxMessages: 3 } }).limits).toEqual({
       threadStorageBytes: 1024 ** 3,
       inboxMessages: 3,
       toolOutputRetentionMs: WEEK_MS,
+      messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
+  });
+
+  it('MSG-5: files on a message: 100 MiB each, 10 per message, images, PDF and text, 8000 px a side, each replaceable', () => {
+    expect(DEFAULT_MESSAGE_FILE_LIMITS).toEqual({
+      maxFileBytes: 100 * 1024 * 1024,
+      maxFiles: 10,
+      mimeTypes: [
+        'image/png',
+        'image/jpeg',
+        'image/gif',
+        'image/webp',
+        'application/pdf',
+        'text/plain',
+        'text/markdown',
+        'text/csv',
+        'application/json',
+      ],
+      maxImageSide: 8000,
+    });
+    const limits = new Registry({ limits: { messageFiles: { maxFiles: 2, mimeTypes: ['image/png'] } } }).limits;
+    expect(limits.messageFiles).toEqual({
+      ...DEFAULT_MESSAGE_FILE_LIMITS,
+      maxFiles: 2,
+      mimeTypes: ['image/png'],
+    });
+    for (const messageFiles of [
+      { maxFileBytes: 0 },
+      { maxFiles: 1.5 },
+      { maxImageSide: -1 },
+      { mimeTypes: ['PNG'] },
+      { mimeTypes: 'image/png' as unknown as string[] },
+    ]) {
+      expect(() => new Registry({ limits: { messageFiles } }), JSON.stringify(messageFiles)).toThrow(DefinitionError);
+    }
   });
 
   it('ATT-6, THR-8: a limit that is not a positive whole number is a definition error', () => {
