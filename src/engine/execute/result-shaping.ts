@@ -6,7 +6,7 @@
 import type { AttachmentRef, EnvelopeMetadata, ToolAttachment, ToolEnvelope, ToolResult } from '../../spec/index.js';
 import type { ThreadFiles } from '../files/index.js';
 import {
-  baseName,
+  attachmentPath,
   normalizeThreadPath,
   type TruncatedText,
   type TruncationTarget,
@@ -66,10 +66,8 @@ async function storeAttachments(
       stored.push({ ...attachment, path });
       continue;
     }
-    const name = baseName(attachment.name.replace(/\\/g, '/')) || 'attachment';
-    const path = `/attachments/${crypto.randomUUID()}-${name}`;
     stored.push(
-      await files.write(path, decodeBase64(attachment.data), {
+      await files.write(attachmentPath(attachment.name), decodeBase64(attachment.data), {
         mimeType: attachment.mimeType,
         width: attachment.width,
         height: attachment.height,

@@ -2,6 +2,7 @@
  * The thread filesystem as tools see it (ATT-1, ATT-3, LOCK-6): confined paths, files over a
  * FileStore, MIME types, and truncation of large outputs into sidecar files.
  */
+export { attachmentPath } from './attachment-path.js';
 export { directoryMarker, isDirectoryMarker } from './directories.js';
 export { DIRECTORY_MIME_TYPE, fileRecord } from './file-record.js';
 export { mimeTypeFor } from './mime.js';
