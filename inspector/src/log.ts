@@ -174,6 +174,7 @@ export class LogView {
     const id = message.tool_call_id ?? message.id;
     const view = this.call(id, message.name ?? 'tool');
     view.finish(message.tool_status ?? 'success', message.envelope, message.content, message.attachments);
+    this.resultActions(view.element, message.id);
     const approval = message.metadata?.approval as { approved?: boolean; answered_by?: ApprovalAuthor } | undefined;
     if (approval?.answered_by) view.answeredBy(approval.answered_by, approval.approved ?? null);
   }
@@ -216,6 +217,23 @@ export class LogView {
     const entry: MessageEntry = { item, time: stamp, text, calls, footer, complete: false };
     this.messages.set(id, entry);
     return entry;
+  }
+
+  /**
+   * A call's stored result is a message too (after a tool round, its last result is where a fork
+   * can start): the call's card is marked with its id and offers Fork from here.
+   */
+  private resultActions(card: HTMLElement, messageId: string): void {
+    const { fork } = this.actions;
+    if (card.dataset.messageId) return;
+    card.dataset.messageId = messageId;
+    if (!fork) return;
+    const button = h(
+      'button',
+      { type: 'button', class: 'small link', onclick: () => fork(messageId) },
+      'Fork from here',
+    );
+    card.append(h('div', { class: 'entry-actions' }, button));
   }
 
   /** Under a stored message: the files its user sent, then Fork from here and (a user's) Edit. */
