@@ -29,6 +29,8 @@ export class MessageFiles {
   private readonly parts = new Map<string, ModelContentPart[]>();
   /** Bytes of images and PDFs a request may still carry. */
   private budget = MAX_INLINE_BYTES_PER_REQUEST;
+  /** The part of the log scanned already (logs only grow): a step reads only the messages added since. */
+  private scanned = { from: Number.POSITIVE_INFINITY, to: 0 };
 
   constructor(
     private readonly files: ThreadFiles,
@@ -44,7 +46,10 @@ export class MessageFiles {
     from: number,
     shown: Shown,
   ): Promise<ReadonlyMap<string, ModelContentPart[]>> {
-    for (let index = log.length - 1; index >= Math.max(from, 0); index--) {
+    const start = Math.max(from, 0);
+    const stop = start >= this.scanned.from ? Math.max(start, this.scanned.to) : start;
+    this.scanned = { from: Math.min(start, this.scanned.from), to: Math.max(log.length, this.scanned.to) };
+    for (let index = log.length - 1; index >= stop; index--) {
       const message = log[index] as Message;
       if (message.role !== 'user' || !message.attachments?.length || this.parts.has(message.id)) continue;
       if (!shown(message)) continue;

@@ -11,6 +11,7 @@ import {
   defineTool,
   type Message,
   type ModelMessage,
+  type ScriptedReply,
 } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { MAX_INLINE_TEXT_BYTES } from '../../../../src/engine/request/attachment-parts.js';
@@ -29,11 +30,14 @@ const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0
 const PDF = new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-function harness(model: { vision?: boolean; pdf?: boolean }, script = [{ text: 'seen' }]): Harness {
+function harness(model: { vision?: boolean; pdf?: boolean }, script: ScriptedReply[] = [{ text: 'seen' }]): Harness {
   return createHarness({
     definitions: {
       tools: {
-        noop: defineTool({ description: 'Does nothing', execute: async () => ({ status: 'success', result: 'ok' }) }),
+        noop: defineTool({
+          description: 'Does nothing',
+          execute: async () => ({ status: 'success' as const, result: 'ok' }),
+        }),
       },
       models: [defineModel({ name: 'm', provider: 'scripted', ...model, script })],
       prompts: [definePrompt({ name: 'main', prompt: 'Look.', model: 'm', tools: ['noop'] })],
@@ -256,5 +260,9 @@ describe('files on a user message, as the model is sent them', () => {
     const parts = await loader.partsFor([message], 0, notSilent);
     expect(parts.get(message.id)).toHaveLength(3);
     expect(await loader.partsFor([message], 0, notSilent)).toBe(parts);
+    // A message that arrives later in the turn (delivered from the queue) is loaded by the next step.
+    const later: Message = h.user('And this', { attachments: [ref] });
+    expect(await loader.partsFor([message, later], 0, notSilent)).toBe(parts);
+    expect(parts.get(later.id)).toHaveLength(3);
   });
 });
