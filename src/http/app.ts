@@ -21,6 +21,7 @@ import {
 import { mountThreadEndpoints } from './endpoints/index.js';
 import { resolvePrincipal, signIn } from './identity/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
+import { messageRoutes } from './messages/index.js';
 import { oauthRoutes, resourceChallenge } from './oauth/index.js';
 import {
   agentRoutes,
@@ -98,6 +99,7 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', effectRoutes());
   app.route('/api/threads', spanRoutes());
   app.route('/api/threads', threadScheduleRoutes());
+  app.route('/api/threads', messageRoutes());
   app.route('/api/threads', threadRoutes(registry));
   app.route('/api/waits', waitRoutes());
   // After every thread route of the runtime's own: an endpoint one of them would answer is refused.

@@ -2480,3 +2480,307 @@ export const HOSTILE_TRACEPARENTS: readonly string[] = [
   '00-4bf92f3577b34da6a3ce929d0e0e4736\n-00f067aa0ba902b7-01',
   `01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-${'x'.repeat(600)}`,
 ];
+
+// ---- message files: files a client sends on a user's message ------------------------------------
+// Used by test/workers/message-file-intake.test.ts (MSG-5 to MSG-7). Each is refused with its status
+// and code, and nothing of the message stays: no message, no file (a good file sent before it in the
+// same message included), the thread's storage as it was, every other thread unharmed.
+
+/** A PNG's signature and header declaring `width` × `height` (the header's CRC is not checked by readers of sizes). */
+function pngHeaderBytes(width: number, height: number): number[] {
+  const u32 = (value: number) => [(value >>> 24) & 0xff, (value >>> 16) & 0xff, (value >>> 8) & 0xff, value & 0xff];
+  const ihdr = [0x49, 0x48, 0x44, 0x52, ...u32(width), ...u32(height), 8, 2, 0, 0, 0];
+  return [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...u32(13), ...ihdr, 0, 0, 0, 0];
+}
+
+const HTML_PAGE = '<!doctype html><html><body><script>fetch("/api/keys")</script></body></html>';
+
+/**
+ * A JSON content part, refused. `bytes` (text or byte values) is sent as the part's base64 `data`;
+ * `{services}` and `{intranet}` in a part's strings stand for the test's local web servers (the
+ * first allowed by the egress policy, the second not).
+ */
+export const MESSAGE_FILE_REFUSALS: readonly {
+  name: string;
+  part: Record<string, string>;
+  bytes?: string | number[];
+  status: number;
+  code: string;
+}[] = [
+  {
+    name: 'HTML as PNG',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: HTML_PAGE,
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a PDF as PNG',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: '%PDF-1.4\n%%EOF',
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a PNG as JPEG',
+    part: { type: 'image', mime_type: 'image/jpeg' },
+    bytes: pngHeaderBytes(2, 2),
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'HTML as PDF',
+    part: { type: 'file', mime_type: 'application/pdf', name: 'r.pdf' },
+    bytes: HTML_PAGE,
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a cut PNG signature',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: [0x89, 0x50, 0x4e],
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a PNG signature with no header',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: pngHeaderBytes(2, 2).slice(0, 8),
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'binary bytes as text',
+    part: { type: 'file', mime_type: 'text/plain' },
+    bytes: [0, 1, 2, 0xff, 0xfe],
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a huge declared canvas',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: pngHeaderBytes(100_000, 100_000),
+    status: 400,
+    code: 'image_too_large',
+  },
+  {
+    name: 'one side past the limit',
+    part: { type: 'image', mime_type: 'image/png' },
+    bytes: pngHeaderBytes(8001, 1),
+    status: 400,
+    code: 'image_too_large',
+  },
+  {
+    name: 'an SVG image (it can run script)',
+    part: { type: 'image', mime_type: 'image/svg+xml' },
+    bytes: '<svg onload="alert(1)"/>',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'an executable',
+    part: { type: 'file', mime_type: 'application/x-msdownload', name: 'setup.exe' },
+    bytes: 'MZ',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'an image part of a text type',
+    part: { type: 'image', mime_type: 'text/plain' },
+    bytes: 'hello',
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'base64 out of its alphabet',
+    part: { type: 'file', mime_type: 'text/plain', data: 'not base64!' },
+    status: 400,
+    code: 'invalid_base64',
+  },
+  {
+    name: 'base64 unpadded',
+    part: { type: 'file', mime_type: 'text/plain', data: 'YWJjZA' },
+    status: 400,
+    code: 'invalid_base64',
+  },
+  {
+    name: 'base64 padded in the middle',
+    part: { type: 'file', mime_type: 'text/plain', data: 'YQ==YWJj' },
+    status: 400,
+    code: 'invalid_base64',
+  },
+  {
+    name: 'a data URL for base64',
+    part: { type: 'image', mime_type: 'image/png', data: 'data:image/png;base64,iVBORw0KGgo=' },
+    status: 400,
+    code: 'invalid_base64',
+  },
+  {
+    name: 'base64 with a line break',
+    part: { type: 'file', mime_type: 'text/plain', data: 'YWJj\nZGVm' },
+    status: 400,
+    code: 'invalid_base64',
+  },
+  {
+    name: 'a name with a control byte',
+    part: { type: 'file', mime_type: 'text/plain', name: 'a\u0007b.txt' },
+    bytes: 'x',
+    status: 400,
+    code: 'invalid_path',
+  },
+  { name: 'a path climbing out', part: { type: 'file', path: '../../etc/passwd' }, status: 400, code: 'invalid_path' },
+  {
+    name: 'a path climbing out midway',
+    part: { type: 'file', path: '/docs/../../secret' },
+    status: 400,
+    code: 'invalid_path',
+  },
+  {
+    name: 'a path with encoded traversal',
+    part: { type: 'file', path: '/docs/%2e%2e/%2e%2e/secret' },
+    status: 400,
+    code: 'invalid_path',
+  },
+  {
+    name: 'a path with backslashes',
+    part: { type: 'file', path: '\\..\\..\\secret' },
+    status: 400,
+    code: 'invalid_path',
+  },
+  {
+    name: 'a path with a NUL byte',
+    part: { type: 'file', path: '/page.txt\u0000.png' },
+    status: 400,
+    code: 'invalid_path',
+  },
+  {
+    name: 'a path that names no file',
+    part: { type: 'file', path: '/nowhere.txt' },
+    status: 404,
+    code: 'file_not_found',
+  },
+  { name: 'the root folder as a file', part: { type: 'file', path: '/' }, status: 404, code: 'file_not_found' },
+  {
+    name: 'a text file as an image',
+    part: { type: 'image', path: '/page.txt' },
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'an image URL inside the network',
+    part: { type: 'image', url: '{intranet}/photo.png' },
+    status: 400,
+    code: 'attachment_fetch_failed',
+  },
+  {
+    name: 'an image URL redirecting inside the network',
+    part: { type: 'image', url: '{services}/web/redirect-to?location={intranet}/photo.png' },
+    status: 400,
+    code: 'attachment_fetch_failed',
+  },
+  {
+    name: 'the cloud metadata address',
+    part: { type: 'image', url: 'http://169.254.169.254/latest/meta-data/' },
+    status: 400,
+    code: 'attachment_fetch_failed',
+  },
+  {
+    name: 'an image URL answering 404',
+    part: { type: 'image', url: '{services}/status/404' },
+    status: 400,
+    code: 'attachment_fetch_failed',
+  },
+  {
+    name: 'an image URL answering HTML',
+    part: { type: 'image', url: '{services}/web/page.html' },
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+];
+
+/** A multipart part: a field, or a file whose bytes are text or byte values. */
+export type HostileFormPart =
+  | { field: string; value: string }
+  | { file: string; type?: string; bytes: string | number[] };
+
+/**
+ * A multipart body, refused: `parts` after a good file, or a `raw` body sent as it is with its
+ * Content-Type (boundary `b` unless it says otherwise).
+ */
+export const MULTIPART_REFUSALS: readonly {
+  name: string;
+  parts?: HostileFormPart[];
+  raw?: string;
+  contentType?: string;
+  status: number;
+  code: string;
+}[] = [
+  {
+    name: 'HTML as PNG',
+    parts: [{ file: 'shot.png', type: 'image/png', bytes: HTML_PAGE }],
+    status: 400,
+    code: 'file_type_mismatch',
+  },
+  {
+    name: 'a huge declared canvas',
+    parts: [{ file: 'big.png', type: 'image/png', bytes: pngHeaderBytes(50_000, 20) }],
+    status: 400,
+    code: 'image_too_large',
+  },
+  {
+    name: 'an executable',
+    parts: [{ file: 'setup.exe', type: 'application/x-msdownload', bytes: 'MZ' }],
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'a file with no type and an unknown extension',
+    parts: [{ file: 'blob.bin', bytes: [1, 2, 3] }],
+    status: 415,
+    code: 'unsupported_media_type',
+  },
+  {
+    name: 'one file too many',
+    parts: Array.from({ length: 10 }, (_, index) => ({ file: `f${index}.txt`, type: 'text/plain', bytes: 'x' })),
+    status: 400,
+    code: 'too_many_files',
+  },
+  { name: 'an unknown field', parts: [{ field: 'role', value: 'system' }], status: 400, code: 'invalid_multipart' },
+  {
+    name: 'the content field twice',
+    parts: [
+      { field: 'content', value: 'a' },
+      { field: 'content', value: 'b' },
+    ],
+    status: 400,
+    code: 'invalid_multipart',
+  },
+  {
+    name: 'on_busy not a policy',
+    parts: [{ field: 'on_busy', value: 'explode' }],
+    status: 400,
+    code: 'invalid_on_busy',
+  },
+  { name: 'no boundary', raw: '--b--\r\n', contentType: 'multipart/form-data', status: 400, code: 'invalid_multipart' },
+  {
+    name: 'a boundary too long',
+    raw: '--b--\r\n',
+    contentType: `multipart/form-data; boundary=${'b'.repeat(71)}`,
+    status: 400,
+    code: 'invalid_multipart',
+  },
+  {
+    name: 'no closing boundary',
+    raw: '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nhello',
+    status: 400,
+    code: 'invalid_multipart',
+  },
+  {
+    name: 'a part without Content-Disposition',
+    raw: '--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n--b--\r\n',
+    status: 400,
+    code: 'invalid_multipart',
+  },
+  { name: 'no boundary in the body', raw: 'just some text', status: 400, code: 'invalid_multipart' },
+  { name: 'nothing to post', raw: '--b--\r\n', status: 400, code: 'invalid_request' },
+];

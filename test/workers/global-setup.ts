@@ -14,6 +14,7 @@ import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/
 import { handleWebhookRequest } from '../../harness/webhook-receiver.mjs';
 import { directiveScript } from '../support/directive-script.js';
 import { geminiDirectiveReply } from '../support/gemini-directive.js';
+import { png } from '../support/message-files.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -240,6 +241,8 @@ async function webService(req: IncomingMessage, res: ServerResponse, url: URL): 
   if (path === '/web/image.png') {
     return send(200, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]), 'image/png');
   }
+  // A real 4×3 PNG, for an image a user's message names by URL.
+  if (path === '/web/picture.png') return send(200, png(4, 3), 'image/png');
   if (path === '/web/untyped') return send(200, new Uint8Array([0x50, 0x4b, 3, 4, 0, 0, 0, 0, 0]));
   return json(404, { error: 'no such page' });
 }

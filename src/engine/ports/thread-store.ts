@@ -55,8 +55,11 @@ export interface ChildEntry {
   status: string;
 }
 
-/** A message waiting for delivery; its id is fixed when it is queued so callers can refer to it. */
-export type QueuedMessage = NewMessageInput & { id?: string };
+/**
+ * A message waiting for delivery; its id is fixed when it is queued so callers can refer to it. A
+ * user's message keeps its files (MSG-4) while it waits.
+ */
+export type QueuedMessage = NewMessageInput & { id?: string; attachments?: AttachmentRef[] };
 
 export interface ThreadStore {
   readonly info: ThreadInfo;

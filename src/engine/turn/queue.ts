@@ -47,6 +47,7 @@ export function deliverQueued(store: ThreadStore, emit: FrameSink, queue = store
             content: queued.content,
             silent: queued.silent ?? false,
             metadata: queued.metadata ?? null,
+            ...(queued.attachments?.length ? { attachments: queued.attachments } : {}),
           },
     );
     emit({ type: 'message', message });

@@ -31,6 +31,7 @@ export { AUTH_FAILURES, failure, json, jsonRequest, THREAD_NOT_FOUND } from './r
 export {
   AnswersBody,
   ApprovalsBody,
+  ContentPart,
   CreateThreadBody,
   DeferredChildParams,
   DeferredVariablesBody,
@@ -41,7 +42,10 @@ export {
   ListThreadsHeaders,
   ListThreadsQuery,
   McpAuthorizationBody,
+  MessageContent,
+  MessageText,
   PostMessageBody,
+  PostMessageForm,
   PostMessageHeaders,
   SecretsBody,
   StreamQuery,

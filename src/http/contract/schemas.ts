@@ -73,18 +73,75 @@ export const CreateThreadBody = z
   .strict()
   .openapi('CreateThreadBody');
 
+const fileKind = z.enum(['image', 'file']).describe('`image` takes image types only; `file` any accepted type');
+
+/** The parts a message's content may be made of (MSG-1); files are stored under /attachments/. */
+export const ContentPart = z
+  .union([
+    z.object({ type: z.literal('text'), text: z.string().min(1).max(1_000_000) }).strict(),
+    z
+      .object({
+        type: fileKind,
+        data: z.string().min(1).describe('The file, base64 (standard alphabet, padded)'),
+        mime_type: z.string().min(1).max(255).describe('Its type, one of createRuntime limits.messageFiles.mimeTypes'),
+        name: z
+          .string()
+          .min(1)
+          .max(255)
+          .optional()
+          .describe('Its name; the file is stored as /attachments/<id>-<name>'),
+      })
+      .strict(),
+    z
+      .object({
+        type: fileKind,
+        path: z.string().min(1).max(4096).describe('A file already in this thread, referenced as it is (not copied)'),
+      })
+      .strict(),
+    z
+      .object({
+        type: z.literal('image'),
+        url: z.string().url().max(8192).describe("An image fetched once through the deployment's egress policy"),
+      })
+      .strict(),
+  ])
+  .openapi('ContentPart');
+
+const onBusy = z
+  .enum(ON_BUSY_VALUES as [string, ...string[]])
+  .optional()
+  .describe(
+    "What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`",
+  );
+
+/** A user message's text. */
+export const MessageText = z.string().min(1).max(1_000_000);
+
+/** A user message's content: its text, or parts of text and files (MSG-1). */
+export const MessageContent = z
+  .union([MessageText, z.array(ContentPart).min(1).max(100)])
+  .describe(
+    'The user message: its text, or a list of parts (text, image, file). Text parts are joined with a blank line; files are listed on the message as `attachments`, in order',
+  );
+
 export const PostMessageBody = z
-  .object({
-    content: z.string().min(1).max(1_000_000).describe('The user message'),
-    on_busy: z
-      .enum(ON_BUSY_VALUES as [string, ...string[]])
-      .optional()
-      .describe(
-        "What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`",
-      ),
-  })
+  .object({ content: MessageContent, on_busy: onBusy })
   .strict()
   .openapi('PostMessageBody');
+
+/** The same message as `multipart/form-data`, for files too large for JSON (MSG-2). */
+export const PostMessageForm = z
+  .object({
+    content: z.string().max(1_000_000).optional().describe('The text of the message'),
+    on_busy: onBusy,
+    file: z
+      .array(z.string().openapi({ format: 'binary' }))
+      .optional()
+      .describe(
+        'Files, each a part named `file` with its file name and Content-Type; streamed to the thread as they arrive',
+      ),
+  })
+  .openapi('PostMessageForm');
 
 /**
  * An integer of a query string or header. Documented by hand: zod-to-openapi tells a nullable

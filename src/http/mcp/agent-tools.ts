@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { AgentDefinition, Message, OnBusy } from '../../spec/index.js';
 import { HUMAN_INTERACTIONS, missingVariables } from '../../spec/internal.js';
 import { threadStub } from '../../thread/bindings/index.js';
-import { PostMessageBody, unwrap } from '../contract/index.js';
+import { MessageText, PostMessageBody, unwrap } from '../contract/index.js';
 import { threadId as parseThreadId, startThread, withTurnSlot } from '../routes/index.js';
 import { asToolResult, errorResult, type McpCallContext, stopThread } from './call-context.js';
 import { type InFlightCall, registerCall } from './cancellations.js';
@@ -22,7 +22,7 @@ import { AgentAnswer, describeWaits, turnResult } from './turn-result.js';
 
 const AgentToolInput = z
   .object({
-    message: PostMessageBody.shape.content.describe('The message to the agent'),
+    message: MessageText.describe('The message to the agent'),
     thread_id: z
       .string()
       .optional()

@@ -1,10 +1,9 @@
 /**
- * Thread routes (THR-5; the routes are listed in docs/api.md): create, list, inspect, delete, post
- * and read messages, stop.
+ * Thread routes (THR-5; the routes are listed in docs/api.md): create, list, inspect, delete, read
+ * messages, stop. Posting a message is src/http/messages/'s.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Registry } from '../../engine/registry/index.js';
-import type { OnBusy } from '../../spec/index.js';
 import { type RpcResult, ThreadIndex, threadStub } from '../../thread/bindings/index.js';
 import { releaseTurnSlot } from '../../thread/tenancy/index.js';
 import {
@@ -22,9 +21,6 @@ import {
   type MessagePageBody,
   MessagePageSchema,
   noneMatchHits,
-  PostMessageAnswerSchema,
-  PostMessageBody,
-  PostMessageHeaders,
   routeApp,
   THREAD_NOT_FOUND,
   ThreadDetailsSchema,
@@ -35,7 +31,6 @@ import {
 } from '../contract/index.js';
 import { CreatedThreadSchema, forgetThreadWebhooks } from '../webhooks/index.js';
 import { startThread } from './thread-start.js';
-import { withTurnSlot } from './turn-admission.js';
 
 /** A thread id from a path or a tool argument; anything but a UUID cannot name a thread. */
 export function threadId(raw: string | undefined): string {
@@ -110,36 +105,6 @@ const deleteThread = createRoute({
   responses: { 204: { description: 'Deleted' }, 404: THREAD_NOT_FOUND, ...AUTH_FAILURES },
 });
 
-const postMessage = createRoute({
-  method: 'post',
-  path: '/{id}/messages',
-  operationId: 'postMessage',
-  tags: ['messages'],
-  summary:
-    'Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`)',
-  middleware: [jsonBody()],
-  request: { params: ThreadParams, headers: PostMessageHeaders, body: jsonRequest(PostMessageBody) },
-  responses: {
-    202: json(PostMessageAnswerSchema, 'Stored or queued'),
-    400: failure(
-      '`invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters), `invalid_on_busy` (`on_busy` is not one of enqueue, reject, interrupt, rollback) or `invalid_json`',
-    ),
-    404: THREAD_NOT_FOUND,
-    413: failure('`body_too_large`: JSON bodies are limited to 1 MiB'),
-    409: failure(
-      '`thread_terminated`: the thread was terminated and takes no more messages; or `thread_busy`: a turn runs (or waits) and the message asked to be refused then (`on_busy` reject). Nothing is stored',
-    ),
-    422: failure('`idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored'),
-    429: {
-      ...failure(
-        "`inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); or `rate_limited`: the tenant's or your limit of turns running at once is reached. Nothing is stored",
-      ),
-      headers: z.object({ 'Retry-After': z.string().describe('Seconds to wait before sending again') }),
-    },
-    ...AUTH_FAILURES,
-  },
-});
-
 const listMessages = createRoute({
   method: 'get',
   path: '/{id}/messages',
@@ -210,25 +175,6 @@ export function threadRoutes(registry: Registry) {
     // WH-2: the endpoints given when the thread started hear nothing more.
     await forgetThreadWebhooks(c.env, principal.tenant, id);
     return c.body(null, 204);
-  });
-
-  app.openapi(postMessage, async (c) => {
-    const { id } = c.req.valid('param');
-    const { content, on_busy: onBusy } = c.req.valid('json');
-    const idempotencyKey = c.req.valid('header')['idempotency-key'];
-    const principal = c.get('principal');
-    // IDN-5: a message starts or joins a turn, which takes a slot first.
-    const answer = await withTurnSlot(c.env, principal, id, async () =>
-      unwrap(
-        await threadStub(c.env, id).postMessage(principal, id, {
-          content,
-          idempotencyKey,
-          ...(onBusy ? { onBusy: onBusy as OnBusy } : {}),
-          traceparent: c.req.header('traceparent'),
-        }),
-      ),
-    );
-    return c.json(answer, 202);
   });
 
   app.openapi(listMessages, async (c) => {

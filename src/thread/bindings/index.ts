@@ -34,6 +34,8 @@ export type {
   McpCallbackOutcome,
   McpStartLink,
   MessagePage,
+  MessagePart,
+  MessageWithFilesInput,
   PostMessageAnswer,
   PostMessageInput,
   RpcResult,

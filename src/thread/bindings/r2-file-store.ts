@@ -54,17 +54,35 @@ export class R2FileStore implements FileStore {
     };
   }
 
-  async put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat> {
+  private options(meta: StoredFileMeta) {
     const customMetadata: Record<string, string> = {};
     if (meta.width !== undefined) customMetadata.width = String(meta.width);
     if (meta.height !== undefined) customMetadata.height = String(meta.height);
     if (meta.metadata !== undefined) customMetadata.metadata = JSON.stringify(meta.metadata);
-    const object = await this.bucket.put(this.prefix + path, data, {
-      httpMetadata: { contentType: meta.mimeType },
-      customMetadata,
-    });
+    return { httpMetadata: { contentType: meta.mimeType }, customMetadata };
+  }
+
+  async put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat> {
+    const object = await this.bucket.put(this.prefix + path, data, this.options(meta));
     if (!object) throw new Error(`could not store ${path}`);
     return this.stat(object);
+  }
+
+  /**
+   * Stores `path` from parts sent one at a time (R2's multipart upload: each part at least 5 MiB, all
+   * but the last of one size), for a file whose size is known only at its end. Nothing is visible at
+   * `path` until every part is sent; a failure aborts the upload, leaving nothing.
+   */
+  async putParts(path: string, parts: AsyncIterable<Uint8Array>, meta: StoredFileMeta): Promise<FileStat> {
+    const upload = await this.bucket.createMultipartUpload(this.prefix + path, this.options(meta));
+    try {
+      const sent: R2UploadedPart[] = [];
+      for await (const part of parts) sent.push(await upload.uploadPart(sent.length + 1, part));
+      return this.stat(await upload.complete(sent));
+    } catch (error) {
+      await upload.abort().catch(() => {});
+      throw error;
+    }
   }
 
   async get(path: string) {

@@ -17,7 +17,7 @@ import type { Principal, ThreadAction } from '../access/index.js';
 import type { ScheduleInput, ScheduleView } from './schedule-api.js';
 
 export interface ApiError {
-  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 422 | 429 | 500 | 501 | 503;
+  status: 400 | 401 | 403 | 404 | 409 | 411 | 413 | 415 | 422 | 429 | 500 | 501 | 503;
   code: string;
   message: string;
   details?: unknown;
@@ -146,6 +146,28 @@ export interface PostMessageInput {
   /** What the message does if the thread is busy (`on_busy`); absent, the agent's `onBusy`. */
   onBusy?: OnBusy;
   /** The caller's W3C trace context: the turn the message starts continues it (TRACE-2). */
+  traceparent?: string;
+}
+
+/**
+ * A part of a message's content (MSG-1): text, or a file sent inline (base64), named by its path in
+ * the thread, or (an image) by a URL the runtime fetches.
+ */
+export type MessagePart =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'file'; data: string; mime_type: string; name?: string }
+  | { type: 'image' | 'file'; path: string }
+  | { type: 'image'; url: string };
+
+/** A message with files (MSG-1, MSG-2): JSON parts, or a multipart body streamed over the RPC. */
+export interface MessageWithFilesInput {
+  /** The JSON body's content parts; absent for a multipart body. */
+  parts?: MessagePart[];
+  /** The multipart body's Content-Type, boundary included; the body itself is the RPC's stream. */
+  contentType?: string;
+  idempotencyKey?: string;
+  /** As PostMessageInput's; a multipart body may carry its own `on_busy` field instead. */
+  onBusy?: OnBusy;
   traceparent?: string;
 }
 
@@ -306,6 +328,13 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
   /** Whether `principal` may do `action` to the thread: null, or its 404 or 403 (IDN-1). */
   authorize(principal: Principal, id: string, action: ThreadAction): Promise<RpcResult<null>>;
   postMessage(principal: Principal, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>>;
+  /** A message with files (MSG-1 to MSG-4): each file stored under /attachments/, then the message. */
+  postMessageWithFiles(
+    principal: Principal,
+    id: string,
+    input: MessageWithFilesInput,
+    body: ReadableStream | null,
+  ): Promise<RpcResult<PostMessageAnswer>>;
   messageFromParent(
     parentId: string,
     content: string,

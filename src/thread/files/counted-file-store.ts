@@ -75,6 +75,41 @@ export class CountedFileStore implements FileStore {
     }
   }
 
+  /**
+   * Stores a file that arrives in pieces of one size whose total is known only at the end (a file
+   * streamed with a message, MSG-3): each piece is counted against the quota before it is sent, and
+   * one past it throws StorageQuotaExceeded with the upload aborted and nothing stored. One piece goes
+   * up as a plain write; more, as an R2 multipart upload.
+   */
+  async putPieces(path: string, pieces: AsyncIterable<Uint8Array>, meta: StoredFileMeta): Promise<FileStat> {
+    await this.ready();
+    const iterator = pieces[Symbol.asyncIterator]();
+    const first = await iterator.next();
+    const second = first.done ? first : await iterator.next();
+    if (second.done) return this.put(path, first.done ? new Uint8Array() : first.value, meta);
+    let write = this.ledger.reserve(path, 0, this.quota);
+    const ledger = this.ledger;
+    const quota = this.quota;
+    async function* counted(): AsyncGenerator<Uint8Array> {
+      let total = 0;
+      for (let next = first; !next.done; next = next === first ? second : await iterator.next()) {
+        total += next.value.length;
+        // Released then reserved anew with nothing awaited between: the write counts once.
+        ledger.release(write);
+        write = ledger.reserve(path, total, quota);
+        yield next.value;
+      }
+    }
+    try {
+      const stat = await this.r2.putParts(path, counted(), meta);
+      this.ledger.settle(write, stat.size);
+      return stat;
+    } catch (error) {
+      await this.settleFromR2(write, path);
+      throw error;
+    }
+  }
+
   async delete(path: string): Promise<boolean> {
     await this.ready();
     const write = this.ledger.reserve(path, 0, this.quota);

@@ -6,7 +6,7 @@
  * message is refused with 429 `inbox_full`, and nothing of it is stored.
  */
 import { hasHeldCalls, needsTurn } from '../../engine/conversation/index.js';
-import type { OnBusy } from '../../spec/index.js';
+import type { AttachmentRef, OnBusy } from '../../spec/index.js';
 import { type ApiError, fail, ok, type PostMessageAnswer, type RpcResult } from '../bindings/index.js';
 import { IdempotencyRows } from '../storage/index.js';
 import { ThreadTraces } from '../turn/index.js';
@@ -15,6 +15,14 @@ import { busyPolicy, threadBusy } from './busy-policy.js';
 
 export interface IncomingMessage {
   content: string;
+  /** Files the message carries (MSG-4), stored already, in the order the sender gave them. */
+  attachments?: AttachmentRef[];
+  /**
+   * What the sender's files were, for the Idempotency-Key's fingerprint: each stored file is under a
+   * fresh path, so its name as sent, type and size (or the path a `path` part named) tell a retry
+   * from another message.
+   */
+  filesIdentity?: unknown[];
   metadata?: Record<string, unknown>;
   /**
    * A client's Idempotency-Key: the same key with the same message stores it once and answers the
@@ -43,7 +51,8 @@ export interface IncomingMessage {
 
 /** What a key's message was: its content and metadata, hashed (the store keeps no second copy). */
 async function fingerprint(incoming: IncomingMessage): Promise<string> {
-  const text = JSON.stringify([incoming.content, incoming.metadata ?? null]);
+  const files = incoming.filesIdentity?.length ? [incoming.filesIdentity] : [];
+  const text = JSON.stringify([incoming.content, incoming.metadata ?? null, ...files]);
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -91,7 +100,8 @@ export async function acceptMessage(
   }
   const id = crypto.randomUUID();
   const metadata = incoming.ownTurn ? { ...incoming.metadata, after_turn: true } : incoming.metadata;
-  const message = { id, role: 'user' as const, content: incoming.content, metadata };
+  const attachments = incoming.attachments?.length ? { attachments: incoming.attachments } : {};
+  const message = { id, role: 'user' as const, content: incoming.content, metadata, ...attachments };
   const log = store.messages();
   const queued =
     driver.busy ||

@@ -26,6 +26,7 @@ import {
   type McpCallbackOutcome,
   type McpStartLink,
   type MessagePage,
+  type MessageWithFilesInput,
   notFound,
   ok,
   type PostMessageAnswer,
@@ -61,6 +62,7 @@ import {
   storeSecretAnswer,
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
+import { acceptMessageWithFiles } from '../message-files/index.js';
 import {
   armSchedules,
   createSchedule,
@@ -273,6 +275,18 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
 
   async postMessage(principal: Principal, id: string, input: PostMessageInput): Promise<RpcResult<PostMessageAnswer>> {
     return this.asPrincipal(principal, id, 'write', () => acceptMessage(this.answerDesk(), input));
+  }
+
+  /** A message with files (MSG-1 to MSG-4), a multipart body streamed in: see message-intake.ts. */
+  async postMessageWithFiles(
+    principal: Principal,
+    id: string,
+    input: MessageWithFilesInput,
+    body: ReadableStream | null,
+  ): Promise<RpcResult<PostMessageAnswer>> {
+    return this.asPrincipal(principal, id, 'write', () =>
+      acceptMessageWithFiles(this.answerDesk(), this.files(), input, body),
+    );
   }
 
   /**
