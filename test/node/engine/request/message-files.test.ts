@@ -22,6 +22,7 @@ import {
   MessageFiles,
   notSilent,
 } from '../../../../src/engine/request/index.js';
+import { type FinishedSpan, Tracer, withSpan } from '../../../../src/engine/tracing/index.js';
 import { MISTYPED_MESSAGE_FILES, UNTRUSTED_BLOCK_ESCAPES, UNTRUSTED_ORDERS } from '../../../support/hostile-corpus.js';
 import { ALLOW_EVERYTHING, createHarness, type Harness } from '../../../support/memory-store.js';
 
@@ -234,6 +235,27 @@ describe('files on a user message, as the model is sent them', () => {
     const estimate = estimateTokens(h.requests[0]?.messages ?? [], []);
     expect(estimate).toBeGreaterThan(1000);
     expect(estimate).toBeLessThan(1100);
+  });
+
+  it('MSG-10: a chat span with content capture records a sent image by type and size, not its bytes', async () => {
+    const spans: FinishedSpan[] = [];
+    const tracer = new Tracer({
+      sink: { record: (span) => spans.push(span) },
+      common: {},
+      scrub: (text) => text,
+      captureContent: true,
+    });
+    const h = harness({ vision: true });
+    const ref = await h.files.write('/attachments/shot.png', PNG, { mimeType: 'image/png' });
+    h.user('Look', { attachments: [ref] });
+    const root = tracer.start('invoke_agent test', null);
+    await withSpan(root, () => h.run());
+    root.end();
+
+    const chat = spans.find((span) => span.name.startsWith('chat'));
+    const recorded = String(chat?.attributes['gen_ai.input.messages']);
+    expect(recorded).toContain('{"type":"image_url","image_url":{"url":"data:image/png;base64,[16 bytes]"}}');
+    expect(recorded).not.toContain(base64(PNG));
   });
 
   it('MSG-10: without loaded parts (a nested run, a compaction summary) the files are named in notes', async () => {
