@@ -29,6 +29,7 @@ import * as hooksApp from './hooks-app.js';
 import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
 import * as modelGuidance from './model-guidance-app.js';
+import * as modelFiles from './model-files-app.js';
 import * as modelsApp from './models-app.js';
 import * as quotaApp from './quota-app.js';
 import * as sandboxApp from './sandbox-app.js';
@@ -430,6 +431,7 @@ const runtime = createRuntime({
     ...modelsApp.models,
     ...google.models,
     ...workersAi.models,
+    ...modelFiles.models,
   ],
   prompts: [
     general,
@@ -460,6 +462,7 @@ const runtime = createRuntime({
     ...modelGuidance.prompts,
     ...google.prompts,
     ...workersAi.prompts,
+    ...modelFiles.prompts,
     ...sandboxApp.prompts,
     ...family.prompts,
     ...mcpApp.prompts,
@@ -504,6 +507,7 @@ const runtime = createRuntime({
     ...modelGuidance.agents,
     ...google.agents,
     ...workersAi.agents,
+    ...modelFiles.agents,
     ...sandboxApp.agents,
     ...family.agents,
     ...mcpApp.agents,
