@@ -22,6 +22,8 @@ export type Frame = Numbered<
   | { type: 'message_updated'; message: Message }
   /** Stored messages were removed (`deleteMessage`): the message and the results of the calls it made. */
   | { type: 'message_deleted'; message_ids: string[] }
+  /** The thread was rewound to message `to`: every message after it is gone (a `message_deleted` named them). */
+  | { type: 'rewound'; to: string }
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed under this id will never become a message (a restarted or failed step): drop it. */

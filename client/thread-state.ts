@@ -97,6 +97,10 @@ function applyFrame(view: ThreadView, frame: Frame): ThreadView {
       const gone = new Set(frame.message_ids);
       return { ...next, messages: view.messages.filter((message) => !gone.has(message.id)) };
     }
+    case 'rewound': {
+      const kept = view.messages.find((message) => message.id === frame.to);
+      return kept ? { ...next, messages: view.messages.filter((message) => message.seq <= kept.seq) } : next;
+    }
     case 'message_delta':
       return {
         ...next,

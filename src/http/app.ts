@@ -19,6 +19,7 @@ import {
   withSecurityHeaders,
 } from './contract/index.js';
 import { mountThreadEndpoints } from './endpoints/index.js';
+import { historyRoutes } from './history/index.js';
 import { resolvePrincipal, signIn } from './identity/index.js';
 import { type McpOptions, mcpRoutes } from './mcp/index.js';
 import { messageRoutes } from './messages/index.js';
@@ -99,6 +100,8 @@ export function createApp(registry: Registry, options: AppOptions = {}) {
   app.route('/api/threads', effectRoutes());
   app.route('/api/threads', spanRoutes());
   app.route('/api/threads', threadScheduleRoutes());
+  // FORK-2, FORK-3, FORK-6: forks, edits and rewinds.
+  app.route('/api/threads', historyRoutes());
   app.route('/api/threads', messageRoutes());
   app.route('/api/threads', threadRoutes(registry));
   app.route('/api/waits', waitRoutes());

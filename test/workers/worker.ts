@@ -25,6 +25,7 @@ import * as egress from './egress-app.js';
 import * as endpointsApp from './endpoints-app.js';
 import * as family from './family-app.js';
 import * as google from './google-app.js';
+import * as historyApp from './history-app.js';
 import * as hooksApp from './hooks-app.js';
 import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
@@ -419,6 +420,7 @@ const runtime = createRuntime({
     ...callVisibility.tools,
     ...effectsApp.tools,
     ...doubleTexting.tools,
+    ...historyApp.tools,
     ...hooksApp.tools,
     ...tracingApp.tools,
   },
@@ -468,6 +470,7 @@ const runtime = createRuntime({
     ...mcpApp.prompts,
     ...quotaApp.prompts,
     ...doubleTexting.prompts,
+    ...historyApp.prompts,
     ...toolRules.prompts,
     ...toolContext.prompts,
     ...threadFiles.prompts,
@@ -520,6 +523,7 @@ const runtime = createRuntime({
     ...limitsApp.agents,
     ...effectsApp.agents,
     ...doubleTexting.agents,
+    ...historyApp.agents,
     ...schedulesApp.agents,
     ...hooksApp.agents,
     ...tracingApp.agents,

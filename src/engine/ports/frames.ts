@@ -12,6 +12,8 @@ export type Frame =
   | { type: 'message_updated'; message: Message }
   /** Stored messages were removed (`state.deleteMessage`): the message and the results of its calls. */
   | { type: 'message_deleted'; message_ids: string[] }
+  /** The thread was rewound to message `to`: every message after it is gone (FORK-6). */
+  | { type: 'rewound'; to: string }
   /** A piece of model text, before its message is complete. */
   | { type: 'message_delta'; message_id: string; delta: string }
   /** The text streamed for this message id will never become a message: drop it (THR-3). */

@@ -151,6 +151,13 @@ export const ThreadDetailsSchema = z
         quota_bytes: z.number().int().describe('The most they may take (createRuntime limits.threadStorageBytes)'),
       })
       .describe("The thread's files against its storage quota"),
+    forked_from: z
+      .object({
+        thread_id: z.string(),
+        message_id: z.string().nullable().describe('The last message copied; null when forked before the first'),
+      })
+      .nullable()
+      .describe('The thread and message this thread was forked from; null when it is not a fork'),
   })
   .openapi('ThreadDetails');
 
@@ -163,6 +170,7 @@ export const ThreadListSchema = z
         user_id: z.string().nullable().describe('The subject that started the thread'),
         shared: z.boolean(),
         parent_id: z.string().nullable(),
+        forked_from: z.string().nullable().describe('The thread this one was forked from, or null'),
         status: ThreadStatusSchema,
         tags: z.array(z.string()),
         created_at: z.number(),

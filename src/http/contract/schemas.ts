@@ -143,6 +143,42 @@ export const PostMessageForm = z
   })
   .openapi('PostMessageForm');
 
+/** A message id as a fork, rewind or edit names it: any string, checked by the thread (404 `message_not_found`). */
+const messageId = z.string().min(1).max(200);
+
+/** `POST /api/threads/:id/fork` (FORK-2). */
+export const ForkThreadBody = z
+  .object({
+    at: messageId.describe('The last message the fork keeps: a point outside any tool round'),
+    agent: z.string().min(1).optional().describe("The agent the fork runs; default the source's"),
+    variables: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe("Values that replace the source's variables in the fork"),
+  })
+  .strict()
+  .openapi('ForkThreadBody');
+
+/** `POST /api/threads/:id/rewind` (FORK-6). */
+export const RewindThreadBody = z
+  .object({
+    to: messageId.describe('The last message kept: a point outside any tool round'),
+    force: z
+      .boolean()
+      .default(false)
+      .describe(
+        'Rewind even over calls of tools that may have changed things outside the thread (neither readOnly nor idempotent): what they did is not undone',
+      ),
+  })
+  .strict()
+  .openapi('RewindThreadBody');
+
+/** `POST /api/threads/:id/messages/:mid/edit` (FORK-3): the new message, in the same shape as a posted one. */
+export const EditMessageBody = z
+  .object({ content: PostMessageBody.shape.content, on_busy: PostMessageBody.shape.on_busy })
+  .strict()
+  .openapi('EditMessageBody');
+
 /**
  * An integer of a query string or header. Documented by hand: zod-to-openapi tells a nullable
  * schema by parsing `null`, which `z.coerce.number()` turns into 0, so a minimum of 0 would be
@@ -162,6 +198,7 @@ export const ListThreadsQuery = z
     agent: z.string().min(1).optional(),
     tag: tag.optional(),
     parent: z.string().min(1).optional(),
+    forked_from: z.string().min(1).optional().describe("Only the forks of this thread (their source's id)"),
     status: z
       .enum(['idle', 'running', 'waiting', 'awaiting_hitl', 'error', 'terminated'])
       .optional()

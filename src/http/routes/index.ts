@@ -16,5 +16,5 @@ export { spanRoutes } from './spans.js';
 export { streamRoutes } from './stream.js';
 export { type StartThreadInput, startThread } from './thread-start.js';
 export { threadId, threadRoutes } from './threads.js';
-export { withTurnSlot } from './turn-admission.js';
+export { withThreadAdmission, withTurnSlot } from './turn-admission.js';
 export { waitRoutes } from './waits.js';

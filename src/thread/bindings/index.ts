@@ -4,7 +4,7 @@
  */
 export { schemaOnFirstUse } from './d1-schema.js';
 export type { RuntimeEnv } from './env.js';
-export { R2FileStore } from './r2-file-store.js';
+export { R2FileStore, threadPrefix } from './r2-file-store.js';
 export type { ScheduleInput, ScheduleView, TenantScheduleInput, TenantScheduleView } from './schedule-api.js';
 export type {
   Admission,
@@ -27,6 +27,10 @@ export type {
   EffectView,
   FamilyCall,
   FamilySnapshot,
+  ForkAnswer,
+  ForkedFrom,
+  ForkRequest,
+  ForkSeed,
   InitialMessage,
   JsonValue,
   McpAuthorizationResult,
@@ -36,8 +40,10 @@ export type {
   MessagePage,
   MessagePart,
   MessageWithFilesInput,
+  NotCopied,
   PostMessageAnswer,
   PostMessageInput,
+  RewindAnswer,
   RpcResult,
   SpawnChildInput,
   ThreadDetails,

@@ -88,6 +88,53 @@ export interface CreateThreadInput {
   files?: { path: string; size: number }[];
   /** The W3C trace context its first turn continues: the caller's, or the parent's tool call (TRACE-2). */
   traceparent?: string;
+  /** A fork (FORK-2): its source, and the log and key-value rows copied from it. */
+  fork?: ForkSeed;
+}
+
+/** Where a fork came from (FORK-2): the source thread and the message it was forked at. */
+export interface ForkedFrom {
+  thread_id: string;
+  /** The last message copied; null for a fork made before the source's first message. */
+  message_id: string | null;
+}
+
+/** What a fork starts with beside its files: the source's log up to the point, and its key-value rows. */
+export interface ForkSeed {
+  from: ForkedFrom;
+  /** The messages as the source stored them (scrubbed), same ids and seqs. */
+  log: Message[];
+  /** Key-value rows (key, JSON text) as the source stored them: rules, tool contexts, budget, ... */
+  values: [string, string][];
+}
+
+/** What the source of a fork is asked (FORK-2, FORK-3): the point, and what the fork changes. */
+export interface ForkRequest {
+  /** The fork's id, chosen by the Worker, which admitted it. */
+  forkId: string;
+  /** Fork at this message (included)... */
+  at?: string;
+  /** ...or just before this user message (an edit). */
+  before?: string;
+  agent?: string;
+  variables?: Record<string, string>;
+}
+
+/** What a fork leaves behind: waits it does not inherit, children it does not take. */
+export interface NotCopied {
+  waits: string[];
+  children: string[];
+}
+
+export interface ForkAnswer {
+  thread: ThreadDetails;
+  not_copied: NotCopied;
+}
+
+export interface RewindAnswer {
+  thread: ThreadDetails;
+  removed_messages: number;
+  restored_files: number;
 }
 
 /** A file a client uploads: streamed to the thread's object, which stores it under the quota (ATT-5, ATT-6). */
@@ -138,6 +185,8 @@ export interface ThreadDetails {
   budget: { maxTokens?: number; maxCost?: number } | null;
   /** What the thread's files take, and its quota (ATT-6). */
   storage: { bytes: number; quota_bytes: number };
+  /** The thread and message it was forked from; null for a thread that is not a fork (FORK-2). */
+  forked_from: ForkedFrom | null;
 }
 
 export interface PostMessageInput {
@@ -391,6 +440,18 @@ export interface ThreadRpc extends Rpc.DurableObjectBranded {
     paused: boolean,
   ): Promise<RpcResult<ScheduleView>>;
   deleteSchedule(principal: Principal, id: string, scheduleId: string): Promise<RpcResult<ScheduleView>>;
+  /**
+   * Forks the thread at a point of its log into a new thread owned by `principal` (FORK-2), or just
+   * before a user message (FORK-3): 404 `message_not_found`, 409 `point_mid_round`, `point_running`,
+   * `history_expired`; 400 `not_a_user_message`, `unknown_agent`, `missing_variables`; 413.
+   */
+  forkThread(principal: Principal, id: string, request: ForkRequest): Promise<RpcResult<ForkAnswer>>;
+  /** Truncates the log after `to` and puts the files back (FORK-6): 409 `thread_busy`, `side_effects`, ... */
+  rewindThread(
+    principal: Principal,
+    id: string,
+    request: { to: string; force: boolean },
+  ): Promise<RpcResult<RewindAnswer>>;
   stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;
   /** Ends the thread for good: refused messages, no more turns; a second call changes nothing. */
   terminate(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>>;

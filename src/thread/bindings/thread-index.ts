@@ -57,11 +57,16 @@ const ADDED_COLUMNS: Record<string, string> = {
   person_waits: 'ALTER TABLE threads ADD COLUMN person_waits INTEGER NOT NULL DEFAULT 0',
   tenant: "ALTER TABLE threads ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
   shared: 'ALTER TABLE threads ADD COLUMN shared INTEGER NOT NULL DEFAULT 0',
+  // FORK-2: the thread a fork was made from, which `?forked_from=` lists by.
+  forked_from: 'ALTER TABLE threads ADD COLUMN forked_from TEXT',
 };
 
 /** The tenant's threads by owner, newest first: what every listing reads (IDN-1). */
 const TENANT_INDEX =
   'CREATE INDEX IF NOT EXISTS threads_by_tenant ON threads (tenant, user_id, created_at DESC, id DESC)';
+
+/** A thread's forks, newest first (`?forked_from=`). */
+const FORKS_INDEX = 'CREATE INDEX IF NOT EXISTS threads_by_source ON threads (forked_from, created_at DESC, id DESC)';
 
 async function addColumns(db: D1Database): Promise<void> {
   const { results } = await db.prepare("SELECT name FROM pragma_table_info('threads')").all<{ name: string }>();
@@ -77,6 +82,7 @@ async function addColumns(db: D1Database): Promise<void> {
       });
   }
   await db.prepare(TENANT_INDEX).run();
+  await db.prepare(FORKS_INDEX).run();
 }
 
 const ensureSchema = schemaOnFirstUse(SCHEMA, addColumns);
@@ -100,6 +106,8 @@ export interface IndexedThread {
   user_id: string | null;
   shared: boolean;
   parent_id: string | null;
+  /** The thread it was forked from (FORK-2), or null (absent: not a fork). */
+  forked_from?: string | null;
   status: ThreadStatus;
   tags: string[];
   created_at: number;
@@ -118,6 +126,8 @@ export interface ThreadListQuery {
   agent?: string;
   tag?: string;
   parent?: string;
+  /** Only the forks of this thread (FORK-2). */
+  forked_from?: string;
   status?: string;
   /** Opaque cursor from a previous page. */
   cursor?: string;
@@ -161,8 +171,8 @@ export class ThreadIndex {
       this.db
         .prepare(
           `INSERT INTO threads (id, agent, tenant, user_id, shared, parent_id, status, tags, created_at, updated_at,
-             person_waits)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             person_waits, forked_from)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           thread.id,
@@ -176,6 +186,7 @@ export class ThreadIndex {
           thread.created_at,
           thread.updated_at,
           personWaits ? 1 : 0,
+          thread.forked_from ?? null,
         ),
       ...thread.tags.map((tag) =>
         this.db.prepare('INSERT OR IGNORE INTO thread_tags (thread_id, tag) VALUES (?, ?)').bind(thread.id, tag),
@@ -272,6 +283,7 @@ export class ThreadIndex {
     for (const [column, value] of [
       ['t.agent', query.agent],
       ['t.parent_id', query.parent],
+      ['t.forked_from', query.forked_from],
       ['t.status', query.status === WAITING_ON_A_PERSON ? undefined : query.status],
     ] as const) {
       if (value !== undefined) {
@@ -296,6 +308,7 @@ export class ThreadIndex {
     // The row as the API lists it: person_waits is how the index answers ?status=waiting, not a field.
     const rows = results.slice(0, query.limit).map(({ person_waits: _, ...row }) => ({
       ...row,
+      forked_from: row.forked_from ?? null,
       shared: row.shared === 1,
       tags: JSON.parse(row.tags) as string[],
     }));

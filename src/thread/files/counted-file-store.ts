@@ -5,6 +5,10 @@
  * counted in the thread's SQLite (file-ledger.ts) before a byte is sent: a write past the quota is
  * refused with nothing stored.
  *
+ * With a file history (file-history.ts), each change first records what its path held, so a fork
+ * or a rewind can tell the files at any point of the log; `unrecorded()` is the view a rewind or a
+ * rollback writes through, whose writes put history back rather than make it.
+ *
  * Writes an earlier instance of the object left unsettled (it was evicted mid-write) are settled from
  * what R2 holds before the next write; a thread created before files were counted is counted from
  * its R2 listing the first time.
@@ -13,6 +17,7 @@ import type { FileListing, FileStore, ListOptions, StoredFileMeta } from '../../
 import type { FileStat } from '../../spec/index.js';
 import type { R2FileStore } from '../bindings/index.js';
 import { FILES_UNCOUNTED_KEY, type ThreadMeta } from '../storage/index.js';
+import type { FileHistory } from './file-history.js';
 import { type CountedFile, FileLedger } from './file-ledger.js';
 import { isSidecarPath, noteSidecar } from './sidecar-sweep.js';
 
@@ -28,11 +33,18 @@ export class CountedFileStore implements FileStore {
 
   constructor(
     private readonly r2: R2FileStore,
-    storage: DurableObjectStorage,
+    private readonly storage: DurableObjectStorage,
     private readonly meta: ThreadMeta,
     readonly quota: number,
+    /** Records each change before it is made (FORK-5); none for a store that keeps no history. */
+    readonly history: FileHistory | null = null,
   ) {
     this.ledger = new FileLedger(storage);
+  }
+
+  /** The same files, counted, whose changes record no history: what puts history back writes here. */
+  unrecorded(): FileStore {
+    return new CountedFileStore(this.r2, this.storage, this.meta, this.quota, null);
   }
 
   /** As the ledger stands: writes an earlier instance left unsettled count at their full size. */
@@ -60,6 +72,7 @@ export class CountedFileStore implements FileStore {
 
   async put(path: string, data: Uint8Array | ReadableStream, meta: StoredFileMeta): Promise<FileStat> {
     await this.ready();
+    await this.history?.before(path);
     const bytes = data instanceof Uint8Array ? data.byteLength : meta.size;
     if (bytes === undefined) throw new Error(`storing ${path}: a streamed file needs its size`);
     const write = this.ledger.reserve(path, bytes, this.quota);
@@ -83,6 +96,7 @@ export class CountedFileStore implements FileStore {
    */
   async putPieces(path: string, pieces: AsyncIterable<Uint8Array>, meta: StoredFileMeta): Promise<FileStat> {
     await this.ready();
+    await this.history?.before(path);
     const iterator = pieces[Symbol.asyncIterator]();
     const first = await iterator.next();
     const second = first.done ? first : await iterator.next();
@@ -112,6 +126,8 @@ export class CountedFileStore implements FileStore {
 
   async delete(path: string): Promise<boolean> {
     await this.ready();
+    // A delete of nothing changes nothing: no history for it.
+    if (this.history && (await this.r2.head(path))) await this.history.before(path);
     const write = this.ledger.reserve(path, 0, this.quota);
     try {
       const deleted = await this.r2.delete(path);

@@ -2,7 +2,7 @@
  * What creating a thread writes (THR-1, VAR-2, VAR-3, PERM-1), all or nothing: its variables sealed
  * (a secret too short to scrub, or no key to seal it, refuses the thread), its record, its session
  * rules and the rules it inherits, its first messages, the sizes of files its parent handed it
- * (ATT-6), then its row in the D1 index; without the row the thread is erased again. The first turn
+ * (ATT-6), a fork's copied log and key-value rows (FORK-2), then its row in the D1 index; without the row the thread is erased again. The first turn
  * starts as soon as the thread's own storage holds it, beside the index write, so the D1 round trip
  * is not on the turn's path.
  */
@@ -74,6 +74,11 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       variables.write();
       const store = host.store();
       store.startEmpty();
+      // FORK-2: a fork starts from its source's log and key-value rows, as the source stored them.
+      if (input.fork) {
+        store.copyLog(input.fork.log);
+        for (const [key, text] of input.fork.values) store.setRawValue(key, text);
+      }
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);
       if (input.budget) store.setValue(BUDGET_KEY, input.budget);

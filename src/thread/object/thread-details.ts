@@ -35,6 +35,7 @@ export function threadDetails(
     usage: { thread: threadUsage(store), turn: turnUsage(store) },
     budget: budget.maxTokens === undefined && budget.maxCost === undefined ? null : budget,
     storage,
+    forked_from: record.forkedFrom ?? null,
   };
 }
 

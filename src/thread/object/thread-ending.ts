@@ -10,7 +10,7 @@ import type { ThreadStatus } from '../../spec/index.js';
 import type { Principal } from '../access/index.js';
 import { R2FileStore, type ThreadIndex, threadStub } from '../bindings/index.js';
 import { forEachChild } from '../children/index.js';
-import { FileUndoJournal } from '../files/index.js';
+import { FileHistory, FileUndoJournal } from '../files/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import type { ThreadRecord } from '../storage/index.js';
 import type { IndexWrites } from './index-writes.js';
@@ -44,6 +44,8 @@ export async function deleteThread(host: EndingHost, principal: Principal, recor
   await new R2FileStore(desk.env.FILES, record.id).deleteAll();
   // A turn's undo copies (on_busy rollback) are kept beside the files: they go too.
   await FileUndoJournal.deleteAll(desk.env.FILES, record.id);
+  // FORK-5: so are the copies of its file history.
+  await FileHistory.deleteAll(desk.env.FILES, record.id);
   await host.index.remove(record.id);
   for (const socket of desk.ctx.getWebSockets()) socket.close(1000, 'thread deleted');
   await desk.ctx.storage.deleteAlarm();

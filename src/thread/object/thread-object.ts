@@ -76,17 +76,17 @@ import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
+import { ThreadBranching } from './thread-branching.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
 import { runThreadEndpoint } from './thread-endpoint.js';
 import { DurableThreadHost } from './thread-host.js';
 import { ownerPrincipal, type TerminationHost, terminateThread } from './thread-termination.js';
-import { ThreadWiring } from './thread-wiring.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 
-export class ThreadObject extends ThreadWiring implements ThreadRpc {
+export class ThreadObject extends ThreadBranching implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
 
   protected override setStatus(status: ThreadStatus, reason?: string): void {
@@ -156,7 +156,8 @@ export class ThreadObject extends ThreadWiring implements ThreadRpc {
         store: () => this.store(),
         started: async () => {
           for (const message of this.store().messages()) this.emit({ type: 'message', message });
-          await this.driver.wake();
+          // FORK-2: a fork is idle until it is sent a message, whatever its copied log ends with.
+          if (!input.fork) await this.driver.wake();
           await armSchedules(this.scheduleDesk());
         },
         installSchedules: () => installAgentSchedules(this.scheduleDesk(), input.agent),

@@ -28,7 +28,7 @@ import {
 } from '../bindings/index.js';
 import { ParentReporter } from '../children/index.js';
 import { DurableEffectQueue, EffectRunner } from '../effects/index.js';
-import { CountedFileStore, FileUndoJournal, type StorageUsage } from '../files/index.js';
+import { CountedFileStore, FileHistory, FileUndoJournal, type StorageUsage } from '../files/index.js';
 import type { AnswerDesk } from '../inbox/index.js';
 import { ThreadMcp } from '../mcp/index.js';
 import { ThreadPrograms } from '../sandbox/index.js';
@@ -127,6 +127,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       registry,
       store: () => this.store(),
       files: () => this.files(),
+      unrecordedFiles: () => this.files().unrecorded(),
       emit: this.emit,
       variables: this.variables,
       turnStarted: () => this.setStatus('running'),
@@ -215,12 +216,17 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       const record = this.metaTable.record();
       if (!record) throw new Error('thread has not been created');
       const r2 = new R2FileStore(this.env.FILES, record.id);
-      this.filesCache = new CountedFileStore(
-        r2,
-        this.ctx.storage,
-        this.metaTable,
-        this.registry.limits.threadStorageBytes,
-      );
+      const quota = this.registry.limits.threadStorageBytes;
+      // FORK-5: every change records what its path held, for forks and rewinds.
+      const history = new FileHistory({
+        storage: this.ctx.storage,
+        bucket: this.env.FILES,
+        meta: this.metaTable,
+        threadId: () => record.id,
+        newestSeq: () => this.store().messages().at(-1)?.seq ?? 0,
+        budgetBytes: quota,
+      });
+      this.filesCache = new CountedFileStore(r2, this.ctx.storage, this.metaTable, quota, history);
     }
     return this.filesCache;
   }

@@ -11,6 +11,8 @@ export { EFFECT_HISTORY_KEPT, EffectRows } from './effect-rows.js';
 export type { FileWriteRow } from './file-rows.js';
 export { FileRows } from './file-rows.js';
 export { FrameLog } from './frame-log.js';
+export type { HistoryRow } from './history-rows.js';
+export { HistoryRows } from './history-rows.js';
 export type { IdempotencyRow } from './idempotency-rows.js';
 export { IdempotencyRows } from './idempotency-rows.js';
 export type { McpServerColumn } from './mcp-rows.js';

@@ -174,6 +174,51 @@ export class SqliteThreadStore implements ThreadStore {
     return stored;
   }
 
+  /**
+   * A fork's log (FORK-2): the source's messages as they are, same ids and seqs, into a store made
+   * with `startEmpty`. They were scrubbed when the source stored them.
+   */
+  copyLog(messages: readonly Message[]): void {
+    const log = this.messages() as Message[];
+    for (const message of messages) {
+      this.sql.exec(
+        `INSERT INTO messages (seq, id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
+           silent, metadata, tool_status, attachments, envelope)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        message.seq,
+        message.id,
+        message.role,
+        message.content,
+        message.name,
+        jsonOrNull(message.tool_calls),
+        message.tool_call_id,
+        message.created_at,
+        message.parent_id,
+        message.depth,
+        message.silent ? 1 : 0,
+        jsonOrNull(message.metadata),
+        message.tool_status,
+        jsonOrNull(message.attachments),
+        jsonOrNull(message.envelope),
+      );
+      log.push(message);
+    }
+  }
+
+  /** Every kv row as stored (key, JSON text): what a fork copies. */
+  rawValues(): [string, string][] {
+    return this.sql
+      .exec<{ key: string; value: string }>('SELECT key, value FROM kv ORDER BY key')
+      .toArray()
+      .map((row) => [row.key, row.value]);
+  }
+
+  /** A kv row copied as it was stored elsewhere (a fork's source): key and text kept as they are. */
+  setRawValue(key: string, text: string): void {
+    this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', key, text);
+    this.mirror(key, text);
+  }
+
   updateMessage(
     id: string,
     patch: { content?: string | null; metadata?: Record<string, unknown> | null },

@@ -6,7 +6,7 @@
 import type { ThreadInfo } from '../../engine/ports/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
 import { DEFAULT_TENANT, type ThreadOwnership } from '../access/index.js';
-import type { CreateThreadInput, IndexedThread } from '../bindings/index.js';
+import type { CreateThreadInput, ForkedFrom, IndexedThread } from '../bindings/index.js';
 import { hasSchema, migrate } from './sql-schema.js';
 
 export interface ThreadRecord extends ThreadInfo {
@@ -21,6 +21,8 @@ export interface ThreadRecord extends ThreadInfo {
   tenant?: string;
   /** Visible to the whole tenant (IDN-1). */
   shared?: boolean;
+  /** The thread and message this thread was forked from (FORK-2); null message: forked before the first. */
+  forkedFrom?: ForkedFrom;
 }
 
 /** Who owns the thread and who else sees it, as the access rule reads them (IDN-1). */
@@ -99,6 +101,7 @@ export function recordFor(input: CreateThreadInput): ThreadRecord {
     ...(input.reportTo ? { reportTo: input.reportTo } : {}),
     ...(input.notifyParent ? { notifyParent: true } : {}),
     ...(input.resumable ? { resumable: true } : {}),
+    ...(input.fork ? { forkedFrom: input.fork.from } : {}),
   };
 }
 
@@ -111,6 +114,7 @@ export function indexRowFor(record: ThreadRecord): IndexedThread {
     user_id: record.userId,
     shared: record.shared === true,
     parent_id: record.parentId,
+    forked_from: record.forkedFrom?.thread_id ?? null,
     status: 'idle',
     tags: record.tags,
     created_at: record.createdAt,

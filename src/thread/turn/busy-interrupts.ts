@@ -33,6 +33,11 @@ export function turnStartSeq(log: readonly Message[]): number {
   return log[at]?.seq ?? 0;
 }
 
+/** Where the turn under way began (the seq before its first message), or null between turns. */
+export function runningTurnStart(meta: ThreadMeta): number | null {
+  return meta.get<number>(TURN_START_KEY);
+}
+
 export interface SettleDeps {
   store: SqliteThreadStore;
   emit: FrameSink;

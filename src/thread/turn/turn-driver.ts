@@ -34,6 +34,8 @@ export interface TurnDriverHost {
   store(): SqliteThreadStore;
   /** The thread's files in R2, under its storage quota (ATT-6). */
   files(): FileStore;
+  /** The same files, whose writes record no file history: a rollback puts history back through them. */
+  unrecordedFiles?(): FileStore;
   emit: FrameSink;
   /** The thread's variables and the scrubber of its secrets (EXE-8). */
   readonly variables: ThreadVariables;
@@ -123,7 +125,12 @@ export class TurnDriver {
 
   private settleDeps() {
     const { host } = this;
-    return { store: host.store(), emit: host.emit, files: () => host.files(), logError: host.variables.logError };
+    return {
+      store: host.store(),
+      emit: host.emit,
+      files: () => host.unrecordedFiles?.() ?? host.files(),
+      logError: host.variables.logError,
+    };
   }
 
   /**

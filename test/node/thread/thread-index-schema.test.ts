@@ -1,6 +1,6 @@
 /**
  * THR-1, IDN-1: the D1 thread index brings an older database up to date at first use: its `threads`
- * table, created before `person_waits`, `tenant` and `shared` existed, gets the columns it lacks (read
+ * table, created before `person_waits`, `tenant`, `shared` and `forked_from` (FORK-2) existed, gets the columns it lacks (read
  * from `pragma_table_info` first, so a current database runs no ALTER at all); an ALTER that answers
  * "duplicate column" (another isolate was quicker) is fine; any other failure is not swallowed, and the
  * next use tries again. Over a stand-in D1 that answers as D1 does.
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ThreadIndex } from '../../../src/thread/bindings/index.js';
 
 const OLD_COLUMNS = ['id', 'agent', 'user_id', 'parent_id', 'status', 'tags', 'created_at', 'updated_at'];
-const ADDED = ['person_waits', 'tenant', 'shared'];
+const ADDED = ['person_waits', 'tenant', 'shared', 'forked_from'];
 
 /**
  * A D1 stand-in: records every statement; `alter` decides what the ALTER TABLE answers, `columns`
@@ -48,6 +48,7 @@ describe('the thread index schema', () => {
       'ALTER TABLE threads ADD COLUMN person_waits INTEGER NOT NULL DEFAULT 0',
       "ALTER TABLE threads ADD COLUMN tenant TEXT NOT NULL DEFAULT 'default'",
       'ALTER TABLE threads ADD COLUMN shared INTEGER NOT NULL DEFAULT 0',
+      'ALTER TABLE threads ADD COLUMN forked_from TEXT',
     ]);
     const alter = statements.findIndex((sql) => sql.startsWith('ALTER'));
     const update = statements.findIndex((sql) => sql.startsWith('UPDATE threads SET'));
@@ -73,8 +74,8 @@ describe('the thread index schema', () => {
     await expect(index.setStatus('t1', 'idle', 'general')).rejects.toThrow('database is locked');
     expect(statements.some((sql) => sql.startsWith('UPDATE'))).toBe(false);
     await index.setStatus('t1', 'idle', 'general');
-    // The first try failed at its first ALTER; the second adds all three.
-    expect(adds(statements)).toHaveLength(4);
+    // The first try failed at its first ALTER; the second adds all four.
+    expect(adds(statements)).toHaveLength(5);
     expect(statements.some((sql) => sql.startsWith('UPDATE'))).toBe(true);
   });
 });

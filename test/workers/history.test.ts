@@ -1,0 +1,451 @@
+/**
+ * Forks, edits and rewinds through HTTP (FORK-1 to FORK-7), with a scripted model whose tools write,
+ * delete and read files, send something outside the thread, use a secret, and start a child thread.
+ * Each test checks what the new or rewound thread holds, and that the source and everyone else are
+ * unchanged.
+ */
+import { runInDurableObject } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import type { Message } from '@standardagents/spec';
+import { describe, expect, it } from 'vitest';
+import { ALICE, api, BOB, createThread, messages, settled, until } from '../support/api.js';
+import { directive } from '../support/directive-script.js';
+import { evictDurableObject } from '../support/evict.js';
+
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+interface Details {
+  id: string;
+  status: string;
+  message_count: number;
+  forked_from: { thread_id: string; message_id: string | null } | null;
+  children: { id: string }[];
+  storage: { bytes: number };
+}
+
+interface ErrorBody {
+  error: { code: string; message: string; details?: Record<string, unknown> };
+}
+
+async function details(id: string, key = ALICE): Promise<Details> {
+  return (await (await api(`/api/threads/${id}`, { key })).json()) as Details;
+}
+
+async function file(id: string, path: string): Promise<string | null> {
+  const response = await api(`/api/threads/${id}/files${path}`);
+  if (response.status === 404) return null;
+  return response.text();
+}
+
+async function files(id: string, paths: string[]): Promise<(string | null)[]> {
+  return Promise.all(paths.map((path) => file(id, path)));
+}
+
+function fork(id: string, json: Record<string, unknown>, key = ALICE) {
+  return api(`/api/threads/${id}/fork`, { method: 'POST', json, key });
+}
+
+function rewind(id: string, json: Record<string, unknown>, key = ALICE) {
+  return api(`/api/threads/${id}/rewind`, { method: 'POST', json, key });
+}
+
+function edit(id: string, mid: string, json: Record<string, unknown>, key = ALICE) {
+  return api(`/api/threads/${id}/messages/${encodeURIComponent(mid)}/edit`, { method: 'POST', json, key });
+}
+
+async function forked(id: string, at: string): Promise<Details> {
+  const response = await fork(id, { at });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return ((await response.json()) as { thread: Details }).thread;
+}
+
+async function refusal(response: Response, status: number, code: string): Promise<ErrorBody['error']> {
+  const body = (await response.json()) as ErrorBody;
+  expect([response.status, body.error.code], body.error.message).toEqual([status, code]);
+  return body.error;
+}
+
+function post(id: string, content: string) {
+  return api(`/api/threads/${id}/messages`, { method: 'POST', json: { content } });
+}
+
+const FIRST = directive([
+  {
+    toolCalls: [
+      call('hist_write', { path: '/a.txt', text: 'v1' }),
+      call('hist_write', { path: '/gone.txt', text: 'here' }),
+    ],
+  },
+  { text: 'one done' },
+]);
+
+const SECOND = directive([
+  {
+    toolCalls: [
+      call('hist_write', { path: '/a.txt', text: 'v2' }),
+      call('hist_delete', { path: '/gone.txt' }),
+      call('hist_write', { path: '/new.txt', text: 'n' }),
+    ],
+  },
+  { text: 'two done' },
+]);
+
+/** A thread of two turns: the first writes /a.txt (v1) and /gone.txt, the second rewrites /a.txt (v2), deletes /gone.txt, writes /new.txt. */
+async function twoTurns(agent = 'history'): Promise<{ id: string; log: Message[] }> {
+  const id = await createThread({
+    agent,
+    variables: { SERVICES_URL: env.SERVICES_URL },
+    messages: [{ content: FIRST }],
+  });
+  await settled(id);
+  expect((await post(id, SECOND)).status).toBe(202);
+  const log = await until(
+    () => settled(id),
+    (current) => current.at(-1)?.content === 'two done',
+  );
+  return { id, log };
+}
+
+const PATHS = ['/a.txt', '/gone.txt', '/new.txt'];
+
+describe('fork', () => {
+  it('FORK-2, FORK-5: a fork holds the log up to the point and the files as they were there, at each point', async () => {
+    const { id, log } = await twoTurns();
+    const firstAnswer = log.find((message) => message.content === 'one done') as Message;
+    const lastResult = log[3] as Message;
+    expect(lastResult.role).toBe('tool');
+
+    // After the first turn's tool round: the before-versions, not the later writes; the deleted file is back.
+    for (const point of [lastResult, firstAnswer]) {
+      const copy = await forked(id, point.id);
+      const copied = await messages(copy.id);
+      const upTo = log.findIndex((message) => message.id === point.id);
+      expect(copied.map((message) => [message.id, message.seq, message.content])).toEqual(
+        log.slice(0, upTo + 1).map((message) => [message.id, message.seq, message.content]),
+      );
+      expect(await files(copy.id, PATHS)).toEqual(['v1', 'here', null]);
+      expect(copy).toMatchObject({ status: 'idle', forked_from: { thread_id: id, message_id: point.id } });
+      // Counted for the fork: 'v1' and 'here'.
+      expect(copy.storage.bytes).toBe(6);
+    }
+    // At the end: the newest files.
+    const latest = await forked(id, (log.at(-1) as Message).id);
+    expect(await files(latest.id, PATHS)).toEqual(['v2', null, 'n']);
+    // The source is unchanged.
+    expect(await messages(id)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+  });
+
+  it('FORK-2: the fork is idle, takes a message at once, and its turn sees the copied log; the source hears nothing', async () => {
+    const { id, log } = await twoTurns();
+    const copy = await forked(id, (log[4] as Message).id);
+    expect((await post(copy.id, 'hello')).status).toBe(202);
+    const after = await until(
+      () => settled(copy.id),
+      (current) => current.at(-1)?.content === 'echo: hello',
+    );
+    expect(after.slice(0, 5)).toEqual(log.slice(0, 5));
+    expect(await messages(id)).toEqual(log);
+  });
+
+  it("FORK-2: forked_from shows in the details, the listing, and ?forked_from= lists a thread's forks", async () => {
+    const { id, log } = await twoTurns();
+    const one = await forked(id, (log[4] as Message).id);
+    const two = await forked(id, (log.at(-1) as Message).id);
+    const listed = (await (await api(`/api/threads?forked_from=${id}`)).json()) as {
+      threads: { id: string; forked_from: string | null }[];
+    };
+    expect(listed.threads.map((row) => [row.id, row.forked_from]).sort()).toEqual(
+      [
+        [one.id, id],
+        [two.id, id],
+      ].sort(),
+    );
+    expect((await details(id)).forked_from).toBeNull();
+    const all = (await (await api('/api/threads?limit=200')).json()) as {
+      threads: { id: string; forked_from: string | null }[];
+    };
+    expect(all.threads.find((row) => row.id === id)?.forked_from).toBeNull();
+    // Bob sees none of Alice's forks.
+    const bobs = (await (await api(`/api/threads?forked_from=${id}`, { key: BOB })).json()) as { threads: unknown[] };
+    expect(bobs.threads).toEqual([]);
+  });
+
+  it('FORK-4: a point inside a tool round is refused, naming the nearest points; nothing is created', async () => {
+    const { id, log } = await twoTurns();
+    const before = (await (await api('/api/threads?limit=200')).json()) as { threads: unknown[] };
+    for (const inside of [log[1], log[2]] as Message[]) {
+      const error = await refusal(await fork(id, { at: inside.id }), 409, 'point_mid_round');
+      expect(error.details).toEqual({ before: log[0]?.id, after: log[3]?.id });
+    }
+    const after = (await (await api('/api/threads?limit=200')).json()) as { threads: unknown[] };
+    expect(after.threads.length).toBe(before.threads.length);
+  });
+
+  it("FORK-4: another thread's message id, an unknown id, another user's thread: 404, nothing created", async () => {
+    const { id, log } = await twoTurns();
+    const other = await twoTurns();
+    await refusal(await fork(id, { at: (other.log[0] as Message).id }), 404, 'message_not_found');
+    await refusal(await fork(id, { at: 'no-such-message' }), 404, 'message_not_found');
+    await refusal(await fork(id, { at: (log[0] as Message).id }, BOB), 404, 'thread_not_found');
+    await refusal(await rewind(id, { to: (log[0] as Message).id }, BOB), 404, 'thread_not_found');
+    await refusal(await edit(id, (log[0] as Message).id, { content: 'x' }, BOB), 404, 'thread_not_found');
+    const bobs = (await (await api('/api/threads?limit=200', { key: BOB })).json()) as {
+      threads: { forked_from: string | null }[];
+    };
+    expect(bobs.threads.filter((row) => row.forked_from === id)).toEqual([]);
+    expect(await messages(id)).toEqual(log);
+  });
+
+  it('FORK-2: a fork after a subagent answered has the answer, not the child; the child stays with the source', async () => {
+    const child = directive([{ text: 'child says hi' }]);
+    const id = await createThread({
+      agent: 'history',
+      variables: { SERVICES_URL: env.SERVICES_URL },
+      messages: [
+        {
+          content: directive([
+            { toolCalls: [call('task', { description: 'sub', prompt: child })] },
+            { text: 'parent done' },
+          ]),
+        },
+      ],
+    });
+    const log = await settled(id);
+    const result = log.find((message) => message.role === 'tool') as Message;
+    expect(result.content).toBe('child says hi');
+    const source = await details(id);
+    expect(source.children.length).toBe(1);
+    const response = await fork(id, { at: result.id });
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as { thread: Details; not_copied: { waits: string[]; children: string[] } };
+    expect(answer.not_copied).toEqual({ waits: [], children: [source.children[0]?.id] });
+    expect(answer.thread.children).toEqual([]);
+    expect((await messages(answer.thread.id)).at(-1)?.content).toBe('child says hi');
+  });
+
+  it("VAR-3, FORK-2: the fork's secret is sealed anew under its own key: a tool uses it, nobody reads it", async () => {
+    const secret = `tok-${crypto.randomUUID()}`;
+    const id = await createThread({
+      agent: 'history',
+      variables: { SERVICES_URL: env.SERVICES_URL, HIST_TOKEN: secret },
+      messages: [{ content: directive([{ toolCalls: [call('hist_token', {})] }, { text: 'checked' }]) }],
+    });
+    const log = await settled(id);
+    const proof = log.find((message) => message.role === 'tool')?.content;
+    expect(proof).toMatch(/^token sha256 [0-9a-f]{64}$/);
+    const copy = await forked(id, (log.at(-1) as Message).id);
+    expect((await post(copy.id, directive([{ toolCalls: [call('hist_token', {})] }, { text: 'again' }]))).status).toBe(
+      202,
+    );
+    const after = await until(
+      () => settled(copy.id),
+      (current) => current.at(-1)?.content === 'again',
+    );
+    expect(after.filter((message) => message.role === 'tool').map((message) => message.content)).toEqual([
+      proof,
+      proof,
+    ]);
+    // Stored sealed, under a key that is not the source's: the sealed texts differ.
+    const sealed = async (thread: string) =>
+      runInDurableObject(
+        env.THREADS.get(env.THREADS.idFromName(thread)),
+        (_object: unknown, state: DurableObjectState) =>
+          state.storage.sql.exec<{ value: string }>("SELECT value FROM variables WHERE name = 'HIST_TOKEN'").one()
+            .value,
+      );
+    const [mine, theirs] = [await sealed(copy.id), await sealed(id)];
+    expect(mine).not.toContain(secret);
+    expect(mine).not.toBe(theirs);
+    const everything = JSON.stringify([after, await details(copy.id)]);
+    expect(everything).not.toContain(secret);
+  });
+
+  it('THR-3, FORK-2: a fork survives eviction: its log, files and forked_from read the same after', async () => {
+    const { id, log } = await twoTurns();
+    const copy = await forked(id, (log[4] as Message).id);
+    const before = [await messages(copy.id), await files(copy.id, PATHS), (await details(copy.id)).forked_from];
+    await evictDurableObject(env.THREADS.get(env.THREADS.idFromName(copy.id)));
+    expect([await messages(copy.id), await files(copy.id, PATHS), (await details(copy.id)).forked_from]).toEqual(
+      before,
+    );
+  });
+
+  it('FORK-4: a running thread forks at a point before its turn, not inside it (409 point_running); rewind waits for it (409 thread_busy)', async () => {
+    const { id, log } = await twoTurns();
+    const key = crypto.randomUUID();
+    expect(
+      (await post(id, directive([{ toolCalls: [call('hist_hold', { key })] }, { text: 'held done' }]))).status,
+    ).toBe(202);
+    const running = await until(
+      () => messages(id),
+      (current) => current.some((message) => message.tool_calls?.some((c) => c.function.name === 'hist_hold')),
+    );
+    const started = running[log.length] as Message;
+    expect(started.role).toBe('user');
+    await refusal(await fork(id, { at: started.id }), 409, 'point_running');
+    await refusal(await rewind(id, { to: (log.at(-1) as Message).id }), 409, 'thread_busy');
+    const copy = await forked(id, (log.at(-1) as Message).id);
+    expect((await messages(copy.id)).length).toBe(log.length);
+    await (await fetch(`${env.SERVICES_URL}/web/release/${key}`)).text();
+    await until(
+      () => settled(id),
+      (current) => current.at(-1)?.content === 'held done',
+    );
+  });
+});
+
+/** The thread's stored frames, oldest first. */
+async function frames(id: string): Promise<{ type: string; [key: string]: unknown }[]> {
+  return runInDurableObject(
+    env.THREADS.get(env.THREADS.idFromName(id)),
+    (_object: unknown, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ body: string }>('SELECT body FROM frames ORDER BY seq')
+        .toArray()
+        .map((row) => JSON.parse(row.body) as { type: string }),
+  );
+}
+
+describe('rewind', () => {
+  it('FORK-6: over idempotent and read-only calls, the log after the point goes and the files are put back; the thread goes on from there', async () => {
+    const { id, log } = await twoTurns();
+    const point = log[4] as Message;
+    const response = await rewind(id, { to: point.id });
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as { thread: Details; removed_messages: number; restored_files: number };
+    expect(answer).toMatchObject({ removed_messages: log.length - 5, restored_files: 3 });
+    expect(answer.thread.message_count).toBe(5);
+    expect(await messages(id)).toEqual(log.slice(0, 5));
+    expect(await files(id, PATHS)).toEqual(['v1', 'here', null]);
+    expect((await details(id)).storage.bytes).toBe(6);
+    // The stream says so: the removed messages, then where the thread was rewound to.
+    const tail = (await frames(id)).slice(-2).map(({ seq: _, ...frame }) => frame);
+    expect(tail).toEqual([
+      { type: 'message_deleted', message_ids: log.slice(5).map((message) => message.id) },
+      { type: 'rewound', to: point.id },
+    ]);
+    expect((await post(id, 'again')).status).toBe(202);
+    const after = await until(
+      () => settled(id),
+      (current) => current.at(-1)?.content === 'echo: again',
+    );
+    expect(after.slice(0, 5)).toEqual(log.slice(0, 5));
+    expect(after.length).toBe(7);
+    // A fork of the rewound thread at the point sees the same files.
+    const copy = await forked(id, point.id);
+    expect(await files(copy.id, PATHS)).toEqual(['v1', 'here', null]);
+  });
+
+  it('FORK-6: over a call that changed something outside the thread, 409 side_effects names it and nothing changes; force rewinds', async () => {
+    const { id, log } = await twoTurns();
+    expect(
+      (
+        await post(
+          id,
+          directive([
+            { toolCalls: [call('hist_send', { text: 'sent' }), call('hist_write', { path: '/a.txt', text: 'v3' })] },
+            { text: 'sent done' },
+          ]),
+        )
+      ).status,
+    ).toBe(202);
+    const full = await until(
+      () => settled(id),
+      (current) => current.at(-1)?.content === 'sent done',
+    );
+    const send = full.find((message) => message.tool_calls?.some((c) => c.function.name === 'hist_send')) as Message;
+    const sendCall = send.tool_calls?.find((c) => c.function.name === 'hist_send');
+    const error = await refusal(await rewind(id, { to: (log.at(-1) as Message).id }), 409, 'side_effects');
+    expect(error.details).toEqual({ calls: [{ tool_call_id: sendCall?.id, tool: 'hist_send' }] });
+    expect(await messages(id)).toEqual(full);
+    expect(await files(id, PATHS)).toEqual(['v3', null, 'n']);
+    const forced = await rewind(id, { to: (log.at(-1) as Message).id, force: true });
+    expect(forced.status).toBe(200);
+    expect(await messages(id)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+  });
+
+  it('FORK-4, FORK-6: a point inside a tool round, or of another thread, is refused and nothing changes', async () => {
+    const { id, log } = await twoTurns();
+    const other = await twoTurns();
+    const error = await refusal(await rewind(id, { to: (log[7] as Message).id }), 409, 'point_mid_round');
+    expect(error.details).toEqual({ before: log[5]?.id, after: log[9]?.id });
+    await refusal(await rewind(id, { to: (other.log[4] as Message).id }), 404, 'message_not_found');
+    expect(await messages(id)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+    expect(await messages(other.id)).toEqual(other.log);
+  });
+
+  it('FORK-7: the file history is bounded; a point it no longer reaches is refused with 409 history_expired naming the oldest it does', async () => {
+    const big = (letter: string) =>
+      directive([{ toolCalls: [call('hist_big', { path: '/big.bin', mib: 3, letter })] }, { text: `${letter} done` }]);
+    const id = await createThread({
+      agent: 'history',
+      variables: { SERVICES_URL: env.SERVICES_URL },
+      messages: [{ content: big('a') }],
+    });
+    await settled(id);
+    for (const letter of ['b', 'c']) {
+      expect((await post(id, big(letter))).status).toBe(202);
+      await until(
+        () => settled(id),
+        (current) => current.at(-1)?.content === `${letter} done`,
+      );
+    }
+    const log = await messages(id);
+    // The copies of 'a' and 'b' (3 MiB each) do not both fit the 4 MiB bound: 'a''s went.
+    const aDone = log.find((message) => message.content === 'a done') as Message;
+    const bDone = log.find((message) => message.content === 'b done') as Message;
+    const error = await refusal(await fork(id, { at: aDone.id }), 409, 'history_expired');
+    expect(error.details).toEqual({ oldest: expect.any(String) });
+    await refusal(await rewind(id, { to: aDone.id }), 409, 'history_expired');
+    const copy = await forked(id, bDone.id);
+    expect(((await file(copy.id, '/big.bin')) ?? '').slice(0, 3)).toBe('bbb');
+    expect(await messages(id)).toEqual(log);
+  });
+});
+
+describe('edit and resend', () => {
+  it('FORK-3: editing a user message forks before it and posts the new content there; the original is unchanged', async () => {
+    const { id, log } = await twoTurns();
+    const second = log[5] as Message;
+    expect(second.role).toBe('user');
+    const response = await edit(id, second.id, { content: 'hello instead' });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const answer = (await response.json()) as { thread: Details; message_id: string; not_copied: unknown };
+    expect(answer.thread.forked_from).toEqual({ thread_id: id, message_id: (log[4] as Message).id });
+    const after = await until(
+      () => settled(answer.thread.id),
+      (current) => current.at(-1)?.content === 'echo: hello instead',
+    );
+    expect(after.slice(0, 5)).toEqual(log.slice(0, 5));
+    expect(after[5]).toMatchObject({ id: answer.message_id, role: 'user', content: 'hello instead' });
+    expect(await files(answer.thread.id, PATHS)).toEqual(['v1', 'here', null]);
+    expect(await messages(id)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+  });
+
+  it('FORK-3: editing the first message makes a fork with nothing before it', async () => {
+    const { id, log } = await twoTurns();
+    const response = await edit(id, (log[0] as Message).id, { content: 'from scratch' });
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as { thread: Details };
+    expect(answer.thread.forked_from).toEqual({ thread_id: id, message_id: null });
+    const after = await until(
+      () => settled(answer.thread.id),
+      (current) => current.at(-1)?.content === 'echo: from scratch',
+    );
+    expect(after.map((message) => message.content)).toEqual(['from scratch', 'echo: from scratch']);
+    expect(await files(answer.thread.id, PATHS)).toEqual([null, null, null]);
+  });
+
+  it('FORK-3: only user messages are edited (400 not_a_user_message); nothing is created', async () => {
+    const { id, log } = await twoTurns();
+    const before = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
+    await refusal(await edit(id, (log[4] as Message).id, { content: 'x' }), 400, 'not_a_user_message');
+    await refusal(await edit(id, 'no-such-message', { content: 'x' }), 404, 'message_not_found');
+    const after = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
+    expect([before.threads, after.threads]).toEqual([[], []]);
+  });
+});
