@@ -56,6 +56,9 @@ export default defineConfig({
                 // Models with provider 'google' reach the local Gemini server of global-setup.ts.
                 GOOGLE_BASE_URL: String(inject('googleBaseUrl')),
                 GOOGLE_API_KEY: 'test-google-key',
+                // Models with provider 'anthropic' reach the local Messages API server of global-setup.ts.
+                ANTHROPIC_BASE_URL: String(inject('anthropicBaseUrl')),
+                ANTHROPIC_API_KEY: 'test-anthropic-key',
                 SERVICES_URL: String(inject('servicesUrl')),
                 INTRANET_URL: String(inject('intranetUrl')),
                 // The egress policy refuses 127.0.0.1 (issue 11); the fake web services are a

@@ -12,6 +12,7 @@ import { startGoogleServer } from '../../harness/google-server.mjs';
 import { startMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
 import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { handleWebhookRequest } from '../../harness/webhook-receiver.mjs';
+import { startAnthropicServer } from '../support/anthropic-server.js';
 import { directiveScript } from '../support/directive-script.js';
 import { geminiDirectiveReply } from '../support/gemini-directive.js';
 import { png } from '../support/message-files.js';
@@ -21,6 +22,8 @@ declare module 'vitest' {
     modelBaseUrl: string;
     /** The local Gemini API server (harness/google-server.mjs), for models of provider 'google'. */
     googleBaseUrl: string;
+    /** The local Messages API server (test/support/anthropic-server.ts), for models of provider 'anthropic'. */
+    anthropicBaseUrl: string;
     servicesUrl: string;
     intranetUrl: string;
     /** A local port nothing listens on (a server was started there and closed): connections are refused. */
@@ -268,6 +271,8 @@ function intranetService(req: IncomingMessage, res: ServerResponse): void {
 export default async function setup(project: TestProject) {
   const model = await startOpenAIServer({ respond: directiveReply });
   const gemini = await startGoogleServer({ respond: geminiDirectiveReply, apiKey: 'test-google-key' });
+  // Answers every request with one short text: tests read what it received.
+  const claude = await startAnthropicServer(() => ({ text: 'Seen.' }));
   const mcp = await startMcpServer();
   const oauth = await startOAuthMcpServer();
   const services = createServer((req, res) => {
@@ -304,6 +309,14 @@ export default async function setup(project: TestProject) {
         model.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
       );
     }
+    // GET /anthropic-requests?containing=<marker>: the bodies the Messages API server received that mention the marker.
+    if (url.pathname === '/anthropic-requests') {
+      const marker = url.searchParams.get('containing') ?? '';
+      return send(
+        200,
+        claude.requests.map((request) => request.body).filter((body) => JSON.stringify(body).includes(marker)),
+      );
+    }
     // GET /google-requests?containing=<marker>: what the Gemini server received, when it mentions the marker.
     if (url.pathname === '/google-requests') {
       const marker = url.searchParams.get('containing') ?? '';
@@ -321,6 +334,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide('modelBaseUrl', model.baseURL);
   project.provide('googleBaseUrl', gemini.url);
+  project.provide('anthropicBaseUrl', claude.url);
   project.provide('servicesUrl', await listen(services));
   const intranet = createServer(intranetService);
   project.provide('intranetUrl', await listen(intranet));
@@ -335,6 +349,7 @@ export default async function setup(project: TestProject) {
     await oauth.close();
     await model.close();
     await gemini.close();
+    await claude.close();
     // Requests to /web/hang/ may still be open.
     services.closeAllConnections();
     await new Promise((resolve) => services.close(resolve));

@@ -3,6 +3,7 @@
  * each on the local server or stub binding its provider tests use, so a test can post a message with
  * files over HTTP and read back the request the vendor received. `mf_openai` and `mf_openai_text`
  * speak to the OpenAI-compatible server (vision and text-only), `mf_gemini` to the Gemini server,
+ * `mf_claude` to the Messages API server,
  * `mf_workers_ai` to the Workers AI stub binding (a vision model: images go, PDFs become notes).
  */
 import { defineAgent, defineModel, definePrompt } from '../../src/index.js';
@@ -14,6 +15,7 @@ export const models = [
   defineModel({ name: 'mf_openai_vision', provider: 'openai', model: 'gpt-4o', vision: true }),
   defineModel({ name: 'mf_openai_text', provider: 'openai', model: 'gpt-3.5-turbo' }),
   defineModel({ name: 'mf_gemini', provider: 'google', model: 'gemini-2.5-flash', vision: true }),
+  defineModel({ name: 'mf_claude', provider: 'anthropic', model: 'claude-sonnet-4-5', vision: true }),
   defineModel({
     name: 'mf_workers_ai',
     provider: 'workers-ai',
@@ -27,6 +29,7 @@ const PROMPTS: [agent: string, model: string][] = [
   ['mf_openai', 'mf_openai_vision'],
   ['mf_openai_text', 'mf_openai_text'],
   ['mf_gemini', 'mf_gemini'],
+  ['mf_claude', 'mf_claude'],
   ['mf_workers_ai', 'mf_workers_ai'],
 ];
 

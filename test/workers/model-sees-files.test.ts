@@ -1,7 +1,7 @@
 /**
  * What the model is sent of the files on a user's message (MSG-10..MSG-14), in workerd and through
  * the HTTP API: a message posted with image, PDF and text parts reaches the OpenAI-compatible server,
- * the Gemini server and the Workers AI stub binding of the provider tests, each in its own wire
+ * the Gemini server, a Messages API server and the Workers AI stub binding, each in its own wire
  * form, read back from what the server or binding received; a text-only model gets notes, never the
  * bytes; a file of a user's message is handed to a child thread with the same bytes.
  */
@@ -107,6 +107,24 @@ describe("a user's files as each provider receives them", () => {
         { text: label(pdf as AttachmentRef) },
         { inlineData: { mimeType: 'application/pdf', data: PDF } },
         { text: csvText(csv as AttachmentRef) },
+      ],
+    });
+  });
+
+  it('MSG-10, MSG-11: Anthropic gets an image block and a document block, both base64, in the user turn', async () => {
+    const nonce = `mf-${crypto.randomUUID()}`;
+    const [image, pdf, csv] = (await postWithFiles('mf_claude', `Look ${nonce}`)) as AttachmentRef[];
+
+    const [body] = await received<{ messages: { role: string; content: unknown }[] }>('anthropic-requests', nonce);
+    expect(body?.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: `Look ${nonce}` },
+        { type: 'text', text: label(image as AttachmentRef) },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+        { type: 'text', text: label(pdf as AttachmentRef) },
+        { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PDF } },
+        { type: 'text', text: csvText(csv as AttachmentRef) },
       ],
     });
   });
