@@ -2,9 +2,9 @@
  * Local services for the workerd tests, started once in Node: an OpenAI-compatible model server
  * (harness/openai-server.mjs) and a Gemini API server (harness/google-server.mjs) that play the
  * directive script in each thread's own user message, an Anthropic Messages API server
- * (test/support/anthropic-server.ts) that answers every request with one text, a small HTTP service for tools that call
- * outside APIs and for inspecting what the model servers received, and an "intranet" server that
- * the egress policy must keep the tools away from.
+ * (test/support/anthropic-server.ts) that answers every request with one text, a small HTTP
+ * service for tools that call outside APIs and for inspecting what the model servers received,
+ * and an "intranet" server that the egress policy must keep the tools away from.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ScriptedRequest } from '@standardagents/spec';
