@@ -237,6 +237,23 @@ describe('files on a user message, as the model is sent them', () => {
     expect(estimate).toBeLessThan(1100);
   });
 
+  it('MSG-11: a PDF counts a thousand tokens per 50 KB of it, at least a thousand', () => {
+    const pdf = (bytes: number): ModelMessage[] => [
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'file',
+            file: { filename: 'a.pdf', file_data: `data:application/pdf;base64,${'A'.repeat((bytes / 3) * 4)}` },
+          },
+        ],
+      },
+    ];
+    // (+1: the empty list of tools, two characters.)
+    expect(estimateTokens(pdf(3_000), [])).toBe(1000 + 1);
+    expect(estimateTokens(pdf(300_000), [])).toBe(6000 + 1);
+  });
+
   it('MSG-10: a chat span with content capture records a sent image by type and size, not its bytes', async () => {
     const spans: FinishedSpan[] = [];
     const tracer = new Tracer({
