@@ -1,11 +1,11 @@
 /**
- * What the model is sent (THR-4, DEF-6, EXE-9, KIND-8): the request's messages built from the log,
- * each past turn converted once per log; which messages of a list a request shows (the main
+ * What the model is sent (THR-4, DEF-6, EXE-9, KIND-8, MSG-10): the request's messages built from
+ * the log, each past turn converted once per log; which messages of a list a request shows (the main
  * conversation, or a nested run's own); compaction, which keeps a request within the model's context
  * window by summarising earlier turns; the system text; the tools offered and their function-tool
- * shape; tool images as image parts; the files of users' messages as image, PDF, text parts or notes; the model settings and whether an answer matches the response
- * format. It sits above conversation/, which says what the log holds, and is used by step/, turn/ and
- * subagents/.
+ * shape; tool images as image parts; the files of users' messages as image, PDF or text parts, or
+ * notes; the model settings and whether an answer matches the response format. It sits above
+ * conversation/, which says what the log holds, and is used by step/, turn/ and subagents/.
  */
 
 export { fileReading } from './attachment-parts.js';
