@@ -12,7 +12,7 @@
 import { type Api, type ContentPart, describeError, type OnBusy } from './api.js';
 import { AttachedFiles } from './attach-files.js';
 import { h, replace } from './dom.js';
-import { shortId } from './format.js';
+import { givenName, shortId } from './format.js';
 import type { Message } from './types.js';
 
 /** What the composer hands back to its screen. */
@@ -96,7 +96,8 @@ export class Composer {
     try {
       const files = await Promise.all(
         (original.attachments ?? []).map(
-          async (file) => new File([await this.api.blob(this.id, file.path)], file.name, { type: file.mimeType }),
+          async (file) =>
+            new File([await this.api.blob(this.id, file.path)], givenName(file.name), { type: file.mimeType }),
         ),
       );
       if (this.edited === original) this.files.add(files);

@@ -24,6 +24,15 @@ export function bytes(size: number): string {
   return `${(size / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/**
+ * The name a user gave a stored file: a message's or a tool's file is stored under a name starting
+ * with the id that made its path unique (`/attachments/<uuid>-shot.png`); shown, or sent again,
+ * without it.
+ */
+export function givenName(stored: string): string {
+  return stored.replace(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-(?=.)/i, '');
+}
+
 export function count(value: number): string {
   return value.toLocaleString('en-US');
 }

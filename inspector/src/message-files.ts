@@ -5,7 +5,7 @@
  * bytes once and shows them from an object URL, released when the thread's screen closes.
  */
 import { h } from './dom.js';
-import { bytes } from './format.js';
+import { bytes, givenName } from './format.js';
 import { downloadLink, type LogActions } from './tool-call-view.js';
 import type { AttachmentRef } from './types.js';
 
@@ -59,7 +59,7 @@ export function messageFiles(files: readonly AttachmentRef[], actions: MessageFi
         h(
           'span',
           { class: 'message-file-about' },
-          downloadLink(actions, file.path, file.name),
+          downloadLink(actions, file.path, givenName(file.name)),
           h('span', { class: 'muted small' }, ` ${file.mimeType}, ${bytes(file.size)}${dimensions}`),
         ),
       );
@@ -69,10 +69,10 @@ export function messageFiles(files: readonly AttachmentRef[], actions: MessageFi
 
 /** The image, small, opening whole in a new tab; its bytes arrive after the entry is shown. */
 function thumbnail(file: AttachmentRef, thumbnails: Thumbnails): HTMLElement {
-  const image = h('img', { class: 'thumbnail', alt: file.name, width: 96, height: 96 });
+  const image = h('img', { class: 'thumbnail', alt: givenName(file.name), width: 96, height: 96 });
   const link = h(
     'a',
-    { class: 'thumbnail-link', target: '_blank', rel: 'noopener', title: `Open ${file.name}` },
+    { class: 'thumbnail-link', target: '_blank', rel: 'noopener', 'aria-label': `Open ${givenName(file.name)}` },
     image,
   );
   thumbnails.url(file.path, file.mimeType).then(
@@ -81,7 +81,7 @@ function thumbnail(file: AttachmentRef, thumbnails: Thumbnails): HTMLElement {
       link.href = url;
     },
     () => {
-      image.alt = `${file.name} (could not be read)`;
+      image.alt = `${givenName(file.name)} (could not be read)`;
     },
   );
   return link;

@@ -14,14 +14,16 @@ export const LOCKED_POLICY = "default-src 'none'; base-uri 'none'; form-action '
 
 /**
  * The inspector page (inspector/public): its bundled script and stylesheet from this origin, the API
- * and the thread streams (fetch, EventSource, WebSocket) on this origin, the `data:` favicon. No
+ * and the thread streams (fetch, EventSource, WebSocket) on this origin, the `data:` favicon, and
+ * `blob:` images: the page reads a message's image through the files route (the key rides in a
+ * header, which an <img> cannot send) and shows the bytes from an object URL only it can make. No
  * inline script or style, no other origin.
  */
 export const INSPECTOR_POLICY = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'self'",
