@@ -35,6 +35,12 @@ async function stored(id: string): Promise<Record<string, number>> {
   return Object.fromEntries(listed.objects.map((object) => [object.key.slice(`threads/${id}`.length), object.size]));
 }
 
+/** Copies the thread's file history keeps in R2 (what a fork or rewind would put back). */
+async function historyCopies(id: string): Promise<string[]> {
+  const listed = await env.FILES.list({ prefix: `history/${id}/` });
+  return listed.objects.map((object) => object.key);
+}
+
 function post(id: string, json: unknown, headers: Record<string, string> = {}) {
   return api(`/api/threads/${id}/messages`, { method: 'POST', json, headers });
 }
@@ -120,6 +126,7 @@ async function expectUnharmed(other: Awaited<ReturnType<typeof bystander>>) {
 async function expectNothingStored(id: string, before: Storage) {
   expect(userMessages(await messages(id))).toEqual([]);
   expect(await stored(id)).toEqual({});
+  expect(await historyCopies(id)).toEqual([]);
   expect(await storage(id)).toEqual(before);
 }
 
@@ -271,6 +278,7 @@ describe('refused files on a message', () => {
       expect(userMessages(await messages(id)), refusal.name).toEqual([]);
       expect(await stored(id), refusal.name).toEqual({ '/page.txt': 6 });
       expect(await storage(id), refusal.name).toEqual(before);
+      expect(await historyCopies(id), refusal.name).toEqual([]);
     }
     await expectUnharmed(other);
   });

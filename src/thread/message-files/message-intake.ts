@@ -38,8 +38,13 @@ function refusalOf(error: unknown): ApiError | null {
   return null;
 }
 
+/**
+ * Removes what a refused message stored. Through the store that records no file history: the files
+ * never belonged to the thread, so no fork or rewind is to find a copy of them.
+ */
 async function removeAll(files: CountedFileStore, paths: readonly string[]): Promise<void> {
-  for (const path of paths) await files.delete(path);
+  const unrecorded = files.unrecorded();
+  for (const path of paths) await unrecorded.delete(path);
 }
 
 async function gather(
