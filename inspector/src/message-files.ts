@@ -15,6 +15,8 @@ const DRAWN = /^image\/(png|jpeg|gif|webp)$/;
 /** Object URLs of a thread's images, each fetched once. */
 export class Thumbnails {
   private readonly urls = new Map<string, Promise<string>>();
+  /** The screen closed: its URLs are released, and an image still being read is not shown. */
+  private closed = false;
 
   constructor(private readonly fetchBlob: (path: string) => Promise<Blob>) {}
 
@@ -32,10 +34,12 @@ export class Thumbnails {
       url.catch(() => this.urls.delete(path));
       this.urls.set(path, url);
     }
-    return url;
+    // A detached <img> still loads its source: one handed a released URL would fail to load.
+    return url.then((ready) => (this.closed ? Promise.reject(new Error('the screen closed')) : ready));
   }
 
   dispose(): void {
+    this.closed = true;
     for (const url of this.urls.values()) url.then(URL.revokeObjectURL, () => {});
     this.urls.clear();
   }
