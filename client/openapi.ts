@@ -685,6 +685,78 @@ export interface paths {
     patch: operations['updateThreadSchedule'];
     trace?: never;
   };
+  '/api/threads/{id}/fork': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Fork the thread at a message: a new thread with the log up to it and the files as they were there */
+    post: operations['forkThread'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/messages/{mid}/edit': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Edit a user message and resend it: a fork just before it, with the new message, which starts a turn */
+    post: operations['editMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/rewind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Rewind the thread to a message: later messages are removed and the files put back as they were there */
+    post: operations['rewindThread'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/threads/{id}/messages': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Read the message log in pages, in order */
+    get: operations['listMessages'];
+    put?: never;
+    /**
+     * Post a user message, with files or without: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`)
+     * @description JSON: `content` is the text, or a list of parts (text, image, file) whose files are given as base64 `data`, a thread `path`, or (images) a `url`. `multipart/form-data`, for large files: a `content` field, an optional `on_busy` field, and file parts named `file`, streamed to the thread as they arrive. Files are stored under `/attachments/` and listed on the message as `attachments`, in order; a refused message stores nothing (no message, no file). Limits: createRuntime `limits.messageFiles`.
+     */
+    post: operations['postMessage'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/threads': {
     parameters: {
       query?: never;
@@ -719,24 +791,6 @@ export interface paths {
     post?: never;
     /** Stop the thread and delete its storage, files and index row */
     delete: operations['deleteThread'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/threads/{id}/messages': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Read the message log in pages, in order */
-    get: operations['listMessages'];
-    put?: never;
-    /** Post a user message: it starts a turn, or is queued while one runs (or refused, or interrupts it: `on_busy`) */
-    post: operations['postMessage'];
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1319,6 +1373,12 @@ export interface components {
         /** @description The most they may take (createRuntime limits.threadStorageBytes) */
         quota_bytes: number;
       };
+      /** @description The thread and message this thread was forked from; null when it is not a fork */
+      forked_from: {
+        thread_id: string;
+        /** @description The last message copied; null when forked before the first */
+        message_id: string | null;
+      } | null;
     };
     /** @enum {string} */
     ThreadStatus: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error' | 'terminated';
@@ -1489,6 +1549,121 @@ export interface components {
     ScheduleList: {
       schedules: components['schemas']['Schedule'][];
     };
+    ForkAnswer: {
+      thread: components['schemas']['ThreadDetails'];
+      not_copied: components['schemas']['NotCopied'];
+    };
+    NotCopied: {
+      /** @description Tool call ids of the source's open waits in the copied log: the fork does not wait for them */
+      waits: string[];
+      /** @description Child threads the source had started by the point: their answers are in the copied log, the threads stay with the source */
+      children: string[];
+    };
+    ForkThreadBody: {
+      /** @description The last message the fork keeps: a point outside any tool round */
+      at: string;
+      /** @description The agent the fork runs; default the source's */
+      agent?: string;
+      /** @description Values that replace the source's variables in the fork */
+      variables?: {
+        [key: string]: string;
+      };
+    };
+    EditAnswer: {
+      thread: components['schemas']['ThreadDetails'];
+      /** @description The edited message, as posted in the fork */
+      message_id: string;
+      not_copied: components['schemas']['NotCopied'];
+    };
+    EditMessageBody: {
+      /** @description The user message: its text, or a list of parts (text, image, file). Text parts are joined with a blank line; files are listed on the message as `attachments`, in order */
+      content: string | components['schemas']['ContentPart'][];
+      /**
+       * @description What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`
+       * @enum {string}
+       */
+      on_busy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
+    };
+    ContentPart:
+      | {
+          /** @enum {string} */
+          type: 'text';
+          text: string;
+        }
+      | {
+          /**
+           * @description `image` takes image types only; `file` any accepted type
+           * @enum {string}
+           */
+          type: 'image' | 'file';
+          /** @description The file, base64 (standard alphabet, padded) */
+          data: string;
+          /** @description Its type, one of createRuntime limits.messageFiles.mimeTypes */
+          mime_type: string;
+          /** @description Its name; the file is stored as /attachments/<id>-<name> */
+          name?: string;
+        }
+      | {
+          /**
+           * @description `image` takes image types only; `file` any accepted type
+           * @enum {string}
+           */
+          type: 'image' | 'file';
+          /** @description A file already in this thread, referenced as it is (not copied) */
+          path: string;
+        }
+      | {
+          /** @enum {string} */
+          type: 'image';
+          /**
+           * Format: uri
+           * @description An image fetched once through the deployment's egress policy
+           */
+          url: string;
+        };
+    RewindAnswer: {
+      thread: components['schemas']['ThreadDetails'];
+      /** @description Messages removed from the log */
+      removed_messages: number;
+      /** @description Files put back as they were (written again, or deleted) */
+      restored_files: number;
+    };
+    RewindThreadBody: {
+      /** @description The last message kept: a point outside any tool round */
+      to: string;
+      /**
+       * @description Rewind even over calls of tools that may have changed things outside the thread (neither readOnly nor idempotent): what they did is not undone
+       * @default false
+       */
+      force?: boolean;
+    };
+    PostMessageAnswer: {
+      messageId: string;
+      /** @description The thread was busy: the message waits for the current step to end */
+      queued: boolean;
+      /** @description The Idempotency-Key was seen before: nothing new was stored */
+      replayed: boolean;
+    };
+    PostMessageBody: {
+      /** @description The user message: its text, or a list of parts (text, image, file). Text parts are joined with a blank line; files are listed on the message as `attachments`, in order */
+      content: string | components['schemas']['ContentPart'][];
+      /**
+       * @description What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`
+       * @enum {string}
+       */
+      on_busy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
+    };
+    PostMessageForm: {
+      /** @description The text of the message */
+      content?: string;
+      /**
+       * @description What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`
+       * @enum {string}
+       */
+      on_busy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
+      /** @description Files, each a part named `file` with its file name and Content-Type; streamed to the thread as they arrive */
+      file?: string[];
+    };
     CreatedThread: components['schemas']['ThreadDetails'] & {
       /** @description The thread's own endpoints, when the request gave some: each one's secret is shown only here */
       webhooks?: components['schemas']['CreatedWebhook'][];
@@ -1568,6 +1743,8 @@ export interface components {
         user_id: string | null;
         shared: boolean;
         parent_id: string | null;
+        /** @description The thread this one was forked from, or null */
+        forked_from: string | null;
         status: components['schemas']['ThreadStatus'];
         tags: string[];
         created_at: number;
@@ -1575,22 +1752,6 @@ export interface components {
       }[];
       /** @description Pass as `cursor` for the next page; null at the end */
       next_cursor: string | null;
-    };
-    PostMessageAnswer: {
-      messageId: string;
-      /** @description The thread was busy: the message waits for the current step to end */
-      queued: boolean;
-      /** @description The Idempotency-Key was seen before: nothing new was stored */
-      replayed: boolean;
-    };
-    PostMessageBody: {
-      /** @description The user message */
-      content: string;
-      /**
-       * @description What the message does if a turn is running (or a wait is open): `enqueue` waits for the turn, `reject` is refused with 409 `thread_busy`, `interrupt` stops the turn at its next safe point and runs, `rollback` also removes what that turn added to the log and puts back its files. Default: the agent's `onBusy`, else `enqueue`; a value not listed is refused with 400 `invalid_on_busy`
-       * @enum {string}
-       */
-      on_busy?: 'enqueue' | 'reject' | 'interrupt' | 'rollback';
     };
     MessagePage: {
       messages: components['schemas']['Message'][];
@@ -4826,12 +4987,478 @@ export interface operations {
       };
     };
   };
+  forkThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ForkThreadBody'];
+      };
+    };
+    responses: {
+      /** @description The fork, idle, and what it did not take */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForkAnswer'];
+        };
+      };
+      /** @description `invalid_request`, `invalid_json`, `unknown_agent`, `missing_variables` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread, or start threads */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `message_not_found`: the thread has no such message (another thread's message ids are not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `point_mid_round`: the message is inside a tool round (`details.before` and `details.after` name the nearest points, or null); `history_expired`: the file history no longer reaches the point (`details.oldest` names the oldest point it reaches); `point_running`: the point is inside the turn the thread is running */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `storage_quota_exceeded`: the files at the point do not fit a thread's quota */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the tenant's or your limit of threads started per hour is reached; nothing is created */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  editMessage: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+        /** @description The user message to edit */
+        mid: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EditMessageBody'];
+      };
+    };
+    responses: {
+      /** @description The fork, with the new message posted */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EditAnswer'];
+        };
+      };
+      /** @description `invalid_request`, `invalid_json`, `invalid_on_busy`, or `not_a_user_message`: only user messages are edited */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread, or start threads */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `message_not_found`: the thread has no such message (another thread's message ids are not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `point_mid_round`: the message is inside a tool round (`details.before` and `details.after` name the nearest points, or null); `history_expired`: the file history no longer reaches the point (`details.oldest` names the oldest point it reaches) (for the message before the edited one); `point_running` */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `body_too_large`, or `storage_quota_exceeded`: the files before the message do not fit a thread's quota */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `rate_limited`: the tenant's or your limit of threads started per hour is reached; nothing is created */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  rewindThread: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RewindThreadBody'];
+      };
+    };
+    responses: {
+      /** @description The thread, rewound */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RewindAnswer'];
+        };
+      };
+      /** @description `invalid_request`, `invalid_json` */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `forbidden`: this role may not change the thread */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`, or `message_not_found`: the thread has no such message (another thread's message ids are not found either) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_busy`: a turn runs or waits for an answer; `side_effects`: calls after the point were of tools that are neither readOnly nor idempotent (`details.calls` lists `tool_call_id` and `tool`), send `force: true` to rewind anyway; `point_mid_round`: the message is inside a tool round (`details.before` and `details.after` name the nearest points, or null); `history_expired`: the file history no longer reaches the point (`details.oldest` names the oldest point it reaches). Nothing is changed */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listMessages: {
+    parameters: {
+      query?: {
+        /** @description Messages after this seq */
+        after?: number;
+        limit?: number;
+        /** @description Only messages this deep or shallower (0: the top level) */
+        depth?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of messages */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['MessagePage'];
+        };
+      };
+      /** @description `invalid_request`: a query parameter is not valid */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  postMessage: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description A repeated key stores nothing new and answers the first message id (`replayed: true`) */
+        'idempotency-key'?: string;
+      };
+      path: {
+        /** @description The thread id */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['PostMessageBody'];
+        'multipart/form-data': components['schemas']['PostMessageForm'];
+      };
+    };
+    responses: {
+      /** @description Stored or queued */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PostMessageAnswer'];
+        };
+      };
+      /** @description `invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters), `invalid_on_busy` (`on_busy` is not one of enqueue, reject, interrupt, rollback), `invalid_json`, `invalid_multipart` (a malformed multipart body, an unknown field, or one cut off midway), `too_many_files`, `invalid_base64`, `file_type_mismatch` (an image or PDF whose bytes are not what its type says, or text that is not UTF-8), `image_too_large` (more pixels a side than allowed), `invalid_path` (a `path` part, or a file name, that cannot name a file of the thread) or `attachment_fetch_failed` (an image `url` that could not be fetched); nothing is stored */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_not_found`: no such thread of yours; or `file_not_found`: a `path` part names no file */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `thread_terminated`: the thread was terminated and takes no more messages; or `thread_busy`: a turn runs (or waits) and the message asked to be refused then (`on_busy` reject). Nothing is stored */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `body_too_large`: JSON bodies are limited to 1 MiB (send large files as multipart); `file_too_large`: a file is over limits.messageFiles.maxFileBytes (`details.max_file_bytes`); or `storage_quota_exceeded`: the files would take more than the thread's storage quota. Nothing is stored */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `unsupported_media_type`: a file is not of a type limits.messageFiles.mimeTypes lists (`details.accepted`); nothing is stored */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); or `rate_limited`: the tenant's or your limit of turns running at once is reached. Nothing is stored */
+      429: {
+        headers: {
+          /** @description Seconds to wait before sending again */
+          'Retry-After': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listThreads: {
     parameters: {
       query?: {
         agent?: string;
         tag?: string;
         parent?: string;
+        /** @description Only the forks of this thread (their source's id) */
+        forked_from?: string;
         /** @description `waiting`: threads that wait on a person: an approval, a question, a human-in-the-loop, client or secret answer, an MCP authorization (their status is `waiting` or `awaiting_hitl`); a thread that only waits for its subagents is not one. Any other value: threads with that status */
         status?: 'idle' | 'running' | 'waiting' | 'awaiting_hitl' | 'error' | 'terminated';
         cursor?: string;
@@ -5056,175 +5683,6 @@ export interface operations {
       /** @description `thread_not_found`: no such thread of yours */
       404: {
         headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  listMessages: {
-    parameters: {
-      query?: {
-        /** @description Messages after this seq */
-        after?: number;
-        limit?: number;
-        /** @description Only messages this deep or shallower (0: the top level) */
-        depth?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The thread id */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description A page of messages */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MessagePage'];
-        };
-      };
-      /** @description `invalid_request`: a query parameter is not valid */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `thread_not_found`: no such thread of yours */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `auth_not_configured`: API_KEYS is not set, so every request is refused */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  postMessage: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description A repeated key stores nothing new and answers the first message id (`replayed: true`) */
-        'idempotency-key'?: string;
-      };
-      path: {
-        /** @description The thread id */
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PostMessageBody'];
-      };
-    };
-    responses: {
-      /** @description Stored or queued */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PostMessageAnswer'];
-        };
-      };
-      /** @description `invalid_request` (the body, or an Idempotency-Key not 1 to 256 characters), `invalid_on_busy` (`on_busy` is not one of enqueue, reject, interrupt, rollback) or `invalid_json` */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No key, or not a known one (`WWW-Authenticate: Bearer`) */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `thread_not_found`: no such thread of yours */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `thread_terminated`: the thread was terminated and takes no more messages; or `thread_busy`: a turn runs (or waits) and the message asked to be refused then (`on_busy` reject). Nothing is stored */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `body_too_large`: JSON bodies are limited to 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `idempotency_key_reused`: the Idempotency-Key came with another message; nothing is stored */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description `inbox_full`: as many messages as the thread's inbox holds already wait for its running turn (createRuntime limits.inboxMessages); or `rate_limited`: the tenant's or your limit of turns running at once is reached. Nothing is stored */
-      429: {
-        headers: {
-          /** @description Seconds to wait before sending again */
-          'Retry-After': string;
           [name: string]: unknown;
         };
         content: {

@@ -8,6 +8,12 @@ import type { components, paths } from './openapi.js';
 type Schemas = components['schemas'];
 
 export type ThreadDetails = Schemas['ThreadDetails'];
+export type ForkThreadBody = Schemas['ForkThreadBody'];
+export type ForkAnswer = Schemas['ForkAnswer'];
+export type RewindThreadBody = Schemas['RewindThreadBody'];
+export type RewindAnswer = Schemas['RewindAnswer'];
+export type EditMessageBody = Schemas['EditMessageBody'];
+export type EditAnswer = Schemas['EditAnswer'];
 export type ThreadPage = Schemas['ThreadList'];
 export type ThreadSummary = ThreadPage['threads'][number];
 export type MessagePage = Schemas['MessagePage'];

@@ -1,9 +1,19 @@
 /**
- * Agents and threads: what the Worker serves, and creating, listing, inspecting, stopping and
- * deleting threads.
+ * Agents and threads: what the Worker serves, and creating, listing, inspecting, stopping,
+ * deleting, forking and rewinding threads.
  */
 import { expectOk, type TypedApi } from './http.js';
-import type { AgentList, CreateThreadBody, ListThreadsQuery, ThreadDetails, ThreadPage } from './resources.js';
+import type {
+  AgentList,
+  CreateThreadBody,
+  ForkAnswer,
+  ForkThreadBody,
+  ListThreadsQuery,
+  RewindAnswer,
+  RewindThreadBody,
+  ThreadDetails,
+  ThreadPage,
+} from './resources.js';
 
 export interface AgentCalls {
   /** `GET /api/agents`: agents, their prompts and tools, and the models with whether each is configured. */
@@ -31,6 +41,18 @@ export interface ThreadCalls {
    * parent told); later messages are refused with 409 `thread_terminated`. Again: nothing changes.
    */
   terminate(id: string): Promise<ThreadDetails>;
+  /**
+   * `POST /api/threads/:id/fork` (201): a new idle thread, yours, with the log up to `at` and the files
+   * as they were there; `not_copied` names the waits and child threads it left behind. 409
+   * `point_mid_round` names the nearest points (`details.before`, `details.after`).
+   */
+  fork(id: string, body: ForkThreadBody): Promise<ForkAnswer>;
+  /**
+   * `POST /api/threads/:id/rewind`: removes the log after `to` and puts the files back as they were
+   * there. 409 `side_effects` lists calls that may have changed things outside the thread: `force: true`
+   * rewinds anyway, without undoing them.
+   */
+  rewind(id: string, body: RewindThreadBody): Promise<RewindAnswer>;
 }
 
 /** A page of threads with the `ETag` that names it. */
@@ -62,5 +84,7 @@ export function threadCalls(api: TypedApi): ThreadCalls {
     },
     stop: (id) => expectOk(api.POST('/api/threads/{id}/stop', { params: path(id) })),
     terminate: (id) => expectOk(api.POST('/api/threads/{id}/terminate', { params: path(id) })),
+    fork: (id, body) => expectOk(api.POST('/api/threads/{id}/fork', { params: path(id), body })),
+    rewind: (id, body) => expectOk(api.POST('/api/threads/{id}/rewind', { params: path(id), body })),
   };
 }

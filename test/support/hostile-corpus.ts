@@ -2784,3 +2784,38 @@ export const MULTIPART_REFUSALS: readonly {
   { name: 'no boundary in the body', raw: 'just some text', status: 400, code: 'invalid_multipart' },
   { name: 'nothing to post', raw: '--b--\r\n', status: 400, code: 'invalid_request' },
 ];
+
+// ---- fork and rewind: the points and bodies a caller sends (FORK-1, FORK-4) --------------------------
+// Message ids are only ever looked up among the thread's own messages: whatever a caller writes is
+// a string compared with the stored ids, never a path, a query or a pattern.
+
+/** Message ids (`at`, `to`, an edited `mid`) that name no message of the thread: 404 `message_not_found`. */
+export const HOSTILE_MESSAGE_IDS: readonly string[] = [
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '%',
+  '*',
+  '\u0000',
+  'id\u202e',
+  ' ',
+  'null',
+  '1',
+  '00000000-0000-0000-0000-000000000000',
+];
+
+/** Fork and rewind bodies refused before the thread is asked: 400 `invalid_request` (or `invalid_json`). */
+export const HOSTILE_HISTORY_BODIES: readonly { route: 'fork' | 'rewind'; body: unknown; code: string }[] = [
+  { route: 'fork', body: {}, code: 'invalid_request' },
+  { route: 'fork', body: { at: '' }, code: 'invalid_request' },
+  { route: 'fork', body: { at: 'x'.repeat(201) }, code: 'invalid_request' },
+  { route: 'fork', body: { at: 42 }, code: 'invalid_request' },
+  { route: 'fork', body: { at: ['a'] }, code: 'invalid_request' },
+  { route: 'fork', body: { at: { $ne: null } }, code: 'invalid_request' },
+  { route: 'fork', body: { at: 'a', owner: 'someone-else' }, code: 'invalid_request' },
+  { route: 'fork', body: { at: 'a', variables: { A: 1 } }, code: 'invalid_request' },
+  { route: 'fork', body: { at: 'a', agent: '' }, code: 'invalid_request' },
+  { route: 'rewind', body: {}, code: 'invalid_request' },
+  { route: 'rewind', body: { to: 'a', force: 'yes' }, code: 'invalid_request' },
+  { route: 'rewind', body: { to: null }, code: 'invalid_request' },
+  { route: 'rewind', body: { to: 'a', from: 'b' }, code: 'invalid_request' },
+];

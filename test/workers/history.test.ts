@@ -5,12 +5,14 @@
  * unchanged.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
+import { ApiError, createClient } from '../../client/index.js';
 import { ALICE, api, BOB, createThread, messages, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
+import { HOSTILE_HISTORY_BODIES, HOSTILE_MESSAGE_IDS } from '../support/hostile-corpus.js';
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
@@ -447,5 +449,58 @@ describe('edit and resend', () => {
     await refusal(await edit(id, 'no-such-message', { content: 'x' }), 404, 'message_not_found');
     const after = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
     expect([before.threads, after.threads]).toEqual([[], []]);
+  });
+});
+
+describe('the client library', () => {
+  const worker = (exports as unknown as { default: Fetcher }).default;
+  const client = createClient({
+    baseUrl: 'https://runtime.test',
+    apiKey: ALICE,
+    fetch: (input, init) => worker.fetch(new Request(input, init)),
+  });
+
+  it('FORK-2, FORK-3, FORK-6: client.threads.fork, client.messages.edit and client.threads.rewind; a refusal is an ApiError with its details', async () => {
+    const { id, log } = await twoTurns();
+    const forkedThread = await client.threads.fork(id, { at: (log[4] as Message).id });
+    expect(forkedThread.thread.forked_from).toEqual({ thread_id: id, message_id: log[4]?.id });
+    const edited = await client.messages.edit(id, (log[5] as Message).id, { content: 'edited' });
+    expect(edited.thread.forked_from?.message_id).toBe(log[4]?.id);
+    const refused = await client.threads.fork(id, { at: (log[2] as Message).id }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 409, code: 'point_mid_round' });
+    const rewound = await client.threads.rewind(id, { to: (log[4] as Message).id });
+    expect([rewound.removed_messages, rewound.restored_files]).toEqual([log.length - 5, 3]);
+  });
+});
+
+describe('hostile points and bodies', () => {
+  it('FORK-1, FORK-4: every hostile message id is not found by fork, rewind or edit; nothing is created or changed, another thread is unharmed', async () => {
+    const { id, log } = await twoTurns();
+    const other = await twoTurns();
+    for (const hostile of HOSTILE_MESSAGE_IDS) {
+      await refusal(await fork(id, { at: hostile }), 404, 'message_not_found');
+      await refusal(await rewind(id, { to: hostile, force: true }), 404, 'message_not_found');
+      await refusal(await edit(id, hostile, { content: 'x' }), 404, 'message_not_found');
+    }
+    const forks = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
+    expect(forks.threads).toEqual([]);
+    expect(await messages(id)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+    expect(await messages(other.id)).toEqual(other.log);
+  });
+
+  it('FORK-1: malformed fork and rewind bodies are refused before the thread is asked; nothing changes', async () => {
+    const { id, log } = await twoTurns();
+    for (const { route, body, code } of HOSTILE_HISTORY_BODIES) {
+      const response =
+        route === 'fork'
+          ? await fork(id, body as Record<string, unknown>)
+          : await rewind(id, body as Record<string, unknown>);
+      await refusal(response, 400, code);
+    }
+    const forks = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
+    expect(forks.threads).toEqual([]);
+    expect(await messages(id)).toEqual(log);
   });
 });

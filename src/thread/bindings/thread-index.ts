@@ -106,8 +106,8 @@ export interface IndexedThread {
   user_id: string | null;
   shared: boolean;
   parent_id: string | null;
-  /** The thread it was forked from (FORK-2), or null (absent: not a fork). */
-  forked_from?: string | null;
+  /** The thread it was forked from (FORK-2), or null. */
+  forked_from: string | null;
   status: ThreadStatus;
   tags: string[];
   created_at: number;
@@ -186,7 +186,7 @@ export class ThreadIndex {
           thread.created_at,
           thread.updated_at,
           personWaits ? 1 : 0,
-          thread.forked_from ?? null,
+          thread.forked_from,
         ),
       ...thread.tags.map((tag) =>
         this.db.prepare('INSERT OR IGNORE INTO thread_tags (thread_id, tag) VALUES (?, ?)').bind(thread.id, tag),

@@ -52,6 +52,7 @@ const row: IndexedThread = {
   user_id: 'u',
   shared: false,
   parent_id: null,
+  forked_from: null,
   status: 'idle',
   tags: [],
   created_at: 0,
