@@ -171,7 +171,7 @@ async function openedThread(from: string): Promise<string> {
 }
 
 describe('files on a message', () => {
-  it('attaches a picked and a dropped image, keeps both through a refusal, and shows them in the log', async () => {
+  it('MSG-20: attaches a picked and a dropped image, keeps both through a refusal, and shows them in the log', async () => {
     const { id } = await api.threads.create({ agent: 'workspace' });
     sourceId = id;
     await page.goto(`${session.dev.url}/#/threads/${id}`);
@@ -243,7 +243,7 @@ describe('files on a message', () => {
 });
 
 describe('forks', () => {
-  it('forks from a message, opens the fork, says where it came from and lists it in the source', async () => {
+  it('FORK-20, FORK-21: forks from a message, opens the fork, says where it came from and lists it in the source', async () => {
     const answer = page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'A red picture' });
     const answerId = (await answer.getAttribute('data-message-id')) ?? '';
     await answer.getByRole('button', { name: 'Fork from here' }).click();
@@ -279,7 +279,7 @@ describe('forks', () => {
     await listed.getByText('No forks.').waitFor();
   });
 
-  it('refuses a fork inside a tool round, naming the nearest points, and forks at one of them', async () => {
+  it('FORK-20: refuses a fork inside a tool round, naming the nearest points, and forks at one of them', async () => {
     model.enqueue(
       {
         toolCalls: [
@@ -318,7 +318,7 @@ describe('forks', () => {
 });
 
 describe('editing a message', () => {
-  it('sends the edited text and files in a new thread and leaves the original as it was', async () => {
+  it('FORK-20: sends the edited text and files in a new thread and leaves the original as it was', async () => {
     await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
     const before = await log(sourceId);
     const original = userEntry(FIRST_TEXT);
@@ -354,7 +354,7 @@ describe('editing a message', () => {
     expect(session.pageErrors).toEqual([]);
   });
 
-  it('fits a 390 px wide screen: the log with files, the composer with chips, the fork tree', async () => {
+  it('MSG-20, FORK-21: fits a 390 px wide screen: the log with files, the composer with chips, the fork tree', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
