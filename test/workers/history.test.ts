@@ -173,6 +173,21 @@ describe('fork', () => {
     expect(bobs.threads).toEqual([]);
   });
 
+  it('FORK-2: a fork may run another agent, with other values; an unknown agent is refused and nothing is created', async () => {
+    const { id, log } = await twoTurns();
+    const response = await fork(id, {
+      at: (log[4] as Message).id,
+      agent: 'history_other',
+      variables: { HIST_TOKEN: 'another-token-123' },
+    });
+    expect(response.status).toBe(201);
+    const copy = ((await response.json()) as { thread: Details & { agent: string } }).thread;
+    expect(copy.agent).toBe('history_other');
+    await refusal(await fork(id, { at: (log[4] as Message).id, agent: 'no_such_agent' }), 400, 'unknown_agent');
+    const forks = (await (await api(`/api/threads?forked_from=${id}`)).json()) as { threads: unknown[] };
+    expect(forks.threads.length).toBe(1);
+  });
+
   it('FORK-4: a point inside a tool round is refused, naming the nearest points; nothing is created', async () => {
     const { id, log } = await twoTurns();
     const before = (await (await api('/api/threads?limit=200')).json()) as { threads: unknown[] };
@@ -409,6 +424,26 @@ describe('rewind', () => {
 });
 
 describe('edit and resend', () => {
+  it('FORK-3, MSG-1: the edited message may be parts, as a posted message may: text and a file of the fork', async () => {
+    const { id, log } = await twoTurns();
+    const content = [
+      { type: 'text', text: 'read this' },
+      { type: 'file', path: '/a.txt' },
+    ];
+    const response = await edit(id, (log[5] as Message).id, { content });
+    expect(response.status, await response.clone().text()).toBe(201);
+    const answer = (await response.json()) as { thread: Details; message_id: string };
+    const after = await until(
+      () => settled(answer.thread.id),
+      (current) => current.length > 6,
+    );
+    const posted = after.find((message) => message.id === answer.message_id) as Message;
+    expect(posted.content).toBe('read this');
+    expect(posted.attachments?.map((file) => file.path)).toEqual(['/a.txt']);
+    // The file is the fork's, as it was before the edited message: v1.
+    expect(await file(answer.thread.id, '/a.txt')).toBe('v1');
+  });
+
   it('FORK-3: editing a user message forks before it and posts the new content there; the original is unchanged', async () => {
     const { id, log } = await twoTurns();
     const second = log[5] as Message;
