@@ -423,6 +423,40 @@ describe('rewind', () => {
   });
 });
 
+describe('the undo journal and the file history', () => {
+  it("BUSY-5, FORK-5: a turn rolled back shares the history's copies (no second copy of a write), and puts the files back", async () => {
+    const { id, log } = await twoTurns();
+    const key = crypto.randomUUID();
+    const busy = directive([
+      { toolCalls: [call('hist_write', { path: '/a.txt', text: 'v3' }), call('hist_hold', { key })] },
+      { text: 'busy done' },
+    ]);
+    expect((await post(id, busy)).status).toBe(202);
+    await until(
+      () => messages(id),
+      (current) => current.some((message) => message.tool_calls?.some((c) => c.function.name === 'hist_hold')),
+    );
+    // The write of /a.txt was copied once, by the history; the undo journal holds no copy of its own.
+    expect((await env.FILES.list({ prefix: `undo/${id}/` })).objects).toEqual([]);
+    expect((await env.FILES.list({ prefix: `history/${id}/` })).objects.length).toBeGreaterThan(0);
+    const rollback = await api(`/api/threads/${id}/messages`, {
+      method: 'POST',
+      json: { content: 'instead', on_busy: 'rollback' },
+    });
+    expect(rollback.status).toBe(202);
+    await (await fetch(`${env.SERVICES_URL}/web/release/${key}`)).text();
+    const after = await until(
+      () => settled(id),
+      (current) => current.at(-1)?.content === 'echo: instead',
+    );
+    expect(after.slice(0, log.length)).toEqual(log);
+    expect(await files(id, PATHS)).toEqual(['v2', null, 'n']);
+    // The history still tells the files at every point.
+    const copy = await forked(id, (log[4] as Message).id);
+    expect(await files(copy.id, PATHS)).toEqual(['v1', 'here', null]);
+  });
+});
+
 describe('edit and resend', () => {
   it('FORK-3, MSG-1: the edited message may be parts, as a posted message may: text and a file of the fork', async () => {
     const { id, log } = await twoTurns();

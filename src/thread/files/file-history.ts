@@ -42,6 +42,11 @@ export interface FileHistoryOptions {
   newestSeq: () => number;
   /** Bytes of copies kept before the oldest go. */
   budgetBytes: number;
+  /**
+   * Records at positions after this one are kept whatever the budget (null: none): the running turn's,
+   * whose copies its undo journal may be sharing for a rollback.
+   */
+  keepAfter?: () => number | null;
 }
 
 /** The custom metadata a copy keeps, so a file put back has its dimensions and metadata again. */
@@ -56,6 +61,23 @@ export class FileHistory {
 
   constructor(private readonly options: FileHistoryOptions) {
     this.rows = new HistoryRows(options.storage);
+  }
+
+  /**
+   * Records `path` at the current position, as `before` does, for a turn's undo journal: answers the
+   * record when this very call made it (its copy then holds what the path holds now, and the journal
+   * shares it rather than copy the bytes again), undefined when the position already had one, which
+   * may hold an earlier state.
+   */
+  async recordForUndo(path: string): Promise<{ copyKey: string | null } | undefined> {
+    const seq = this.options.newestSeq();
+    if (this.rows.has(path, seq) || this.recording.has(`${seq}\u0000${path}`)) {
+      await this.before(path);
+      return undefined;
+    }
+    await this.before(path);
+    const row = this.rows.at(path, seq);
+    return row ? { copyKey: row.copyKey } : undefined;
   }
 
   /** Called before `path` changes: records what it holds, once per position. */
@@ -92,8 +114,9 @@ export class FileHistory {
   /** Drops the oldest records until the copies fit the budget. */
   private async trim(): Promise<void> {
     let excess = this.rows.bytes() - this.options.budgetBytes;
+    const keepAfter = this.options.keepAfter?.() ?? null;
     while (excess > 0) {
-      const batch = this.rows.oldest(100);
+      const batch = this.rows.oldest(100).filter((row) => keepAfter === null || row.seq <= keepAfter);
       if (batch.length === 0) return;
       const dropped: HistoryRow[] = [];
       for (const row of batch) {

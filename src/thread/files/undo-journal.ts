@@ -9,11 +9,17 @@
  * its earlier bytes when it existed) and one SQLite row, once per path per turn; a turn that writes
  * nothing pays one cached table check when it ends. Undo copies sit outside the thread's file
  * quota while the turn runs and are deleted when it ends.
+ *
+ * The thread's file history (file-history.ts) records the same earlier bytes at the same moment, so
+ * the journal shares the history's copy when the history has just made it: a write is copied once.
+ * A shared copy is the history's: the journal never deletes it, and the history keeps the running
+ * turn's copies whatever its budget until the turn is over.
  */
 import type { FileStore, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
 import { R2FileStore } from '../bindings/index.js';
 import { type UndoRow, UndoRows } from '../storage/index.js';
+import type { FileHistory } from './file-history.js';
 
 /** Where a thread's undo copies are kept: beside its files, never listed as one of them. */
 export function undoPrefix(threadId: string): string {
@@ -34,6 +40,8 @@ export class FileUndoJournal {
     storage: DurableObjectStorage,
     private readonly bucket: R2Bucket,
     private readonly threadId: () => string,
+    /** The thread's file history, whose copies the journal shares (none: the journal copies itself). */
+    private readonly history: () => FileHistory | null = () => null,
   ) {
     this.rows = new UndoRows(storage);
   }
@@ -69,6 +77,12 @@ export class FileUndoJournal {
   }
 
   private async record(path: string): Promise<void> {
+    const shared = await this.history()?.recordForUndo(path);
+    if (shared) {
+      this.rows.record(path, shared.copyKey);
+      this.recorded?.add(path);
+      return;
+    }
     const found = await new R2FileStore(this.bucket, this.threadId()).get(path);
     let undoKey: string | null = null;
     if (found) {
@@ -130,10 +144,12 @@ export class FileUndoJournal {
   /** The turn is over (or put back): its records and undo copies go. */
   async clear(): Promise<void> {
     this.recorded = new Set();
+    // Only the journal's own copies: a copy shared with the file history stays the history's.
+    const own = undoPrefix(this.threadId());
     const keys = this.rows
       .all()
       .map((row) => row.undoKey)
-      .filter((key): key is string => key !== null);
+      .filter((key): key is string => key?.startsWith(own) === true);
     for (let at = 0; at < keys.length; at += DELETE_BATCH) await this.bucket.delete(keys.slice(at, at + DELETE_BATCH));
     this.rows.clear();
   }

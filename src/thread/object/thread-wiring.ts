@@ -45,7 +45,7 @@ import {
   type ThreadRecord,
 } from '../storage/index.js';
 import { acquireTurnSlot, leaseHolder, TurnLease } from '../tenancy/index.js';
-import { BusyInterrupts, ThreadTraces, TurnDriver } from '../turn/index.js';
+import { BusyInterrupts, runningTurnStart, ThreadTraces, TurnDriver } from '../turn/index.js';
 import { IndexWrites } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
 import type { EndingHost } from './thread-ending.js';
@@ -141,7 +141,12 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       // on_busy interrupt and rollback: the turn's start, the interrupt asked, the file undo journal.
       interrupts: new BusyInterrupts(
         this.metaTable,
-        new FileUndoJournal(ctx.storage, env.FILES, () => this.store().info.id),
+        new FileUndoJournal(
+          ctx.storage,
+          env.FILES,
+          () => this.store().info.id,
+          () => this.files().history,
+        ),
       ),
     });
     this.effects = new EffectRunner({
@@ -225,6 +230,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
         threadId: () => record.id,
         newestSeq: () => this.store().messages().at(-1)?.seq ?? 0,
         budgetBytes: quota,
+        // The running turn's records may be its undo journal's copies, needed by a rollback.
+        keepAfter: () => runningTurnStart(this.metaTable),
       });
       this.filesCache = new CountedFileStore(r2, this.ctx.storage, this.metaTable, quota, history);
     }

@@ -49,6 +49,15 @@ export class HistoryRows {
     return this.sql.exec('SELECT 1 FROM file_history WHERE path = ? AND seq = ?', path, seq).toArray().length > 0;
   }
 
+  /** The record of `path` at `seq`, if any. */
+  at(path: string, seq: number): HistoryRow | null {
+    if (!this.onFirstUse.ready(false)) return null;
+    const row = this.sql
+      .exec<Row>('SELECT id, path, seq, copy_key, size FROM file_history WHERE path = ? AND seq = ?', path, seq)
+      .toArray()[0];
+    return row ? fromRow(row) : null;
+  }
+
   /** Records what `path` held before its first change at `seq`; a second record of the pair is ignored. */
   record(path: string, seq: number, copyKey: string | null, size: number): boolean {
     this.onFirstUse.ready(true);
