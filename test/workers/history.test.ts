@@ -13,6 +13,7 @@ import { ALICE, api, BOB, createThread, messages, settled, until } from '../supp
 import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
 import { HOSTILE_HISTORY_BODIES, HOSTILE_MESSAGE_IDS } from '../support/hostile-corpus.js';
+import { ADMIN_KEY, call as adminCall } from '../support/worker-calls.js';
 
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
@@ -212,6 +213,80 @@ describe('fork', () => {
     };
     expect(bobs.threads.filter((row) => row.forked_from === id)).toEqual([]);
     expect(await messages(id)).toEqual(log);
+  });
+
+  it("FORK-1: another tenant's admin finds neither the thread nor its messages; nothing is created", async () => {
+    const { id, log } = await twoTurns();
+    const tenant = `other-${crypto.randomUUID().slice(0, 8)}`;
+    const issued = await adminCall('/api/keys', ADMIN_KEY, { method: 'POST', json: { tenant, role: 'admin' } });
+    const key = ((await issued.json()) as { key: string }).key;
+    const at = (log[4] as Message).id;
+    for (const [path, json] of [
+      [`/api/threads/${id}/fork`, { at }],
+      [`/api/threads/${id}/rewind`, { to: at, force: true }],
+      [`/api/threads/${id}/messages/${(log[5] as Message).id}/edit`, { content: 'x' }],
+    ] as const) {
+      await refusal(await adminCall(path, key, { method: 'POST', json }), 404, 'thread_not_found');
+    }
+    const theirs = (await (await adminCall('/api/threads', key)).json()) as { threads: unknown[] };
+    expect(theirs.threads).toEqual([]);
+    expect(await messages(id)).toEqual(log);
+  });
+
+  it('FORK-5: uploads and the files of a message are history too: a fork before them has none of them', async () => {
+    const { id, log } = await twoTurns();
+    const upload = await api(`/api/threads/${id}/files/up.txt`, {
+      method: 'PUT',
+      body: 'uploaded',
+      headers: { 'content-type': 'text/plain' },
+    });
+    expect(upload.status).toBe(201);
+    const content = [
+      { type: 'text', text: 'with a note' },
+      { type: 'file', data: btoa('a note'), mime_type: 'text/plain', name: 'note.txt' },
+    ];
+    expect((await api(`/api/threads/${id}/messages`, { method: 'POST', json: { content } })).status).toBe(202);
+    const after = await until(
+      () => settled(id),
+      (current) => current.length > log.length + 1,
+    );
+    const noted = after[log.length] as Message;
+    const notePath = noted.attachments?.[0]?.path ?? '';
+    expect(await file(id, notePath)).toBe('a note');
+    const before = await forked(id, (log.at(-1) as Message).id);
+    expect(await files(before.id, ['/up.txt', notePath])).toEqual([null, null]);
+    const at = await forked(id, noted.id);
+    expect(await files(at.id, ['/up.txt', notePath])).toEqual(['uploaded', 'a note']);
+  });
+
+  it('PERM-1, FORK-2: the session rules are copied: a write the source refuses, the fork refuses too', async () => {
+    const id = await createThread({
+      agent: 'history',
+      variables: { SERVICES_URL: env.SERVICES_URL },
+      permissions: [{ permission: 'fs.write', pattern: '/locked/*', action: 'deny' }],
+      messages: [{ content: FIRST }],
+    });
+    const log = await settled(id);
+    const copy = await forked(id, (log.at(-1) as Message).id);
+    const attempt = directive([
+      { toolCalls: [call('hist_write', { path: '/locked/x.txt', text: 'no' })] },
+      { text: 'tried' },
+    ]);
+    expect((await post(copy.id, attempt)).status).toBe(202);
+    const after = await until(
+      () => settled(copy.id),
+      (current) => current.at(-1)?.content === 'tried',
+    );
+    expect(after.at(-2)?.tool_status).toBe('error');
+    expect(after.at(-2)?.content).toContain('fs.write, /locked/*, deny');
+    expect(await file(copy.id, '/locked/x.txt')).toBeNull();
+  });
+
+  it('FORK-5: the file history is deleted with its thread', async () => {
+    const { id } = await twoTurns();
+    expect((await env.FILES.list({ prefix: `history/${id}/` })).objects.length).toBeGreaterThan(0);
+    expect((await api(`/api/threads/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await env.FILES.list({ prefix: `history/${id}/` })).objects).toEqual([]);
   });
 
   it('FORK-2: a fork after a subagent answered has the answer, not the child; the child stays with the source', async () => {
