@@ -2,30 +2,17 @@
  * The page's one way to the server: the client library, bound to this origin and the signed-in key,
  * and the few calls whose bodies the page builds itself (a message with files as multipart).
  */
-import { ApiError, type Client, createClient, type PostMessageAnswer } from '../../client/index.js';
-import type { Message, ThreadDetails, ThreadSummary } from './types.js';
-
-/** What a fork or an edit could not bring along: waits open at the point, child threads. */
-export interface NotCopied {
-  waits: string[];
-  children: string[];
-}
-
-/** `POST /api/threads/:id/fork` (201). */
-export interface ForkAnswer {
-  thread: ThreadDetails;
-  not_copied: NotCopied;
-}
-
-/** `POST /api/threads/:id/messages/:mid/edit` (201): the new thread and the edited message in it. */
-export interface EditAnswer extends ForkAnswer {
-  message_id: string;
-}
+import {
+  ApiError,
+  type Client,
+  createClient,
+  type EditMessageBody,
+  type PostMessageAnswer,
+} from '../../client/index.js';
+import type { Message } from './types.js';
 
 /** A part of a message's content sent as JSON: text, or a file's bytes in base64. */
-export type ContentPart =
-  | { type: 'text'; text: string }
-  | { type: 'image' | 'file'; data: string; mime_type: string; name: string };
+export type ContentPart = Exclude<EditMessageBody['content'], string>[number];
 
 /** What `on_busy` may ask of a message posted while a turn runs. */
 export type OnBusy = 'enqueue' | 'reject' | 'interrupt' | 'rollback';
@@ -59,32 +46,6 @@ export class Api {
     if (onBusy) form.append('on_busy', onBusy);
     for (const file of files) form.append('file', file, file.name);
     return this.send(`/api/threads/${encodeURIComponent(id)}/messages`, { method: 'POST', body: form });
-  }
-
-  /** Forks the thread at message `at`: a new thread holding the log up to it and the files as they were. */
-  fork(id: string, at: string): Promise<ForkAnswer> {
-    return this.sendJson(`/api/threads/${encodeURIComponent(id)}/fork`, { at });
-  }
-
-  /** Sends `content` in place of user message `messageId`, in a new thread; the original stays as it is. */
-  editMessage(id: string, messageId: string, content: string | ContentPart[]): Promise<EditAnswer> {
-    const path = `/api/threads/${encodeURIComponent(id)}/messages/${encodeURIComponent(messageId)}/edit`;
-    return this.sendJson(path, { content });
-  }
-
-  /** The threads forked from thread `id`, newest first (one page: the API's most). */
-  async forks(id: string): Promise<ThreadSummary[]> {
-    const query = new URLSearchParams({ forked_from: id, limit: '200' });
-    const page = await this.send<{ threads: ThreadSummary[] }>(`/api/threads?${query}`, { method: 'GET' });
-    return page.threads;
-  }
-
-  private sendJson<T>(path: string, body: unknown): Promise<T> {
-    return this.send(path, {
-      method: 'POST',
-      body: JSON.stringify(body),
-      headers: { 'content-type': 'application/json' },
-    });
   }
 
   /** A request with the key; a failed answer throws the ApiError its body describes. */

@@ -12,6 +12,7 @@
 import { type Api, type ContentPart, describeError, type OnBusy } from './api.js';
 import { AttachedFiles } from './attach-files.js';
 import { h, replace } from './dom.js';
+import { leaveNote } from './fork-notes.js';
 import { givenName, shortId } from './format.js';
 import type { Message } from './types.js';
 
@@ -140,7 +141,8 @@ export class Composer {
         files.length === 0
           ? text
           : [...(text ? [{ type: 'text' as const, text }] : []), ...(await Promise.all(files.map(filePart)))];
-      const answer = await this.api.editMessage(this.id, original.id, content);
+      const answer = await this.api.client.messages.edit(this.id, original.id, { content });
+      leaveNote(answer);
       this.stopEditing();
       this.hooks.openThread(answer.thread.id);
     });

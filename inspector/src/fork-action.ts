@@ -7,6 +7,7 @@
 import { ApiError } from '../../client/index.js';
 import { type Api, describeError } from './api.js';
 import { type Child, h } from './dom.js';
+import { leaveNote } from './fork-notes.js';
 import { shortId } from './format.js';
 
 export interface ForkHooks {
@@ -32,8 +33,9 @@ function nearestPoints(error: unknown): NearestPoints | null {
 
 export async function forkFrom(api: Api, threadId: string, messageId: string, hooks: ForkHooks): Promise<void> {
   try {
-    const { thread } = await api.fork(threadId, messageId);
-    hooks.openThread(thread.id);
+    const answer = await api.client.threads.fork(threadId, { at: messageId });
+    leaveNote(answer);
+    hooks.openThread(answer.thread.id);
   } catch (error) {
     const points = nearestPoints(error);
     if (points) showNearest(api, threadId, messageId, points, hooks);

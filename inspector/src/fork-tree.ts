@@ -9,19 +9,6 @@ import { badge, type Child, h, replace } from './dom.js';
 import { dateTime, shortId } from './format.js';
 import type { ThreadDetails, ThreadSummary } from './types.js';
 
-/** The thread and message a fork was made from (no message: made before the source's first one). */
-export interface ForkOrigin {
-  thread_id: string;
-  message_id: string | null;
-}
-
-/** `forked_from` of a thread's details; null for a thread that is not a fork. */
-export function forkOriginOf(details: ThreadDetails): ForkOrigin | null {
-  const origin = (details as { forked_from?: Partial<ForkOrigin> | null }).forked_from;
-  if (typeof origin?.thread_id !== 'string') return null;
-  return { thread_id: origin.thread_id, message_id: typeof origin.message_id === 'string' ? origin.message_id : null };
-}
-
 /** The hash that opens thread `threadId` at message `messageId`. */
 export function messageHash(threadId: string, messageId: string): string {
   return `#/threads/${encodeURIComponent(threadId)}?at=${encodeURIComponent(messageId)}`;
@@ -29,7 +16,7 @@ export function messageHash(threadId: string, messageId: string): string {
 
 /** "forked from <thread> at <message>", both links; nothing for a thread that is not a fork. */
 export function forkOriginText(details: ThreadDetails): Child {
-  const origin = forkOriginOf(details);
+  const origin = details.forked_from;
   if (!origin) return null;
   return h(
     'span',
@@ -52,6 +39,9 @@ export function forkOriginText(details: ThreadDetails): Child {
         ],
   );
 }
+
+/** The most forks of one thread listed (the API's page maximum). */
+const MAX_FORKS = 200;
 
 export class ForkTree {
   readonly element: HTMLElement;
@@ -81,7 +71,7 @@ export class ForkTree {
   /** The forks of one thread, as a list; a short note when there are none or they cannot be read. */
   private async level(of: string, label: string): Promise<HTMLElement> {
     try {
-      const forks = await this.api.forks(of);
+      const { threads: forks } = await this.api.client.threads.list({ forked_from: of, limit: MAX_FORKS });
       if (forks.length === 0) return h('p', { class: 'muted small' }, 'No forks.');
       return h(
         'ul',

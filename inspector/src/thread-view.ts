@@ -18,6 +18,7 @@ import { EffectsPanel } from './effects-panel.js';
 import { FilesPanel } from './files.js';
 import { Follow } from './follow.js';
 import { forkFrom } from './fork-action.js';
+import { takeNote } from './fork-notes.js';
 import { ForkTree } from './fork-tree.js';
 import { shortId } from './format.js';
 import { routeFrame, type ThreadParts } from './frame-router.js';
@@ -185,6 +186,9 @@ function openStream(api: Api, id: string, parts: ScreenParts, read: number, hook
 export function threadScreen(api: Api, id: string, at: string | null = null): Screen {
   const parts = buildParts(api, id);
   const showError = (text: string) => parts.alerts.show(text);
+  // What the fork or edit that made this thread left behind, said once.
+  const note = takeNote(id);
+  if (note) parts.alerts.show(note).className = 'note fork-note';
   let disposed = false;
 
   function showDetails(details: ThreadDetails): void {

@@ -261,7 +261,7 @@ describe('forks', () => {
     await userEntry(FIRST_TEXT).getByRole('link', { name: picked }).waitFor();
     await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'A red picture' }).waitFor();
     const details = await api.threads.get(forkId);
-    expect((details as { forked_from?: unknown }).forked_from).toEqual({ thread_id: sourceId, message_id: answerId });
+    expect(details.forked_from).toEqual({ thread_id: sourceId, message_id: answerId });
     expect((await log(forkId)).map((message) => message.id)).toEqual(
       (await log(sourceId)).map((message) => message.id),
     );
@@ -310,10 +310,48 @@ describe('forks', () => {
     await session.shot('history-04-mid-round');
     await after.getByRole('button', { name: /^Fork after the round/ }).click();
     const forkId = await openedThread(sourceId);
-    expect((await api.threads.get(forkId)) as { forked_from?: unknown }).toMatchObject({
-      forked_from: { thread_id: sourceId, message_id: result.id },
-    });
+    expect((await api.threads.get(forkId)).forked_from).toEqual({ thread_id: sourceId, message_id: result.id });
     expect((await log(forkId)).at(-1)?.id).toBe(result.id);
+  });
+
+  it('FORK-20: tells on the fork what it left behind: a child thread stays with the source', async () => {
+    await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
+    model.enqueue(
+      {
+        toolCalls: [
+          {
+            id: 'call_task',
+            name: 'task',
+            arguments: JSON.stringify({ description: 'Count', prompt: 'Count to two.' }),
+          },
+        ],
+      },
+      { text: 'One, two.' },
+      { text: 'The subagent counted.' },
+    );
+    await page.getByLabel('Message', { exact: true }).fill('Ask a subagent to count.');
+    await page.getByRole('button', { name: 'Send', exact: true }).click();
+    const answer = page
+      .getByRole('article', { name: 'Assistant message' })
+      .filter({ hasText: 'The subagent counted.' });
+    await answer.waitFor();
+    await idle(sourceId);
+    const { children } = await api.threads.get(sourceId);
+    expect(children).toHaveLength(1);
+    const childId = children[0]?.id ?? '';
+
+    await answer.locator(':scope > .entry-footer').getByRole('button', { name: 'Fork from here' }).click();
+    const forkId = await openedThread(sourceId);
+    const note = page.locator('.fork-note');
+    await note.waitFor();
+    expect(await note.textContent()).toContain(`1 child thread (${childId.slice(0, 8)}) stays with the source thread.`);
+    expect((await api.threads.get(forkId)).children).toEqual([]);
+    await session.shot('history-05-not-copied');
+    // Said once: the fork opened again has no note.
+    await page.reload();
+    await page.getByRole('heading', { name: `Thread ${forkId.slice(0, 8)}` }).waitFor();
+    await page.getByText('live', { exact: true }).waitFor();
+    expect(await note.count()).toBe(0);
   });
 });
 
@@ -350,7 +388,7 @@ describe('editing a message', () => {
     expect(users[0]?.attachments?.map((file) => file.name)).toEqual([expect.stringMatching(picked)]);
     // The original is as it was.
     expect(await log(sourceId)).toEqual(before);
-    await session.shot('history-05-edited');
+    await session.shot('history-06-edited');
     expect(session.pageErrors).toEqual([]);
   });
 
@@ -369,7 +407,7 @@ describe('editing a message', () => {
       ]);
       await page.getByRole('list', { name: 'Fork tree' }).getByRole('listitem').first().waitFor();
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
-      await session.shot('history-06-narrow');
+      await session.shot('history-07-narrow');
     } finally {
       await page.setViewportSize({ width: 1360, height: 900 });
     }
