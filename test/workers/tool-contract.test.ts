@@ -127,11 +127,15 @@ describe('the lifetime of truncation sidecars', () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await r2Keys(id)).toContain(`threads/${id}${sidecar}`);
     const held = await storedBytes(id);
+    const history = async () => (await env.FILES.list({ prefix: `history/${id}/` })).objects.length;
+    const kept = await history();
 
     vi.useFakeTimers({ toFake: ['Date'], now: written + 7 * DAY + 1000 });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     vi.useRealTimers();
     expect(await r2Keys(id)).toEqual([`threads/${id}/log.txt`]);
+    // FORK-5: an expired sidecar is not copied into the file history on its way out.
+    expect(await history()).toBe(kept);
     const sidecarBytes = (await env.FILES.head(`threads/${other.id}${other.sidecar}`))?.size as number;
     expect(await storedBytes(id)).toBe(held - sidecarBytes);
     // No alarm is left for sidecars the thread no longer has.

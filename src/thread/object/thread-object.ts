@@ -495,7 +495,8 @@ export class ThreadObject extends ThreadBranching implements ThreadRpc {
     const sidecars: SidecarDesk = {
       ctx: this.ctx,
       meta: this.metaTable,
-      files: () => this.files(),
+      // An expired sidecar goes without a copy into the file history: it was only ever kept a while.
+      files: () => this.files().unrecorded(),
       retentionMs: this.registry.limits.toolOutputRetentionMs,
     };
     await sweepSidecars(sidecars);
