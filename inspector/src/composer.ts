@@ -32,6 +32,8 @@ export class Composer {
   private readonly editing = h('p', { class: 'note editing', hidden: true });
   /** The user message being edited, while the box holds its replacement. */
   private edited: Message | null = null;
+  /** What the box held when editing began. */
+  private draft: { text: string; files: File[] } = { text: '', files: [] };
   private readonly onBusy = h(
     'select',
     { id: 'on-busy', name: 'on_busy' },
@@ -79,6 +81,8 @@ export class Composer {
 
   /** Fills the box with a user message's text and files, to send in its place in a new thread. */
   async edit(original: Message): Promise<void> {
+    // What the box held before the first edit comes back when editing is cancelled.
+    if (!this.edited) this.draft = { text: this.message.value, files: [...this.files.files] };
     this.edited = original;
     this.message.value = original.content ?? '';
     this.files.clear();
@@ -107,12 +111,15 @@ export class Composer {
     }
   }
 
-  private stopEditing(): void {
+  /** Ends editing; the box gets back what it held before, or is left empty once the edit was sent. */
+  private stopEditing(restore = true): void {
     this.edited = null;
     this.editing.hidden = true;
     this.send.textContent = 'Send';
-    this.message.value = '';
+    this.message.value = restore ? this.draft.text : '';
     this.files.clear();
+    if (restore) this.files.add(this.draft.files);
+    this.draft = { text: '', files: [] };
   }
 
   private async post(): Promise<void> {
@@ -143,7 +150,7 @@ export class Composer {
           : [...(text ? [{ type: 'text' as const, text }] : []), ...(await Promise.all(files.map(filePart)))];
       const answer = await this.api.client.messages.edit(this.id, original.id, { content });
       leaveNote(answer);
-      this.stopEditing();
+      this.stopEditing(false);
       this.hooks.openThread(answer.thread.id);
     });
   }

@@ -360,8 +360,16 @@ describe('editing a message', () => {
     await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
     const before = await log(sourceId);
     const original = userEntry(FIRST_TEXT);
-    await original.getByRole('button', { name: 'Edit', exact: true }).click();
     const box = page.getByLabel('Message', { exact: true });
+    // A draft in the box comes back when the edit is cancelled.
+    await box.fill('A draft.');
+    await original.getByRole('button', { name: 'Edit', exact: true }).click();
+    expect(await box.inputValue()).toBe(FIRST_TEXT);
+    await chips().nth(1).waitFor();
+    await composer().getByRole('button', { name: 'Cancel edit' }).click();
+    expect(await box.inputValue()).toBe('A draft.');
+    expect(await chips().count()).toBe(0);
+    await original.getByRole('button', { name: 'Edit', exact: true }).click();
     expect(await box.inputValue()).toBe(FIRST_TEXT);
     // The original's files come along as chips, to keep or remove.
     await chips().nth(1).waitFor();
