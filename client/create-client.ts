@@ -68,7 +68,7 @@ export function createClient(options: ClientOptions): Client {
   return {
     agents: agentCalls(api),
     threads,
-    messages: messageCalls(api),
+    messages: messageCalls(api, platform),
     answers: answerCalls(api),
     files: fileCalls(platform),
     variables: variableCalls(api),

@@ -23,6 +23,7 @@ export type { FileCalls, UploadBody } from './files.js';
 export { type Frame, type FrameOf, type FrameType, parseFrame } from './frames.js';
 export type { KeyCalls } from './keys.js';
 export type { LimitCalls } from './limits.js';
+export { JSON_FILE_BYTES, type MessageFile } from './message-files.js';
 export type { MessageCalls, PostMessageOptions } from './messages.js';
 export type { components, paths } from './openapi.js';
 export type {
