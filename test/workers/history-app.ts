@@ -102,7 +102,17 @@ export const prompts = [
     name: 'history',
     prompt: '',
     model: 'scripted',
-    tools: ['hist_write', 'hist_big', 'hist_delete', 'hist_read', 'hist_send', 'hist_hold', 'hist_token', 'task'],
+    tools: [
+      'hist_write',
+      'hist_big',
+      'hist_delete',
+      'hist_read',
+      'hist_send',
+      'hist_hold',
+      'hist_token',
+      'task',
+      'question',
+    ],
   }),
 ];
 

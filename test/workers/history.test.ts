@@ -289,6 +289,31 @@ describe('fork', () => {
     expect((await env.FILES.list({ prefix: `history/${id}/` })).objects).toEqual([]);
   });
 
+  it('FORK-2: a thread waiting for an answer forks before the wait; the fork does not wait, not_copied names the wait', async () => {
+    const { id, log } = await twoTurns();
+    const ask = directive([
+      { toolCalls: [call('question', { questions: [{ question: 'Sure?' }] })] },
+      { text: 'asked' },
+    ]);
+    expect((await post(id, ask)).status).toBe(202);
+    const waiting = await until(
+      () => details(id),
+      (view) => view.status === 'awaiting_hitl' || view.status === 'waiting',
+    );
+    const response = await fork(id, { at: (log.at(-1) as Message).id });
+    expect(response.status).toBe(201);
+    const answer = (await response.json()) as {
+      thread: Details & { waiting_for: unknown[] };
+      not_copied: { waits: string[] };
+    };
+    const asked = (await messages(id)).find((message) =>
+      message.tool_calls?.some((c) => c.function.name === 'question'),
+    );
+    expect(answer.not_copied.waits).toEqual([asked?.tool_calls?.[0]?.id]);
+    expect([answer.thread.status, answer.thread.waiting_for]).toEqual(['idle', []]);
+    expect((await details(id)).status).toBe(waiting.status);
+  });
+
   it('FORK-2: a fork after a subagent answered has the answer, not the child; the child stays with the source', async () => {
     const child = directive([{ text: 'child says hi' }]);
     const id = await createThread({

@@ -85,14 +85,12 @@ function forkPoint(desk: HistoryDesk, log: readonly Message[], request: ForkRequ
   return problem ? fail(problem) : ok(point);
 }
 
-/** The waits and children the fork leaves behind with the source. */
+/**
+ * What the fork leaves behind with the source: the source's open waits (a point is never inside the
+ * round of a call that waits, so the fork has none of them), and the children started by calls it copied.
+ */
 function notCopied(desk: HistoryDesk, log: readonly Message[], point: ForkPoint): NotCopied {
-  const copied = log.slice(0, point.upTo + 1);
-  const calls = new Set(copied.flatMap((message) => (message.tool_calls ?? []).map((call) => call.id)));
-  const waits = desk.store
-    .openInteractions()
-    .map((wait) => wait.toolCallId)
-    .filter((id) => calls.has(id));
+  const waits = desk.store.openInteractions().map((wait) => wait.toolCallId);
   const after = log[point.upTo + 1]?.created_at ?? Number.POSITIVE_INFINITY;
   const children = desk.store
     .childEntries()
