@@ -2785,6 +2785,21 @@ export const MULTIPART_REFUSALS: readonly {
   { name: 'nothing to post', raw: '--b--\r\n', status: 400, code: 'invalid_request' },
 ];
 
+/**
+ * Multipart bodies (boundary `b`) that never end where a reader waits for something: `start`, then
+ * `filler` repeated for as long as anyone reads. Each must be refused 400 `invalid_multipart` having
+ * read a bounded amount (the runtime holds at most 16 KiB of headers or preamble).
+ */
+export const ENDLESS_MULTIPART_BODIES: readonly { name: string; start: string; filler: string }[] = [
+  {
+    name: 'a header that never ends',
+    start: '--b\r\nContent-Disposition: form-data; name="file"; filename="x"\r\nX-Padding: ',
+    filler: 'a',
+  },
+  { name: 'header lines that never end', start: '--b\r\n', filler: 'X-Line: a\r\n' },
+  { name: 'a preamble that never reaches a boundary', start: '', filler: '-b-' },
+];
+
 // ---- fork and rewind: the points and bodies a caller sends (FORK-1, FORK-4) --------------------------
 // Message ids are only ever looked up among the thread's own messages: whatever a caller writes is
 // a string compared with the stored ids, never a path, a query or a pattern.

@@ -11,7 +11,12 @@ import type { AttachmentRef, Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { api, createThread, messages, settled } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
-import { type HostileFormPart, MESSAGE_FILE_REFUSALS, MULTIPART_REFUSALS } from '../support/hostile-corpus.js';
+import {
+  ENDLESS_MULTIPART_BODIES,
+  type HostileFormPart,
+  MESSAGE_FILE_REFUSALS,
+  MULTIPART_REFUSALS,
+} from '../support/hostile-corpus.js';
 import { base64, type FormPart, multipart, pdf, png, text } from '../support/message-files.js';
 
 const MiB = 1024 * 1024;
@@ -325,22 +330,25 @@ describe('refused files on a message', () => {
     await expectUnharmed(other);
   });
 
-  it('MSG-3: a multipart header that never ends is refused after a bounded read', async () => {
+  it('MSG-3: a multipart body whose headers or preamble never end is refused after a bounded read', async () => {
     const id = await createThread({ agent: 'quota' });
-    let sent = 0;
-    const endless = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        const piece = text(sent === 0 ? '--b\r\nX-Padding: ' : 'a'.repeat(4096));
-        sent += piece.length;
-        // Far past any bound the runtime could have: the test stops it there.
-        if (sent > 64 * MiB) return controller.error(new Error('read without a bound'));
-        controller.enqueue(piece);
-      },
-    });
-    const response = await postForm(id, { body: endless, contentType: 'multipart/form-data; boundary=b' });
-    expect(response.status).toBe(400);
-    expect(((await response.json()) as ErrorBody).error.code).toBe('invalid_multipart');
-    expect(sent).toBeLessThan(MiB);
+    for (const endless of ENDLESS_MULTIPART_BODIES) {
+      let sent = 0;
+      const filler = text(endless.filler.repeat(Math.ceil(4096 / endless.filler.length)));
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          const piece = sent === 0 && endless.start !== '' ? text(endless.start) : filler;
+          sent += piece.length;
+          // Far past any bound the runtime could have: the test stops it there.
+          if (sent > 64 * MiB) return controller.error(new Error('read without a bound'));
+          controller.enqueue(piece);
+        },
+      });
+      const response = await postForm(id, { body, contentType: 'multipart/form-data; boundary=b' });
+      expect(response.status, endless.name).toBe(400);
+      expect(((await response.json()) as ErrorBody).error.code, endless.name).toBe('invalid_multipart');
+      expect(sent, endless.name).toBeLessThan(MiB);
+    }
     await expectNothingStored(id, { bytes: 0, quota_bytes: 4 * MiB });
   });
 
