@@ -13,6 +13,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Client, Message } from '../../client/index.js';
 import type { OpenAIServer } from '../../harness/openai-server.mjs';
+import { INSPECTOR_MESSAGE_FILES } from '../support/hostile-corpus.js';
 import { type InspectorSession, signIn, startInspectorSession, until } from '../support/inspector-browser.js';
 
 let session: InspectorSession;
@@ -399,13 +400,52 @@ describe('editing a message', () => {
     await session.shot('history-06-edited');
     expect(session.pageErrors).toEqual([]);
   });
+});
 
+describe('hostile files on a message', () => {
+  it('MSG-20: shows hostile names as text, offers a text file only as a download, and runs nothing', async () => {
+    await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
+    await page.getByText('live', { exact: true }).waitFor();
+    model.enqueue({ text: 'Three text files.' });
+    await api.messages.post(sourceId, {
+      content: [
+        { type: 'text', text: 'Hostile files.' },
+        ...INSPECTOR_MESSAGE_FILES.map((file) => ({
+          type: 'file' as const,
+          data: Buffer.from(file.body).toString('base64'),
+          mime_type: 'text/plain',
+          name: file.name,
+        })),
+      ],
+    });
+    const entry = userEntry('Hostile files.');
+    const files = entry.getByRole('list', { name: 'Attached files' });
+    await files
+      .getByRole('listitem')
+      .nth(INSPECTOR_MESSAGE_FILES.length - 1)
+      .waitFor();
+    await page.getByRole('article', { name: 'Assistant message' }).filter({ hasText: 'Three text files.' }).waitFor();
+    await idle(sourceId);
+    // Each name is shown as written (the stored name, without the id that made its path unique).
+    const shown = await files.locator('a.download').allTextContents();
+    expect(shown).toEqual(INSPECTOR_MESSAGE_FILES.map((file) => file.name));
+    // Text files get no thumbnail, nothing is built from their names or bytes, nothing ran.
+    expect(await files.locator('img').count()).toBe(0);
+    expect(await page.locator('.log img:not(.thumbnail)').count()).toBe(0);
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(session.pageErrors).toEqual([]);
+  });
+});
+
+describe('a narrow screen', () => {
   it('MSG-20, FORK-21: fits a 390 px wide screen: the log with files, the composer with chips, the fork tree', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
       await page.reload();
       await userEntry(FIRST_TEXT).getByRole('link', { name: picked }).waitFor();
+      // The file named with one long word wraps.
+      await userEntry('Hostile files.').getByRole('link', { name: /^w+\.txt$/ }).waitFor();
       await pick(PICKED);
       // A screenshot pasted in the message box (a file on the clipboard with no name) joins them.
       await pasteImage(DROPPED.buffer);

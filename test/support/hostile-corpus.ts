@@ -2834,3 +2834,24 @@ export const HOSTILE_HISTORY_BODIES: readonly { route: 'fork' | 'rewind'; body: 
   { route: 'rewind', body: { to: null }, code: 'invalid_request' },
   { route: 'rewind', body: { to: 'a', from: 'b' }, code: 'invalid_request' },
 ];
+
+// ---- a message's files as the inspector shows them (MSG-20) -------------------------------------
+
+/**
+ * Files a user (or anyone with write access) sends on a message, whose name or bytes carry markup
+ * or are long enough to widen a page: the inspector shows each name as text, wrapped, offers a text
+ * file only as a download (no thumbnail, nothing built from its bytes), and runs nothing.
+ */
+export const INSPECTOR_MESSAGE_FILES: readonly { label: string; name: string; body: string }[] = [
+  {
+    label: 'a name that is an image tag with a handler',
+    name: '<img src=x onerror="window.__pwned=1">.txt',
+    body: 'plain words',
+  },
+  {
+    label: 'a text file that is a page with a script',
+    name: 'page.txt',
+    body: '<!doctype html><script>window.__pwned=1</script><img src=x onerror="window.__pwned=1">',
+  },
+  { label: 'a name of one 180-character word', name: `${'w'.repeat(180)}.txt`, body: 'long name' },
+];
