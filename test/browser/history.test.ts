@@ -445,7 +445,9 @@ describe('a narrow screen', () => {
       await page.reload();
       await userEntry(FIRST_TEXT).getByRole('link', { name: picked }).waitFor();
       // The file named with one long word wraps.
-      await userEntry('Hostile files.').getByRole('link', { name: /^w+\.txt$/ }).waitFor();
+      await userEntry('Hostile files.')
+        .getByRole('link', { name: /^w+\.txt$/ })
+        .waitFor();
       await pick(PICKED);
       // A screenshot pasted in the message box (a file on the clipboard with no name) joins them.
       await pasteImage(DROPPED.buffer);
