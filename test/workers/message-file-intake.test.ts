@@ -9,7 +9,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import type { AttachmentRef, Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
-import { api, createThread, messages, settled } from '../support/api.js';
+import { api, createThread, messages, settled, until } from '../support/api.js';
 import { directive } from '../support/directive-script.js';
 import {
   ENDLESS_MULTIPART_BODIES,
@@ -246,6 +246,33 @@ describe('files on a message', () => {
       expect.objectContaining({ mimeType: 'image/png', width: 4, height: 3, size: png(4, 3).length }),
     ]);
     expect(message?.attachments?.[0]?.name).toMatch(/-picture\.png$/);
+  });
+
+  it('MSG-4: a message with files posted while the thread waits is queued, and keeps its files when delivered', async () => {
+    const id = await createThread({ agent: 'quota' });
+    const questions = [{ question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }] }];
+    const ask = directive([{ toolCalls: [{ name: 'question', arguments: { questions } }] }, { text: 'answered' }]);
+    await post(id, { content: ask });
+    const waiting = await until(
+      async () =>
+        (await (await api(`/api/threads/${id}`)).json()) as { status: string; waiting_for: { tool_call_id: string }[] },
+      (view) => view.status === 'waiting',
+    );
+    const image = png(2, 2);
+    const queued = await postForm(
+      id,
+      multipart([
+        { field: 'content', value: 'while you wait' },
+        { file: 'w.png', type: 'image/png', bytes: image },
+      ]),
+    );
+    expect(await queued.json()).toMatchObject({ queued: true });
+    const toolCallId = waiting.waiting_for[0]?.tool_call_id;
+    await api(`/api/threads/${id}/answers`, { method: 'POST', json: { tool_call_id: toolCallId, answers: [['red']] } });
+    const delivered = userMessages(await settled(id)).find((message) => message.content === 'while you wait');
+    expect(delivered?.attachments).toEqual([
+      expect.objectContaining({ mimeType: 'image/png', size: image.length, width: 2 }),
+    ]);
   });
 
   it('MSG-1: an Idempotency-Key sent twice stores the message and its files once', async () => {
