@@ -1,7 +1,8 @@
 /**
  * What one thread may hold (ATT-6, THR-8, SIDE-1), set in `createRuntime({ limits })`: the total size
  * of its files, how many messages may wait in its inbox for a running turn, and how long the full
- * text of a truncated tool output is kept.
+ * text of a truncated tool output is kept, and how many bytes of earlier file versions it keeps for
+ * forks and rewinds.
  *
  * The defaults: 1 GiB of files per thread is ten uploads at the 100 MiB per-file limit, far beyond
  * what a conversation's attachments, tool outputs and sidecars come to, yet it keeps one key from
@@ -27,6 +28,11 @@ export interface RuntimeLimits {
    * kept after it is written; the thread's alarm then removes it (SIDE-1). Default 7 days.
    */
   toolOutputRetentionMs?: number;
+  /**
+   * Bytes of earlier file versions a thread keeps for forks and rewinds (FORK-7): past it the oldest
+   * go, and points that needed them can no longer be reached. Default: `threadStorageBytes`.
+   */
+  fileHistoryBytes?: number;
   /** Files on a user's message: sizes, count, types, image sides (message-file-limits.ts). */
   messageFiles?: Partial<MessageFileLimits>;
 }
@@ -39,6 +45,7 @@ export const DEFAULT_LIMITS: ThreadLimits = {
   threadStorageBytes: 1024 ** 3,
   inboxMessages: 100,
   toolOutputRetentionMs: 7 * 24 * 60 * 60 * 1000,
+  fileHistoryBytes: 1024 ** 3,
   messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
 };
 
@@ -46,7 +53,12 @@ export const DEFAULT_LIMITS: ThreadLimits = {
 export function threadLimits(limits: RuntimeLimits = {}): ThreadLimits {
   const { messageFiles, ...counts } = limits;
   const { messageFiles: _defaults, ...defaults } = DEFAULT_LIMITS;
-  const resolved = { ...defaults, ...counts };
+  // The file history holds, by default, as much as the thread's files may take.
+  const resolved = {
+    ...defaults,
+    fileHistoryBytes: counts.threadStorageBytes ?? defaults.threadStorageBytes,
+    ...counts,
+  };
   for (const [name, value] of Object.entries(resolved)) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new DefinitionError(`limits.${name} must be a positive whole number, not ${String(value)}`);

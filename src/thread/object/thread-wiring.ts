@@ -229,7 +229,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
         meta: this.metaTable,
         threadId: () => record.id,
         newestSeq: () => this.store().messages().at(-1)?.seq ?? 0,
-        budgetBytes: quota,
+        budgetBytes: this.registry.limits.fileHistoryBytes,
         // The running turn's records may be its undo journal's copies, needed by a rollback.
         keepAfter: () => runningTurnStart(this.metaTable),
       });

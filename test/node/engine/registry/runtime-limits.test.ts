@@ -13,6 +13,7 @@ describe('thread limits', () => {
       threadStorageBytes: 1024 ** 3,
       inboxMessages: 100,
       toolOutputRetentionMs: WEEK_MS,
+      fileHistoryBytes: 1024 ** 3,
       messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
     expect(DEFAULT_LIMITS).toEqual(new Registry({}).limits);
@@ -20,8 +21,17 @@ describe('thread limits', () => {
       threadStorageBytes: 1024 ** 3,
       inboxMessages: 3,
       toolOutputRetentionMs: WEEK_MS,
+      fileHistoryBytes: 1024 ** 3,
       messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
+  });
+
+  it("FORK-7: the file history holds as much as the thread's files may take, unless the application says otherwise", () => {
+    expect(new Registry({ limits: { threadStorageBytes: 4096 } }).limits.fileHistoryBytes).toBe(4096);
+    expect(new Registry({ limits: { threadStorageBytes: 4096, fileHistoryBytes: 1 } }).limits.fileHistoryBytes).toBe(1);
+    for (const fileHistoryBytes of [0, -1, 0.5]) {
+      expect(() => new Registry({ limits: { fileHistoryBytes } })).toThrow(DefinitionError);
+    }
   });
 
   it('MSG-5: files on a message: 100 MiB each, 10 per message, images, PDF and text, 8000 px a side, each replaceable', () => {
