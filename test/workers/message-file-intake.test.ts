@@ -237,6 +237,23 @@ describe('files on a message', () => {
     expect(Object.values(await stored(id)).sort()).toEqual([5, image.length].sort());
   });
 
+  it('MSG-4: a file name too long for a path is shortened, its extension kept; its folders are dropped', async () => {
+    const id = await createThread({ agent: 'quota' });
+    const long = `${'é'.repeat(300)}🙂${'x'.repeat(400)}.txt`;
+    const form = multipart([
+      { file: long, type: 'text/plain', bytes: text('long') },
+      { file: '../../../etc/passwd.txt', type: 'text/plain', bytes: text('not there') },
+    ]);
+    const response = await postForm(id, form);
+    expect(response.status, await response.clone().text()).toBe(202);
+    const [message] = userMessages(await settled(id));
+    const [shortened, climbed] = message?.attachments as AttachmentRef[];
+    expect(new TextEncoder().encode(shortened?.name).length).toBeLessThanOrEqual(255);
+    expect(shortened?.name).toMatch(/^[0-9a-f-]{36}-é+\.txt$/);
+    expect(climbed?.path).toMatch(/^\/attachments\/[0-9a-f-]{36}-passwd\.txt$/);
+    expect(Object.keys(await stored(id)).sort()).toEqual([climbed?.path, shortened?.path].sort());
+  });
+
   it('MSG-1: an image URL is fetched through the egress policy and stored like an inline image', async () => {
     const id = await createThread({ agent: 'quota' });
     const response = await post(id, { content: [{ type: 'image', url: `${env.SERVICES_URL}/web/picture.png` }] });

@@ -38,8 +38,10 @@ function newPath(name: string): string {
   try {
     return normalizeThreadPath(attachmentPath(name));
   } catch (error) {
-    if (error instanceof PathError)
-      throw invalidPath(`the file name ${JSON.stringify(name)} cannot name a file: ${error.message}`);
+    // The name is the sender's: only its start is repeated back.
+    if (error instanceof PathError) {
+      throw invalidPath(`the file name ${JSON.stringify(name.slice(0, 100))} cannot name a file: ${error.message}`);
+    }
     throw error;
   }
 }
