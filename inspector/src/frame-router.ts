@@ -3,7 +3,7 @@
  * what is asked, the header the status, the usage panel the totals. A frame that changes what the
  * side panels show (a result, a wait, a status) asks for a refresh of the thread's state; `withFiles`
  * when files may have changed too. A status other than running means a turn ended (or paused for an
- * answer) and stored its spans: the timeline reads them.
+ * answer) and stored its spans: the timeline reads them. A rewind put the files back as they were.
  */
 import { showCallActivity } from './call-activity.js';
 import type { DetailsPanel } from './details-panel.js';
@@ -43,6 +43,10 @@ export function routeFrame(frame: Frame, parts: ThreadParts, refreshSoon: (withF
       break;
     case 'message_deleted':
       log.removed(frame.message_ids);
+      break;
+    case 'rewound':
+      // The messages after the point went with their own message_deleted; the files were put back.
+      refreshSoon(true);
       break;
     case 'tool_started':
       log.toolStarted(frame.tool_call_id, frame.name, frame.arguments);

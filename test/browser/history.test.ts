@@ -356,6 +356,21 @@ describe('forks', () => {
   });
 });
 
+describe('a rewind made elsewhere', () => {
+  it('shows on the open thread: the later messages leave the log, the files are as they were', async () => {
+    await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
+    const files = page.getByRole('region', { name: 'Files' });
+    await files.getByRole('link', { name: '/note.txt' }).waitFor();
+    const firstAnswer = (await log(sourceId)).find((message) => message.role === 'assistant') as Message;
+    // The note's write and the subagent's task came after the point: forced, knowingly.
+    await api.threads.rewind(sourceId, { to: firstAnswer.id, force: true });
+    await userEntry('Write a note.').waitFor({ state: 'detached' });
+    await files.getByRole('link', { name: '/note.txt' }).waitFor({ state: 'detached' });
+    expect(await page.locator('.log article.entry').count()).toBe(2);
+    expect(session.pageErrors).toEqual([]);
+  });
+});
+
 describe('editing a message', () => {
   it('FORK-20: sends the edited text and files in a new thread and leaves the original as it was', async () => {
     await page.goto(`${session.dev.url}/#/threads/${sourceId}`);
