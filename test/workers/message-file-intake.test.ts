@@ -225,6 +225,8 @@ describe('files on a message', () => {
       { field: 'on_busy', value: 'enqueue' },
       { file: 'a.png', type: 'image/png', bytes: image },
       { file: 'b.txt', bytes: text('hello') },
+      // A browser's file input left empty: no name, no bytes, no file.
+      { file: '', type: 'application/octet-stream', bytes: new Uint8Array() },
     ]);
     const response = await postForm(id, form);
     expect(response.status, await response.clone().text()).toBe(202);

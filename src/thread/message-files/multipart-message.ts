@@ -10,7 +10,7 @@ import { isOnBusy, ON_BUSY_VALUES } from '../../spec/internal.js';
 import type { IntakeDesk, MessageDraft } from './message-draft.js';
 import { invalidMultipart, MessageFileRefused, tooManyFiles } from './message-file-refusals.js';
 import { storeMessageFile } from './message-file-store.js';
-import { MultipartError, multipartBoundary, readMultipart } from './multipart-reader.js';
+import { MultipartError, type MultipartPart, multipartBoundary, readMultipart } from './multipart-reader.js';
 
 /** The text of a message, as a JSON body's `content` may have it. */
 const MAX_CONTENT_CHARACTERS = 1_000_000;
@@ -49,6 +49,21 @@ async function fieldText(name: string, body: AsyncIterable<Uint8Array>, max: num
   return text;
 }
 
+/**
+ * A file part's bytes, or null for what a browser sends for a file input left empty: a part with an
+ * empty file name and no bytes, which is no file.
+ */
+async function unlessEmptyInput(part: MultipartPart): Promise<AsyncIterable<Uint8Array> | null> {
+  if (part.filename !== '') return part.body;
+  const iterator = part.body[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) return null;
+  return (async function* () {
+    yield first.value;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  })();
+}
+
 function onBusyOf(value: string) {
   if (isOnBusy(value)) return value;
   throw new MessageFileRefused({
@@ -75,10 +90,12 @@ export async function gatherMultipart(
   });
   for await (const part of parts) {
     if (part.name === 'file') {
+      const bytes = await unlessEmptyInput(part);
+      if (!bytes) continue;
       if (draft.attachments.length >= limits.maxFiles) throw tooManyFiles(limits);
       const name = part.filename || 'file';
       const mimeType = part.contentType ?? mimeTypeFor(name);
-      const stored = await storeMessageFile(files, { name, mimeType, bytes: part.body }, limits);
+      const stored = await storeMessageFile(files, { name, mimeType, bytes }, limits);
       draft.created.push(stored.path);
       draft.attachments.push(stored);
       draft.identity.push([name, stored.mimeType, stored.size]);
