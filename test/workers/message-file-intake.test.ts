@@ -249,7 +249,7 @@ describe('files on a message', () => {
     const response = await postForm(id, form);
     expect(response.status, await response.clone().text()).toBe(202);
     const [message] = userMessages(await settled(id));
-    const [shortened, climbed] = message?.attachments as AttachmentRef[];
+    const [shortened, climbed] = (message?.attachments ?? []) as AttachmentRef[];
     expect(new TextEncoder().encode(shortened?.name).length).toBeLessThanOrEqual(255);
     expect(shortened?.name).toMatch(/^[0-9a-f-]{36}-é+\.txt$/);
     expect(climbed?.path).toMatch(/^\/attachments\/[0-9a-f-]{36}-passwd\.txt$/);
