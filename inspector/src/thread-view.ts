@@ -111,10 +111,22 @@ function buildParts(api: Api, id: string): ScreenParts {
   };
 }
 
+/**
+ * Files dropped beside the message box are not attached, and must not make the browser open them in
+ * place of the page (and lose what the box holds): the drag shows no drop there. The message box
+ * takes its own drops first.
+ */
+function ignoreStrayDrop(event: Event): void {
+  const drag = event as DragEvent;
+  if (drag.defaultPrevented || !drag.dataTransfer?.types.includes('Files')) return;
+  drag.preventDefault();
+  drag.dataTransfer.dropEffect = 'none';
+}
+
 function layout(id: string, parts: ScreenParts): HTMLElement {
   return h(
     'div',
-    { class: 'thread-screen' },
+    { class: 'thread-screen', ondragover: ignoreStrayDrop, ondrop: ignoreStrayDrop },
     h(
       'nav',
       { 'aria-label': 'Breadcrumb', class: 'breadcrumb' },

@@ -85,7 +85,10 @@ function chips(): Locator {
 }
 
 /** Drops a file on the composer as a drag from the desktop would: a `drop` event carrying it. */
-async function dropFile(file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+async function dropFile(
+  file: { name: string; mimeType: string; buffer: Buffer },
+  on: Locator = composer(),
+): Promise<void> {
   const transfer = await page.evaluateHandle(
     ({ name, mimeType, base64 }) => {
       // The page's own classes (this project's Node types know no DOM).
@@ -100,8 +103,27 @@ async function dropFile(file: { name: string; mimeType: string; buffer: Buffer }
     },
     { name: file.name, mimeType: file.mimeType, base64: file.buffer.toString('base64') },
   );
-  await composer().dispatchEvent('dragover', { dataTransfer: transfer });
-  await composer().dispatchEvent('drop', { dataTransfer: transfer });
+  await on.dispatchEvent('dragover', { dataTransfer: transfer });
+  await on.dispatchEvent('drop', { dataTransfer: transfer });
+}
+
+/** Whether a file dropped on `on` has its default (the browser opening the file) prevented. */
+async function strayDropPrevented(on: Locator): Promise<boolean> {
+  return on.evaluate((target) => {
+    const page = globalThis as unknown as {
+      DataTransfer: new () => { items: { add(file: unknown): void } };
+      File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+      DragEvent: new (
+        type: string,
+        init: { dataTransfer: unknown; bubbles: boolean; cancelable: boolean },
+      ) => { defaultPrevented: boolean };
+    };
+    const data = new page.DataTransfer();
+    data.items.add(new page.File(['x'], 'stray.txt', { type: 'text/plain' }));
+    const drop = new page.DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true });
+    (target as unknown as { dispatchEvent(event: unknown): void }).dispatchEvent(drop);
+    return drop.defaultPrevented;
+  });
 }
 
 /** Pastes an image in the message box, as a screenshot on the clipboard pastes: a file without a name. */
@@ -180,6 +202,9 @@ describe('files on a message', () => {
 
     await pick(PICKED);
     await dropFile(DROPPED);
+    // A file dropped beside the message box is not attached, nor opened in place of the page.
+    await dropFile({ ...DROPPED, name: 'stray.png' }, page.getByRole('region', { name: 'Log' }));
+    expect(await strayDropPrevented(page.getByRole('region', { name: 'Log' }))).toBe(true);
     expect(await chips().allTextContents()).toEqual([
       expect.stringMatching(/^picked\.png.*B/),
       expect.stringMatching(/^dropped\.png.*B/),
