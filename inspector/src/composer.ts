@@ -7,7 +7,8 @@
  *
  * Editing a user message (the log's Edit) fills the box with that message's text and files; Send
  * then sends it in place of the original in a new thread (the original thread stays as it is) and
- * opens that thread.
+ * opens that thread; Cancel edit puts back what the box held. The edit route reads JSON only, so an
+ * edited message's files travel as base64 parts, within the API's 1 MiB JSON body.
  */
 import { type Api, type ContentPart, describeError, type OnBusy } from './api.js';
 import { AttachedFiles } from './attach-files.js';
