@@ -225,6 +225,8 @@ describe('files on a message', () => {
       { field: 'on_busy', value: 'enqueue' },
       { file: 'a.png', type: 'image/png', bytes: image },
       { file: 'b.txt', bytes: text('hello') },
+      // A browser sends the generic type for one it does not know: the extension tells it.
+      { file: 'c.md', type: 'application/octet-stream', bytes: text('# c') },
       // A browser's file input left empty: no name, no bytes, no file.
       { file: '', type: 'application/octet-stream', bytes: new Uint8Array() },
     ]);
@@ -235,8 +237,9 @@ describe('files on a message', () => {
     expect(message?.attachments?.map((file) => [file.name.slice(37), file.mimeType, file.size])).toEqual([
       ['a.png', 'image/png', image.length],
       ['b.txt', 'text/plain', 5],
+      ['c.md', 'text/markdown', 3],
     ]);
-    expect(Object.values(await stored(id)).sort()).toEqual([5, image.length].sort());
+    expect(Object.values(await stored(id)).sort()).toEqual([3, 5, image.length].sort());
   });
 
   it('MSG-4: a file name too long for a path is shortened, its extension kept; its folders are dropped', async () => {

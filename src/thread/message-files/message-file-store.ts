@@ -5,7 +5,13 @@
  * name de-duplicated as a tool's attachments are. A refusal at any point leaves nothing of the file
  * stored; files stored before it for the same message are the intake's to remove.
  */
-import { attachmentPath, attachmentRefFor, normalizeThreadPath, PathError } from '../../engine/files/index.js';
+import {
+  attachmentPath,
+  attachmentRefFor,
+  mimeTypeFor,
+  normalizeThreadPath,
+  PathError,
+} from '../../engine/files/index.js';
 import type { MessageFileLimits } from '../../engine/registry/index.js';
 import type { AttachmentRef } from '../../spec/index.js';
 import type { CountedFileStore } from '../files/index.js';
@@ -25,6 +31,16 @@ export interface IncomingFile {
 /** The type without parameters, lower case: `Image/PNG; x=y` is `image/png`. */
 export function bareMimeType(declared: string | null | undefined): string {
   return (declared ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+/**
+ * The file's type: the one its sender gave, unless that says nothing (none, or the generic
+ * `application/octet-stream` a browser sends for a type it does not know, as it does for `.md`): then
+ * the one its name's extension has. Either way the bytes are then checked against it.
+ */
+function resolvedType(file: IncomingFile): string {
+  const declared = bareMimeType(file.mimeType);
+  return declared === '' || declared === 'application/octet-stream' ? mimeTypeFor(file.name) : declared;
 }
 
 /** Refuses a type the limits do not list (or, for an image part, one that is not an image). */
@@ -52,7 +68,7 @@ export async function storeMessageFile(
   file: IncomingFile,
   limits: MessageFileLimits,
 ): Promise<AttachmentRef> {
-  const mimeType = bareMimeType(file.mimeType);
+  const mimeType = resolvedType(file);
   checkMimeType(file.name, mimeType, limits, file.image);
   const path = newPath(file.name);
   const pieces = inPieces(file.bytes, PIECE_BYTES, limits.maxFileBytes, () => fileTooLarge(file.name, limits));

@@ -5,7 +5,6 @@
  * or breaks off midway is refused (`invalid_multipart`, `invalid_on_busy`); what the body stored so
  * far is left in the draft for the intake to remove.
  */
-import { mimeTypeFor } from '../../engine/files/index.js';
 import { isOnBusy, ON_BUSY_VALUES } from '../../spec/internal.js';
 import type { IntakeDesk, MessageDraft } from './message-draft.js';
 import { invalidMultipart, MessageFileRefused, tooManyFiles } from './message-file-refusals.js';
@@ -94,7 +93,8 @@ export async function gatherMultipart(
       if (!bytes) continue;
       if (draft.attachments.length >= limits.maxFiles) throw tooManyFiles(limits);
       const name = part.filename || 'file';
-      const mimeType = part.contentType ?? mimeTypeFor(name);
+      // Without a type (or with the generic one), the name's extension gives it (message-file-store.ts).
+      const mimeType = part.contentType ?? '';
       const stored = await storeMessageFile(files, { name, mimeType, bytes }, limits);
       draft.created.push(stored.path);
       draft.attachments.push(stored);
