@@ -22,6 +22,8 @@ let api: Client;
 let model: OpenAIServer;
 /** The thread the files are sent to; the later tests fork and edit it. */
 let sourceId = '';
+/** The first fork of it, made from the page; forked again through the API for the tree's second level. */
+let firstForkId = '';
 
 /** CRC-32 of PNG chunks (the polynomial of zlib and PNG). */
 function crc32(bytes: Buffer): number {
@@ -303,6 +305,7 @@ describe('forks', () => {
     expect(await listed.getByRole('link').first().getAttribute('href')).toBe(`#/threads/${forkId}`);
     await listed.getByRole('button', { name: `Forks of ${forkId.slice(0, 8)}` }).click();
     await listed.getByText('No forks.').waitFor();
+    firstForkId = forkId;
   });
 
   it('FORK-20: refuses a fork inside a tool round, naming the nearest points, and forks at one of them', async () => {
@@ -495,7 +498,19 @@ describe('a narrow screen', () => {
         expect.stringMatching(/^picked\.png/),
         expect.stringMatching(/^pasted\.png/),
       ]);
-      await page.getByRole('list', { name: 'Fork tree' }).getByRole('listitem').first().waitFor();
+      // A fork of a fork is one level down in the tree, opened in place.
+      const answer = (await log(firstForkId)).at(-1) as Message;
+      const { thread: nested } = await api.threads.fork(firstForkId, { at: answer.id });
+      await page.getByRole('button', { name: 'Refresh forks' }).click();
+      const first = page.getByRole('list', { name: 'Fork tree' }).locator(`li[data-thread-id="${firstForkId}"]`);
+      await first.getByRole('button', { name: `Forks of ${firstForkId.slice(0, 8)}` }).click();
+      await first
+        .getByRole('list', { name: `Forks of ${firstForkId}` })
+        .getByRole('link')
+        .waitFor();
+      expect(await first.locator(`li[data-thread-id="${nested.id}"] a`).getAttribute('href')).toBe(
+        `#/threads/${nested.id}`,
+      );
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await session.shot('history-07-narrow');
     } finally {
