@@ -521,6 +521,23 @@ describe('rewind', () => {
     expect(((await file(copy.id, '/big.bin')) ?? '').slice(0, 3)).toBe('bbb');
     expect(await messages(id)).toEqual(log);
   });
+
+  it("FORK-7: a fork's history starts at its fork point: a rewind of the fork to before it is refused, its files unchanged", async () => {
+    const { id, log } = await twoTurns();
+    const firstAnswer = log.find((message) => message.content === 'one done') as Message;
+    const copy = await forked(id, (log.at(-1) as Message).id);
+    // Before the fork point the fork's files were its source's, which the fork never recorded.
+    const error = await refusal(await rewind(copy.id, { to: firstAnswer.id, force: true }), 409, 'history_expired');
+    expect(error.details).toEqual({ oldest: (log.at(-1) as Message).id });
+    await refusal(await fork(copy.id, { at: firstAnswer.id }), 409, 'history_expired');
+    expect(await messages(copy.id)).toEqual(log);
+    expect(await files(copy.id, PATHS)).toEqual(['v2', null, 'n']);
+    // At the fork point itself, and after it, the fork's own history answers.
+    expect((await rewind(copy.id, { to: (log.at(-1) as Message).id })).status).toBe(200);
+    // The source still reaches back.
+    const back = await forked(id, firstAnswer.id);
+    expect(await files(back.id, PATHS)).toEqual(['v1', 'here', null]);
+  });
 });
 
 describe('the undo journal and the file history', () => {

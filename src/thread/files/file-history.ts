@@ -130,6 +130,14 @@ export class FileHistory {
     }
   }
 
+  /**
+   * A fork's history starts at its fork point: the files before it were its source's, never
+   * recorded here, so points before `seq` are out of reach as if their records had been dropped.
+   */
+  static startAt(meta: ThreadMeta, seq: number): void {
+    meta.set(EXPIRED_KEY, seq - 1);
+  }
+
   /** The newest position whose records were dropped (points at or before it cannot be reached); null: none was. */
   expiredThrough(): number | null {
     return this.options.meta.get<number>(EXPIRED_KEY);

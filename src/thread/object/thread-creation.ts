@@ -15,7 +15,7 @@ import { scopedValueNames } from '../../spec/internal.js';
 import type { RuntimeEnv } from '../bindings/index.js';
 import { type CreateThreadInput, fail, ok, type RpcResult } from '../bindings/index.js';
 import { SCOPED_NAMES_KEY } from '../children/index.js';
-import { FileLedger } from '../files/index.js';
+import { FileHistory, FileLedger } from '../files/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
@@ -77,6 +77,9 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
       // FORK-2: a fork starts from its source's log and key-value rows, as the source stored them.
       if (input.fork) {
         store.copyLog(input.fork.log);
+        // FORK-7: a rewind of the fork reaches back to its fork point, no further.
+        const forkPoint = input.fork.log.at(-1);
+        if (forkPoint) FileHistory.startAt(host.meta, forkPoint.seq);
         for (const [key, text] of input.fork.values) store.setRawValue(key, text);
       }
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
