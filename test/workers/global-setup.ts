@@ -11,7 +11,7 @@ import type { ScriptedRequest } from '@standardagents/spec';
 import type { TestProject } from 'vitest/node';
 import { startGoogleServer } from '../../harness/google-server.mjs';
 import { startMcpServer, startOAuthMcpServer } from '../../harness/mcp-servers.mjs';
-import { type RecordedBody, type Reply, startOpenAIServer } from '../../harness/openai-server.mjs';
+import { type RecordedBody, type Reply, type StreamReply, startOpenAIServer } from '../../harness/openai-server.mjs';
 import { handleWebhookRequest } from '../../harness/webhook-receiver.mjs';
 import { startAnthropicServer } from '../support/anthropic-server.js';
 import { directiveScript } from '../support/directive-script.js';
@@ -42,7 +42,15 @@ async function directiveReply(body: RecordedBody): Promise<Reply> {
     messages: (body.messages ?? []) as unknown as ScriptedRequest['messages'],
     toolNames: (body.tools ?? []).map((tool) => tool.function.name),
   });
+  // A script may also pace the stream or break it (harness/openai-server.mjs): these pass through.
+  const { chunkSize, chunkDelayMs, streamError } = reply as Pick<
+    StreamReply,
+    'chunkSize' | 'chunkDelayMs' | 'streamError'
+  >;
   return {
+    chunkSize,
+    chunkDelayMs,
+    streamError,
     text: reply.text,
     toolCalls: reply.toolCalls?.map((call) => ({
       name: call.name,

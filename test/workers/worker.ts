@@ -17,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { directiveScript } from '../support/directive-script.js';
 import * as callVisibility from './call-visibility-app.js';
+import * as coalescing from './coalescing-app.js';
 import * as conformance from './conformance/app.js';
 import * as containment from './containment-app.js';
 import * as doubleTexting from './double-texting-app.js';
@@ -477,6 +478,7 @@ const runtime = createRuntime({
     ...threadStateApp.prompts,
     ...callVisibility.prompts,
     ...limitsApp.prompts,
+    ...coalescing.prompts,
     ...effectsApp.prompts,
     ...hooksApp.prompts,
     ...endpointsApp.prompts,
@@ -489,7 +491,7 @@ const runtime = createRuntime({
   hooks: hooksApp.hooks,
   hookTimeoutMs: hooksApp.HOOK_TIMEOUT_MS,
   // ATT-6, THR-8: small enough that a test fills a thread in a few megabytes or messages.
-  limits: quotaApp.LIMITS,
+  limits: { ...quotaApp.LIMITS, deltaFlushMs: coalescing.DELTA_FLUSH_MS },
   // BEAT-1: heartbeats in a fraction of a second rather than every 30 s.
   toolHeartbeatMs: callVisibility.HEARTBEAT_MS,
   skills: [
@@ -521,6 +523,7 @@ const runtime = createRuntime({
     ...threadStateApp.agents,
     ...callVisibility.agents,
     ...limitsApp.agents,
+    ...coalescing.agents,
     ...effectsApp.agents,
     ...doubleTexting.agents,
     ...historyApp.agents,

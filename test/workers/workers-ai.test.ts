@@ -85,8 +85,9 @@ describe('Workers AI provider in a thread', () => {
     const deltas = stream.frames.flatMap((frame) =>
       frame.type === 'message_delta' && frame.message_id === final.id ? [frame.delta] : [],
     );
-    expect(deltas).toHaveLength(Math.ceil(answer.length / 5));
-    expect(deltas.join('')).toBe(answer);
+    // The binding streams five characters a piece; the thread sends the first at once and joins the
+    // rest into one frame before the message (THR-9: the test Worker's interval outlasts the test).
+    expect(deltas).toEqual([answer.slice(0, 5), answer.slice(5)]);
     stream.close();
   });
 

@@ -2,7 +2,7 @@
  * What one thread may hold (ATT-6, THR-8, SIDE-1), set in `createRuntime({ limits })`: the total size
  * of its files, how many messages may wait in its inbox for a running turn, and how long the full
  * text of a truncated tool output is kept, and how many bytes of earlier file versions it keeps for
- * forks and rewinds.
+ * forks and rewinds, and how often streamed model text is sent.
  *
  * The defaults: 1 GiB of files per thread is ten uploads at the 100 MiB per-file limit, far beyond
  * what a conversation's attachments, tool outputs and sidecars come to, yet it keeps one key from
@@ -10,7 +10,9 @@
  * the model at its next step, so a human never has more than a few waiting; a hundred is a client
  * gone wrong or a flood, and each one would otherwise grow the next model request. Seven days of
  * sidecars: a conversation picked up within a week still finds the output it was shown the head of;
- * older ones only take room in the quota.
+ * older ones only take room in the quota. 50 ms between text frames: about 20 a second still reads
+ * as a live stream, while a fast model sends a token every few milliseconds, each otherwise a stored
+ * row and a WebSocket message.
  */
 import { DefinitionError } from '../../spec/internal.js';
 import { DEFAULT_MESSAGE_FILE_LIMITS, type MessageFileLimits, messageFileLimits } from './message-file-limits.js';
@@ -33,6 +35,11 @@ export interface RuntimeLimits {
    * go, and points that needed them can no longer be reached. Default: `threadStorageBytes`.
    */
   fileHistoryBytes?: number;
+  /**
+   * Milliseconds between two `message_delta` frames of one model step: the text streamed in between
+   * is sent joined in one frame (THR-9). 0 sends every delta the model streams. Default 50.
+   */
+  deltaFlushMs?: number;
   /** Files on a user's message: sizes, count, types, image sides (message-file-limits.ts). */
   messageFiles?: Partial<MessageFileLimits>;
 }
@@ -46,10 +53,17 @@ export const DEFAULT_LIMITS: ThreadLimits = {
   inboxMessages: 100,
   toolOutputRetentionMs: 7 * 24 * 60 * 60 * 1000,
   fileHistoryBytes: 1024 ** 3,
+  deltaFlushMs: 50,
   messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
 };
 
-/** The limits with their defaults filled in; anything but a positive whole number is a definition error. */
+/** Limits that may be 0 (a 0 interval turns the coalescing off). */
+const MAY_BE_ZERO = new Set(['deltaFlushMs']);
+
+/**
+ * The limits with their defaults filled in; anything but a positive whole number (or 0, where
+ * MAY_BE_ZERO allows it) is a definition error.
+ */
 export function threadLimits(limits: RuntimeLimits = {}): ThreadLimits {
   const { messageFiles, ...counts } = limits;
   const { messageFiles: _defaults, ...defaults } = DEFAULT_LIMITS;
@@ -60,8 +74,10 @@ export function threadLimits(limits: RuntimeLimits = {}): ThreadLimits {
     ...counts,
   };
   for (const [name, value] of Object.entries(resolved)) {
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new DefinitionError(`limits.${name} must be a positive whole number, not ${String(value)}`);
+    const least = MAY_BE_ZERO.has(name) ? 0 : 1;
+    if (!Number.isSafeInteger(value) || value < least) {
+      const kind = least === 0 ? 'whole number of 0 or more' : 'positive whole number';
+      throw new DefinitionError(`limits.${name} must be a ${kind}, not ${String(value)}`);
     }
   }
   return { ...resolved, messageFiles: messageFileLimits(messageFiles) };

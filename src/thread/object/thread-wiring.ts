@@ -13,6 +13,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import type { Frame } from '../../engine/ports/index.js';
 import type { Registry } from '../../engine/registry/index.js';
+import { CoalescedTextFrames } from '../../engine/step/index.js';
 import type { ThreadStatus } from '../../spec/index.js';
 import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
 import {
@@ -55,6 +56,8 @@ import { UsageReports } from './usage-reports.js';
 
 export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   protected frames: FrameLog;
+  /** Every frame passes here on its way to the log: model text sent at most once per interval (THR-9). */
+  private readonly coalesced: CoalescedTextFrames;
   private storeCache: SqliteThreadStore | null = null;
   private filesCache: CountedFileStore | null = null;
   protected readonly metaTable: ThreadMeta;
@@ -93,6 +96,10 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   ) {
     super(ctx, env);
     this.frames = new FrameLog(ctx);
+    this.coalesced = new CoalescedTextFrames(
+      (frame) => this.frames.append(frame, this.variables.scrubber.text),
+      registry.limits.deltaFlushMs,
+    );
     this.metaTable = new ThreadMeta(ctx.storage);
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
@@ -239,7 +246,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
   }
 
   protected emit = (frame: Frame): void => {
-    this.frames.append(frame, this.variables.scrubber.text);
+    this.coalesced.emit(frame);
   };
 
   protected details(record: ThreadRecord, storage: StorageUsage = this.files().usage()): ThreadDetails {
@@ -300,6 +307,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
 
   /** Drops all storage and leaves an empty object that answers "not found". */
   protected async erase(): Promise<void> {
+    this.coalesced.drop();
     await this.ctx.storage.deleteAll();
     this.metaTable.forget();
     this.storeCache = null;

@@ -44,6 +44,9 @@ const runtime = createRuntime({
   tools: { ...examples.tools, pick_color, token_length },
   prompts: [...examples.prompts, consolePrompt],
   agents: [...examples.agents, consoleAgent],
+  // A frame per text delta: the stream tests cut a socket after a count of deltas, which coalescing
+  // (test/workers/coalesced-text.test.ts) would make a count of 50 ms intervals instead.
+  limits: { deltaFlushMs: 0 },
 });
 
 export const Thread = runtime.Thread;

@@ -14,6 +14,7 @@ describe('thread limits', () => {
       inboxMessages: 100,
       toolOutputRetentionMs: WEEK_MS,
       fileHistoryBytes: 1024 ** 3,
+      deltaFlushMs: 50,
       messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
     expect(DEFAULT_LIMITS).toEqual(new Registry({}).limits);
@@ -22,6 +23,7 @@ describe('thread limits', () => {
       inboxMessages: 3,
       toolOutputRetentionMs: WEEK_MS,
       fileHistoryBytes: 1024 ** 3,
+      deltaFlushMs: 50,
       messageFiles: DEFAULT_MESSAGE_FILE_LIMITS,
     });
   });
@@ -32,6 +34,16 @@ describe('thread limits', () => {
     for (const fileHistoryBytes of [0, -1, 0.5]) {
       expect(() => new Registry({ limits: { fileHistoryBytes } })).toThrow(DefinitionError);
     }
+  });
+
+  it('THR-9: streamed text is sent at most every 50 ms unless the application says otherwise; 0 sends every delta', () => {
+    expect(new Registry({ limits: { deltaFlushMs: 0 } }).limits.deltaFlushMs).toBe(0);
+    expect(new Registry({ limits: { deltaFlushMs: 250 } }).limits.deltaFlushMs).toBe(250);
+    for (const deltaFlushMs of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => new Registry({ limits: { deltaFlushMs } })).toThrow(DefinitionError);
+    }
+    // Zero stays refused where it means nothing.
+    expect(() => new Registry({ limits: { inboxMessages: 0 } })).toThrow(DefinitionError);
   });
 
   it('MSG-5: files on a message: 100 MiB each, 10 per message, images, PDF and text, 8000 px a side, each replaceable', () => {
