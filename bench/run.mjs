@@ -19,6 +19,9 @@
  *   tracing       a tool round and a turn with spans stored and sent to a local collector, beside
  *                 tracing switched off (two wrangler devs of their own, side by side);
  *   scale         1,000 threads at once, 10 rounds each, beside 1,000 Floor turns at once;
+ *   bill          the billable units of a tool round and of a 10-round turn (Durable Object and
+ *                 SQLite, D1, R2, requests, CPU), priced per 1,000 turns (a wrangler dev of its own
+ *                 with the meter of bench/meter.ts on);
  *   restart       a turn resuming by its alarm after wrangler dev is killed and started again;
  *   cold start    the bundle's size, and a fresh workerd's time to its first answers beside a trivial
  *                 Worker's (no wrangler dev: each start is a workerd of its own).
@@ -35,6 +38,7 @@ import { benchClient } from './client.mjs';
 import { startIdentityProvider } from './identity-provider.mjs';
 import { startTimedModelServer } from './model-server.mjs';
 import { describeMachine, renderResults } from './report.mjs';
+import { bill } from './scenarios/bill.mjs';
 import { coldStart } from './scenarios/cold-start.mjs';
 import { endToEnd } from './scenarios/end-to-end.mjs';
 import { fanOut } from './scenarios/fan-out.mjs';
@@ -93,6 +97,7 @@ const ON_SHARED_DEV = [
 const ON_THEIR_OWN = [
   ['tracing', 'Tracing on against off', tracing],
   ['scale', 'Scale', scale],
+  ['bill', 'The bill', bill],
   ['restart', 'Resume after a crash', restart],
   ['cold-start', 'Cold start', coldStart],
 ];

@@ -28,11 +28,14 @@ import type { HttpEnv } from '../src/http/contract/index.js';
 import { signIn } from '../src/http/identity/index.js';
 import { createRuntime, defineAgent, defineModel, definePrompt, defineTool, type RuntimeEnv } from '../src/index.js';
 import { Floor } from './floor.js';
+import { countDelivery, countRequest, meteredEnv, meterStorage, readMeter } from './meter.js';
 
 interface BenchEnv extends RuntimeEnv {
   FLOOR: DurableObjectNamespace<Floor>;
   /** The model server's Workers AI endpoint. */
   WORKERS_AI_URL?: string;
+  /** `1`: count billable units (bench/meter.ts), read at `GET /bench/meter`. */
+  BENCH_METER?: string;
 }
 
 /** The other provider adapters, each timed against the same model server as `bench` (OpenAI). */
@@ -108,8 +111,34 @@ const serveRuntime = runtime.worker.fetch;
 if (!serveRuntime) throw new Error('the runtime Worker has no fetch handler');
 
 export class Thread extends runtime.Thread {
+  private readonly metered: boolean;
   constructor(ctx: DurableObjectState, env: BenchEnv) {
-    super(ctx, { ...env, AI: workersAIOverHttp(env.WORKERS_AI_URL ?? '') });
+    const metered = env.BENCH_METER === '1';
+    if (metered) meterStorage(ctx.storage);
+    super(ctx, meteredEnv({ ...env, AI: workersAIOverHttp(env.WORKERS_AI_URL ?? '') }));
+    this.metered = metered;
+  }
+  override async alarm(): Promise<void> {
+    if (this.metered) countDelivery('alarms');
+    return super.alarm();
+  }
+  override async webSocketMessage(socket: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (this.metered) countDelivery('webSocketMessages');
+    return super.webSocketMessage(socket, message);
+  }
+}
+
+export class Tenant extends runtime.Tenant {
+  private readonly metered: boolean;
+  constructor(ctx: DurableObjectState, env: BenchEnv) {
+    const metered = env.BENCH_METER === '1';
+    if (metered) meterStorage(ctx.storage);
+    super(ctx, meteredEnv(env));
+    this.metered = metered;
+  }
+  override async alarm(): Promise<void> {
+    if (this.metered) countDelivery('alarms');
+    return super.alarm();
   }
 }
 
@@ -135,15 +164,18 @@ const signInProbe = new Hono<HttpEnv>()
   .get('/bench/d1', async (c) => {
     await c.env.DB.prepare('SELECT 1').first();
     return c.text('ok');
-  });
+  })
+  // The billable units counted since the last read (bench/meter.ts), and a fresh count.
+  .get('/bench/meter', (c) => c.json(readMeter()));
 
 export { Floor };
 export const SandboxNetwork = runtime.SandboxNetwork;
-export const Tenant = runtime.Tenant;
 
 export default {
-  fetch(request, env, ctx) {
+  fetch(request, untouched, ctx) {
+    const env = meteredEnv(untouched);
     const url = new URL(request.url);
+    if (env !== untouched && url.pathname !== '/bench/meter') countRequest();
     if (url.pathname.startsWith('/floor/')) return env.FLOOR.get(env.FLOOR.idFromName(url.pathname)).fetch(request);
     if (url.pathname.startsWith('/bench/')) return signInProbe.fetch(request, env, ctx);
     return serveRuntime(request, env, ctx);
