@@ -15,8 +15,18 @@ export interface Budget {
   maxCost?: number;
 }
 
+/**
+ * The thread's and the current turn's totals, kept in one row: a step writes it once (a stored row
+ * is billed per write). Threads from before keep theirs in two rows, read until their next step.
+ */
+const USAGE_KEY = 'usage';
 const THREAD_KEY = 'usage:thread';
 const TURN_KEY = 'usage:turn';
+
+interface StoredUsage {
+  thread: UsageTotals;
+  turn: { turn: string; totals: UsageTotals };
+}
 /** Where a thread's own budget (given at creation) is kept. */
 export const BUDGET_KEY = 'budget';
 
@@ -57,13 +67,22 @@ function added(totals: UsageTotals, usage: ModelUsage, cost: number | null): Usa
   };
 }
 
+function storedUsage(store: UsageStore): Partial<StoredUsage> {
+  const combined = store.getValue(USAGE_KEY) as StoredUsage | undefined;
+  if (combined) return combined;
+  return {
+    thread: store.getValue(THREAD_KEY) as UsageTotals | undefined,
+    turn: store.getValue(TURN_KEY) as StoredUsage['turn'] | undefined,
+  };
+}
+
 export function threadUsage(store: UsageStore): UsageTotals {
-  return (store.getValue(THREAD_KEY) as UsageTotals | undefined) ?? NO_USAGE;
+  return storedUsage(store).thread ?? NO_USAGE;
 }
 
 /** The totals of the turn started by user message `turnId` (the newest turn's when omitted). */
 export function turnUsage(store: UsageStore, turnId?: string): UsageTotals {
-  const stored = store.getValue(TURN_KEY) as { turn: string; totals: UsageTotals } | undefined;
+  const stored = storedUsage(store).turn;
   if (!stored || (turnId !== undefined && stored.turn !== turnId)) return NO_USAGE;
   return stored.totals;
 }
@@ -81,8 +100,7 @@ export function recordUsage(
   const cost = stepCost(step.usage, step.model.prices);
   const thread = added(threadUsage(store), step.usage, cost);
   const turn = added(turnUsage(store, step.turnId), step.usage, cost);
-  store.setValue(THREAD_KEY, thread);
-  store.setValue(TURN_KEY, { turn: step.turnId, totals: turn });
+  store.setValue(USAGE_KEY, { thread, turn: { turn: step.turnId, totals: turn } } satisfies StoredUsage);
   emit({
     type: 'usage',
     message_id: step.messageId,

@@ -39,6 +39,7 @@ const NOT_COPIED_KEYS = new Set([
   'child_registry',
   'subagent_instances',
   'webhooks:announced_waits',
+  'usage',
   'usage:thread',
   'usage:turn',
 ]);

@@ -21,10 +21,14 @@ export const THREAD_SCHEMA = [
     attachments TEXT,
     envelope TEXT
   )`,
-  `CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  // Every write here is billed by the row, and a table's every index is a row of its own. The frame
+  // log numbers its frames itself and never deletes one, so AUTOINCREMENT (a write of sqlite_sequence
+  // per frame) buys nothing; tables keyed by text are WITHOUT ROWID, so a row is one write, not two
+  // (the row and its key's index). Threads made before keep their tables: both shapes read alike.
+  `CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS tool_journal (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS tool_journal (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL, body_hash TEXT)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
