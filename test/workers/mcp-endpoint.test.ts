@@ -267,6 +267,14 @@ describe('the MCP endpoint', () => {
         ),
       ),
     ).toEqual(new Set(ids));
+    // Every field a listed thread has is declared in the tool's output schema: a strict client
+    // (the SDK's default validator in Node) refuses a listing with one undeclared.
+    const { tools } = await client.listTools();
+    const declared = tools.find((tool) => tool.name === 'list_threads')?.outputSchema as {
+      properties: { threads: { items: { properties: Record<string, unknown>; additionalProperties?: boolean } } };
+    };
+    const row = (http as { threads: Record<string, unknown>[] }).threads[0] as Record<string, unknown>;
+    expect(Object.keys(declared.properties.threads.items.properties).sort()).toEqual(Object.keys(row).sort());
 
     const read = await call(client, 'read_thread', { thread_id: ids[0] });
     expect(read.result.structuredContent).toEqual(await (await api(`/api/threads/${ids[0]}/messages`)).json());

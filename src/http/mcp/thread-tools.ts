@@ -12,26 +12,18 @@ import {
   ThreadIndex,
   threadStub,
 } from '../../thread/bindings/index.js';
-import { ListMessagesQuery, ListThreadsQuery, unwrap } from '../contract/index.js';
+import { ListMessagesQuery, ListThreadsQuery, ThreadListSchema, unwrap } from '../contract/index.js';
 import { threadId } from '../routes/index.js';
 import { asToolResult, jsonResult, type McpCallContext } from './call-context.js';
 
-const ThreadPage = z.object({
-  threads: z.array(
-    z.object({
-      id: z.string(),
-      agent: z.string(),
-      tenant: z.string(),
-      user_id: z.string().nullable(),
-      shared: z.boolean(),
-      parent_id: z.string().nullable(),
-      status: z.string(),
-      tags: z.array(z.string()),
-      created_at: z.number(),
-      updated_at: z.number(),
-    }),
-  ),
-  next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null at the end'),
+/**
+ * What `GET /api/threads` answers, as that route's schema declares it (the MCP client checks the
+ * answer against it, so a field the listing gains must be declared once, there), plus the tenant the
+ * index rows carry.
+ */
+const listedThread = ThreadListSchema.shape.threads.element;
+const ThreadPage = ThreadListSchema.extend({
+  threads: z.array(listedThread.extend({ tenant: z.string() })),
 });
 
 const MessagePage = z.object({
