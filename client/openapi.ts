@@ -1354,6 +1354,8 @@ export interface components {
       /** @description What a paused thread waits for, oldest first */
       waiting_for: components['schemas']['WaitingFor'][];
       last_error: string | null;
+      /** @description Why the thread index refused this thread for good, so listings miss it; null while the index has it or is still being told */
+      index_error: string | null;
       message_count: number;
       /** @description The newest stream frame: resume the stream after it */
       last_frame_seq: number;

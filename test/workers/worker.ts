@@ -28,6 +28,7 @@ import * as family from './family-app.js';
 import * as google from './google-app.js';
 import * as historyApp from './history-app.js';
 import * as hooksApp from './hooks-app.js';
+import * as indexOutbox from './index-outbox-app.js';
 import * as limitsApp from './limits-app.js';
 import * as mcpApp from './mcp-app.js';
 import * as modelFiles from './model-files-app.js';
@@ -523,6 +524,7 @@ const runtime = createRuntime({
     ...threadStateApp.agents,
     ...callVisibility.agents,
     ...limitsApp.agents,
+    ...indexOutbox.agents,
     ...coalescing.agents,
     ...effectsApp.agents,
     ...doubleTexting.agents,
@@ -575,10 +577,11 @@ const runtime = createRuntime({
   ]),
 });
 
-// The Workers AI test model reaches its stub binding through the env each thread receives (workers-ai-app.ts).
+// The Workers AI test model reaches its stub binding through the env each thread receives (workers-ai-app.ts);
+// the thread index's writes pass a switch a test can set (index-outbox-app.ts).
 export class Thread extends runtime.Thread {
   constructor(...[ctx, env]: ConstructorParameters<typeof runtime.Thread>) {
-    super(ctx, workersAi.withStubBinding(env));
+    super(ctx, workersAi.withStubBinding(indexOutbox.withSwitchableIndex(env)));
   }
 }
 export const SandboxNetwork = runtime.SandboxNetwork;

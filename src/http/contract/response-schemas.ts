@@ -141,6 +141,12 @@ export const ThreadDetailsSchema = z
     children: z.array(z.object({ id: z.string(), status: ThreadStatusSchema.optional() })),
     waiting_for: z.array(WaitingForSchema).describe('What a paused thread waits for, oldest first'),
     last_error: z.string().nullable(),
+    index_error: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the thread index refused this thread for good, so listings miss it; null while the index has it or is still being told',
+      ),
     message_count: z.number().int(),
     last_frame_seq: z.number().int().describe('The newest stream frame: resume the stream after it'),
     usage: z.object({ thread: UsageTotalsSchema, turn: UsageTotalsSchema }),

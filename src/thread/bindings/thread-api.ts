@@ -176,6 +176,11 @@ export interface ThreadDetails {
   /** What a paused thread waits for, oldest first; empty when it waits for nothing. */
   waiting_for: WaitingFor[];
   last_error: string | null;
+  /**
+   * Why the thread index refused the thread for good (listings miss it until a later change is
+   * accepted); null while the index has it or is still being told (THR-1).
+   */
+  index_error: string | null;
   message_count: number;
   /** The newest stream frame: a WebSocket opened with `?after=` this misses nothing from now on. */
   last_frame_seq: number;

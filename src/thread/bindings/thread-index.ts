@@ -164,7 +164,10 @@ function visibleTo(principal: Principal): VisibleThreads {
 export class ThreadIndex {
   constructor(private readonly db: D1Database) {}
 
-  /** Writes the thread's row and its open waits (none for a thread that waits for nothing). */
+  /**
+   * Writes the thread's row and its open waits (none for a thread that waits for nothing). Sent again
+   * after a try whose answer was lost, it updates the row it made rather than failing on it.
+   */
   async insert(thread: IndexedThread, personWaits = false, waits: readonly IndexedWait[] = []): Promise<void> {
     await ensureSchema(this.db);
     await this.db.batch([
@@ -172,7 +175,9 @@ export class ThreadIndex {
         .prepare(
           `INSERT INTO threads (id, agent, tenant, user_id, shared, parent_id, status, tags, created_at, updated_at,
              person_waits, forked_from)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (id) DO UPDATE SET status = excluded.status, agent = excluded.agent,
+             person_waits = excluded.person_waits, updated_at = excluded.updated_at`,
         )
         .bind(
           thread.id,

@@ -2,9 +2,9 @@
  * What creating a thread writes (THR-1, VAR-2, VAR-3, PERM-1), all or nothing: its variables sealed
  * (a secret too short to scrub, or no key to seal it, refuses the thread), its record, its session
  * rules and the rules it inherits, its first messages, the sizes of files its parent handed it
- * (ATT-6), a fork's copied log and key-value rows (FORK-2), then its row in the D1 index; without the row the thread is erased again. The first turn
- * starts as soon as the thread's own storage holds it, beside the index write, so the D1 round trip
- * is not on the turn's path.
+ * (ATT-6), a fork's copied log and key-value rows (FORK-2), and its row for the D1 index, in the
+ * thread's outbox (index-writes.ts). The thread's own storage is the record: the answer and the
+ * first turn do not wait for D1, which is told off their path and retried until it accepts.
  */
 
 import { BUDGET_KEY } from '../../engine/conversation/index.js';
@@ -33,8 +33,6 @@ export interface CreationHost {
   store(): SqliteThreadStore;
   /** The thread is stored: its first frames go out and its first turn may start. */
   started(): Promise<void>;
-  /** Stops a turn that started (the index refused the thread). */
-  stop(): Promise<void>;
   /** Drops everything written, leaving an empty object. */
   erase(): Promise<void>;
   /** Installs the agent's schedules, inside the creation's transaction (throws to refuse the thread). */
@@ -97,26 +95,16 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
         store.append({ role: message.role, content: message.content, metadata: message.metadata ?? null });
       }
       host.installSchedules?.();
+      // THR-1: what the index has to learn is kept with the thread, in this transaction.
+      host.index.recordRow(indexRowFor(record));
     });
   } catch (error) {
     // Rolled back: what memory holds of it goes too, and the object is empty again.
     await host.erase();
     throw error;
   }
-  // The D1 round trip runs beside the first frames and the turn's start, not before them.
-  const indexed = host.index.insert(indexRowFor(record));
-  indexed.catch(() => {});
   await host.started();
-  try {
-    await indexed;
-  } catch (error) {
-    await host.stop();
-    await host.erase();
-    return fail({
-      status: 503,
-      code: 'index_unavailable',
-      message: `thread index write failed: ${(error as Error).message}`,
-    });
-  }
+  // The D1 round trip runs after the answer is ready, never before it.
+  await host.index.created();
   return ok(record);
 }

@@ -7,6 +7,7 @@ import { threadBudget, threadUsage, turnUsage } from '../../engine/conversation/
 import type { AgentBudget, Interaction } from '../../spec/index.js';
 import type { JsonValue, ThreadDetails, ThreadIndex, WaitingFor } from '../bindings/index.js';
 import type { SqliteThreadStore, ThreadMeta, ThreadRecord } from '../storage/index.js';
+import { INDEX_ERROR_KEY } from './index-refusal.js';
 
 export function threadDetails(
   record: ThreadRecord,
@@ -30,6 +31,7 @@ export function threadDetails(
     children: store.children().map((id) => ({ id })),
     waiting_for: waitingFor(store.openInteractions()),
     last_error: meta.get<string>('last_error'),
+    index_error: meta.get<string>(INDEX_ERROR_KEY),
     message_count: store.messageCount(),
     last_frame_seq: lastFrameSeq,
     usage: { thread: threadUsage(store), turn: turnUsage(store) },

@@ -161,7 +161,6 @@ export class ThreadObject extends ThreadBranching implements ThreadRpc {
           await armSchedules(this.scheduleDesk());
         },
         installSchedules: () => installAgentSchedules(this.scheduleDesk(), input.agent),
-        stop: () => this.driver.abort('the thread index refused the thread'),
         erase: () => this.erase(),
       },
       input,
@@ -478,6 +477,8 @@ export class ThreadObject extends ThreadBranching implements ThreadRpc {
     const record = this.record();
     if (!record) return;
     await this.reporter.retry(record, this.store().messages());
+    // THR-1: what the thread index was not told yet goes before anything else the alarm does.
+    this.indexWrites.retry();
     // WAIT-1: waits for children past their cap are answered before the loop looks for work.
     await expireChildWaits(this.answerDesk());
     // Effects due now run before a turn starts, those that came due during it once it has ended:
@@ -504,6 +505,7 @@ export class ThreadObject extends ThreadBranching implements ThreadRpc {
     // The turn deleted the alarm when it ended: it comes back for the next effect due.
     await this.effects.arm();
     await armSchedules(this.scheduleDesk());
+    await this.indexWrites.arm();
   }
 
   override async webSocketClose(socket: WebSocket, code: number, reason: string): Promise<void> {

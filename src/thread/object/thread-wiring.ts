@@ -38,6 +38,7 @@ import { ThreadVariables } from '../secrets/index.js';
 import {
   EffectRows,
   FrameLog,
+  IndexOutboxRows,
   ownershipOf,
   ScheduleRows,
   SpanRows,
@@ -47,7 +48,7 @@ import {
 } from '../storage/index.js';
 import { acquireTurnSlot, leaseHolder, TurnLease } from '../tenancy/index.js';
 import { BusyInterrupts, runningTurnStart, ThreadTraces, TurnDriver } from '../turn/index.js';
-import { IndexWrites } from './index-writes.js';
+import { IndexWrites, type StatusChange } from './index-writes.js';
 import { threadDetails } from './thread-details.js';
 import type { EndingHost } from './thread-ending.js';
 import { DurableThreadHost } from './thread-host.js';
@@ -103,7 +104,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.metaTable = new ThreadMeta(ctx.storage);
     this.index = new ThreadIndex(env.DB);
     this.variables = new ThreadVariables({ ctx, env, registry, info: () => this.record() });
-    this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError);
+    const outbox = new IndexOutboxRows<StatusChange>(ctx.storage);
+    this.indexWrites = new IndexWrites(this.index, ctx, this.variables.logError, outbox, this.metaTable);
     const usage = { ctx, index: new UsageIndex(env.DB), meta: this.metaTable, record: () => this.record() };
     this.usageReports = new UsageReports({ ...usage, logError: this.variables.logError });
     this.reporter = new ParentReporter(ctx, env, this.metaTable, this.variables.logError);
@@ -174,6 +176,8 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
       await this.variables.openAtWake();
       // THR-3: the status says a turn was running when the previous instance died.
       if (this.metaTable.get('status') === 'running') await this.driver.resumeInterrupted();
+      // THR-1: what the thread index was not told when the previous instance died goes now.
+      if (this.metaTable.record()) this.indexWrites.retry();
     });
     // Heartbeats answered without waking a hibernating object (THR-2).
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('ping', 'pong'));
@@ -310,6 +314,7 @@ export abstract class ThreadWiring extends DurableObject<RuntimeEnv> {
     this.coalesced.drop();
     await this.ctx.storage.deleteAll();
     this.metaTable.forget();
+    this.indexWrites.forget();
     this.storeCache = null;
     this.filesCache = null;
     this.variables.reset();

@@ -15,6 +15,8 @@ export type { HistoryRow } from './history-rows.js';
 export { HistoryRows } from './history-rows.js';
 export type { IdempotencyRow } from './idempotency-rows.js';
 export { IdempotencyRows } from './idempotency-rows.js';
+export type { IndexOutbox, OutboxEntry } from './index-outbox-rows.js';
+export { IndexOutboxRows } from './index-outbox-rows.js';
 export type { McpServerColumn } from './mcp-rows.js';
 export { McpServerRows } from './mcp-rows.js';
 export type { NewScheduleRow, ScheduleRow, TickRecord } from './schedule-rows.js';
