@@ -52,6 +52,18 @@ export class ApiClient {
     return this.json(`/api/threads/${id}`);
   }
 
+  /**
+   * The thread's view once the turn a posted message started has ended; null while it runs. A
+   * message's turn starts at the thread's next alarm: until then the thread reads idle with the
+   * message last in its log, which is a turn not yet begun, not one ended.
+   */
+  async endedTurn(id: string): Promise<ThreadView | null> {
+    const view = await this.thread(id);
+    if (view.status === 'running') return null;
+    if (view.status === 'idle' && (await this.messages(id)).at(-1)?.role === 'user') return null;
+    return view;
+  }
+
   /** The log; `depth` 1 adds what ran nested (prompt tools, calls a tool invoked). */
   async messages(id: string, depth?: number): Promise<Message[]> {
     const query = depth === undefined ? '' : `&depth=${depth}`;

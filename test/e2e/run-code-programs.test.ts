@@ -52,8 +52,7 @@ afterAll(async () => {
 async function settled(id: string, timeoutMs = 60_000): Promise<Message[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const view = await api.thread(id);
-    if (view.status !== 'running') return api.messages(id);
+    if (await api.endedTurn(id)) return api.messages(id);
     if (Date.now() > deadline) throw new Error(`thread ${id} still running after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -59,8 +59,8 @@ afterAll(async () => {
 async function settled(id: string, timeoutMs = 60_000): Promise<Message[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const view = await api.thread(id);
-    if (view.status !== 'running') {
+    const view = await api.endedTurn(id);
+    if (view) {
       expect(view, 'the turn ended idle').toMatchObject({ status: 'idle' });
       return api.messages(id);
     }

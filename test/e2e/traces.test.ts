@@ -116,8 +116,8 @@ function post(path: string, json: unknown, traceparent?: string): Promise<Respon
 async function settled(id: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const view = await api.thread(id);
-    if (view.status !== 'running' && (view.status as string) !== 'waiting') {
+    const view = await api.endedTurn(id);
+    if (view && (view.status as string) !== 'waiting') {
       expect(view, 'the turn ended idle').toMatchObject({ status: 'idle', last_error: null });
       return;
     }

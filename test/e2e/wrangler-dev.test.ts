@@ -227,8 +227,8 @@ describe('wrangler dev', () => {
       const { id } = await api.createThread({ agent });
       await api.postMessage(id, 'What time is it?');
       for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-        const view = await api.thread(id);
-        if (view.status !== 'running') {
+        const view = await api.endedTurn(id);
+        if (view) {
           if (view.last_error) throw new Error(`${agent}: ${view.last_error}`);
           break;
         }

@@ -270,7 +270,7 @@ describe('the MCP endpoint', () => {
     // Every field a listed thread has is declared in the tool's output schema: a strict client
     // (the SDK's default validator in Node) refuses a listing with one undeclared.
     const { tools } = await client.listTools();
-    const declared = tools.find((tool) => tool.name === 'list_threads')?.outputSchema as {
+    const declared = tools.find((tool) => tool.name === 'list_threads')?.outputSchema as unknown as {
       properties: { threads: { items: { properties: Record<string, unknown>; additionalProperties?: boolean } } };
     };
     const row = (http as { threads: Record<string, unknown>[] }).threads[0] as Record<string, unknown>;
