@@ -78,6 +78,13 @@ export interface ThreadStore {
   deleteMessages(ids: readonly string[]): void;
   getValue(key: string): unknown;
   setValue(key: string, value: unknown): void;
+  /**
+   * What `derive` makes of a key's value, kept in memory until the key is written again: a thread's
+   * permission rules are read at every call and change rarely. `derive` is a module's constant (it
+   * names what is kept) and must not change what it is given. Optional: a store without it is read
+   * and derived each time.
+   */
+  derivedValue?<T>(key: string, derive: (value: unknown) => T): T;
   /** Messages waiting for the thread to be between steps (SUB-7). */
   enqueue(message: QueuedMessage): void;
   drainQueue(): QueuedMessage[];

@@ -77,6 +77,8 @@ export class SqliteThreadStore implements ThreadStore {
   private readonly values = new Map<string, string | null | typeof UNMIRRORED>();
   /** Every stored kv row is in `values`: a key missing there has no row. */
   private valuesComplete = false;
+  /** What `derivedValue` made of a kv row, by stored key: dropped when the row is written. */
+  private readonly derived = new Map<string, { derive: (value: unknown) => unknown; value: unknown }>();
   /** Whether any interaction was ever stored: most threads never pause, yet every call asks. */
   private anyInteraction: boolean | null = null;
   private childIds: string[] | null = null;
@@ -114,6 +116,7 @@ export class SqliteThreadStore implements ThreadStore {
     } catch (error) {
       this.log = null;
       this.values.clear();
+      this.derived.clear();
       this.valuesComplete = false;
       this.anyInteraction = null;
       this.childIds = null;
@@ -291,12 +294,22 @@ export class SqliteThreadStore implements ThreadStore {
     return text === null ? undefined : JSON.parse(text);
   }
 
+  derivedValue<T>(key: string, derive: (value: unknown) => T): T {
+    const stored = this.kvKey(key);
+    const kept = this.derived.get(stored);
+    if (kept?.derive === derive) return kept.value as T;
+    const value = derive(this.getValue(key));
+    this.derived.set(stored, { derive, value });
+    return value;
+  }
+
   private mirror(stored: string, text: string | null): void {
     this.values.set(stored, text !== null && text.length > MIRRORED_VALUE_MAX_CHARS ? UNMIRRORED : text);
   }
 
   setValue(key: string, value: unknown): void {
     const stored = this.kvKey(key);
+    this.derived.delete(stored);
     if (value === undefined) {
       this.sql.exec('DELETE FROM kv WHERE key = ?', stored);
       this.values.set(stored, null);
