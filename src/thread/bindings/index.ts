@@ -4,7 +4,7 @@
  */
 export { schemaOnFirstUse } from './d1-schema.js';
 export type { RuntimeEnv } from './env.js';
-export { R2FileStore, threadPrefix } from './r2-file-store.js';
+export { deleteUnder, R2FileStore, threadPrefix } from './r2-file-store.js';
 export type { ScheduleInput, ScheduleView, TenantScheduleInput, TenantScheduleView } from './schedule-api.js';
 export type {
   Admission,

@@ -132,12 +132,17 @@ export class R2FileStore implements FileStore {
   }
 
   /** Removes every file of the thread. */
-  async deleteAll(): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.bucket.list({ prefix: `${this.prefix}/`, cursor });
-      if (page.objects.length > 0) await this.bucket.delete(page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+  deleteAll(): Promise<void> {
+    return deleteUnder(this.bucket, `${this.prefix}/`);
   }
+}
+
+/** Removes every object whose key starts with `prefix`, a listed page (up to 1,000 keys) at a time. */
+export async function deleteUnder(bucket: R2Bucket, prefix: string): Promise<void> {
+  let cursor: string | undefined;
+  do {
+    const page = await bucket.list({ prefix, cursor });
+    if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
 }

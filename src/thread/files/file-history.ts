@@ -12,7 +12,7 @@
  * sit outside the thread's quota and go with the thread.
  */
 import type { FileStore, StoredFileMeta } from '../../engine/ports/index.js';
-import { threadPrefix } from '../bindings/index.js';
+import { deleteUnder, threadPrefix } from '../bindings/index.js';
 import { type HistoryRow, HistoryRows, type ThreadMeta } from '../storage/index.js';
 
 /** Where a thread's history copies are kept: beside its files, never listed as one of them. */
@@ -216,12 +216,7 @@ export class FileHistory {
   }
 
   /** A deleted thread's history copies. */
-  static async deleteAll(bucket: R2Bucket, threadId: string): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      const page = await bucket.list({ prefix: historyPrefix(threadId), cursor });
-      if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+  static deleteAll(bucket: R2Bucket, threadId: string): Promise<void> {
+    return deleteUnder(bucket, historyPrefix(threadId));
   }
 }

@@ -17,7 +17,7 @@
  */
 import type { FileStore, StoredFileMeta } from '../../engine/ports/index.js';
 import type { FileStat } from '../../spec/index.js';
-import { R2FileStore } from '../bindings/index.js';
+import { deleteUnder, R2FileStore } from '../bindings/index.js';
 import { type UndoRow, UndoRows } from '../storage/index.js';
 import type { FileHistory } from './file-history.js';
 
@@ -155,12 +155,7 @@ export class FileUndoJournal {
   }
 
   /** A deleted thread's undo copies, wherever its journal stood. */
-  static async deleteAll(bucket: R2Bucket, threadId: string): Promise<void> {
-    let cursor: string | undefined;
-    do {
-      const page = await bucket.list({ prefix: undoPrefix(threadId), cursor });
-      if (page.objects.length > 0) await bucket.delete(page.objects.map((object) => object.key));
-      cursor = page.truncated ? page.cursor : undefined;
-    } while (cursor);
+  static deleteAll(bucket: R2Bucket, threadId: string): Promise<void> {
+    return deleteUnder(bucket, undoPrefix(threadId));
   }
 }
