@@ -2,7 +2,8 @@
  * THR-5, THR-3: a thread object created by an earlier version of the runtime is brought up to date
  * when it starts (its idempotency keys gain their message fingerprint), keeping what it stored; an
  * object already up to date starts without touching its schema; an object no thread lives in (an
- * unknown id asked for, a thread deleted) keeps no tables at all.
+ * unknown id asked for, a thread deleted) keeps no tables at all; tables most threads never use
+ * (idempotency keys, MCP servers) are made only by the first write that needs them.
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
@@ -23,7 +24,7 @@ describe('the thread schema', () => {
     await runInDurableObject(stub, async (_instance, state) => {
       const { sql } = state.storage;
       // The object as the first schema left it: no fingerprint column, no schema version.
-      sql.exec('DROP TABLE idempotency');
+      sql.exec('DROP TABLE IF EXISTS idempotency');
       sql.exec('CREATE TABLE idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL)');
       sql.exec("INSERT INTO idempotency (key, message_id) VALUES ('k1', 'm1')");
       sql.exec("DELETE FROM meta WHERE key = 'schema_version'");
@@ -54,8 +55,12 @@ describe('the thread schema', () => {
           )
           .toArray()
           .map((row) => row.name);
-      const expected = THREAD_SCHEMA.map((statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1]).sort();
+      const schema = THREAD_SCHEMA.map((statement) => /CREATE TABLE IF NOT EXISTS (\w+)/.exec(statement)?.[1]);
+      // Beside the schema, the one table every thread's creation writes to: its index outbox.
+      const expected = [...schema, 'index_outbox'].sort();
       expect(tables()).toEqual(expected);
+      expect(tables()).not.toContain('idempotency');
+      expect(tables()).not.toContain('mcp_servers');
       // Up to date: a table dropped behind the schema's back is not recreated, so nothing ran.
       sql.exec('DROP TABLE children');
       migrate(sql);
@@ -91,5 +96,28 @@ describe('the thread schema', () => {
     await runInDurableObject(stub, async (_instance, state) => {
       expect(tables(state.storage.sql)).toEqual([]);
     });
+  });
+
+  it('THR-5: the idempotency table is made by the first message with a key, and the key is honoured from then on', async () => {
+    const id = await createThread({ agent: 'general' });
+    const stub = env.THREADS.get(env.THREADS.idFromName(id));
+    const hasTable = () =>
+      runInDurableObject(
+        stub,
+        async (_instance, state) =>
+          state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'idempotency'").toArray().length,
+      );
+    const post = (content: string, headers: Record<string, string> = {}) =>
+      api(`/api/threads/${id}/messages`, { method: 'POST', json: { content }, headers });
+    // A message without a key leaves no table behind.
+    expect((await post('no key')).status).toBe(202);
+    expect(await hasTable()).toBe(0);
+    const key = { 'idempotency-key': `k-${crypto.randomUUID()}` };
+    const first = (await (await post('with a key', key)).json()) as { messageId: string; replayed: boolean };
+    expect(first.replayed).toBe(false);
+    expect(await hasTable()).toBe(1);
+    const again = (await (await post('with a key', key)).json()) as { messageId: string; replayed: boolean };
+    expect(again).toMatchObject({ messageId: first.messageId, replayed: true });
+    expect((await post('another message', key)).status).toBe(422);
   });
 });

@@ -30,13 +30,12 @@ export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS tool_journal (tool_call_id TEXT PRIMARY KEY, started_at INTEGER NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS variables (name TEXT PRIMARY KEY, secret INTEGER NOT NULL, value TEXT NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, message_id TEXT NOT NULL, body_hash TEXT)`,
   `CREATE TABLE IF NOT EXISTS children (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL)`,
   // The size of every file the thread holds in R2, and the writes under way (ATT-6: its quota).
   `CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, size INTEGER NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS file_writes (id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL, size INTEGER NOT NULL)`,
-  // MCP servers this thread has listed; credentials (OAuth tokens) sealed like secret variables.
-  `CREATE TABLE IF NOT EXISTS mcp_servers (server TEXT PRIMARY KEY, record TEXT, credentials TEXT)`,
+  // Not here, made on first use by the few threads that need them: idempotency keys
+  // (idempotency-rows.ts), MCP servers (mcp-rows.ts), the index outbox (index-outbox-rows.ts).
   `CREATE TABLE IF NOT EXISTS interactions (
     tool_call_id TEXT NOT NULL,
     kind TEXT NOT NULL,
@@ -92,7 +91,8 @@ export function migrate(sql: SqlStorage): void {
   if (older) sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', FILES_UNCOUNTED_KEY, 'true');
   for (const { table, column, type } of ADDED_COLUMNS) {
     const columns = sql.exec<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`).toArray();
-    if (!columns.some((existing) => existing.name === column))
+    // A table made on first use and not used yet is made with the column when it is.
+    if (columns.length > 0 && !columns.some((existing) => existing.name === column))
       sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }
   sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', VERSION_KEY, JSON.stringify(SCHEMA_VERSION));
