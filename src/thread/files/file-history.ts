@@ -11,9 +11,10 @@
  * go, and every point at or before the newest dropped position can no longer be reached. The copies
  * sit outside the thread's quota and go with the thread.
  */
-import type { FileStore, StoredFileMeta } from '../../engine/ports/index.js';
+import type { FileStore } from '../../engine/ports/index.js';
 import { deleteUnder, threadPrefix } from '../bindings/index.js';
 import { type HistoryRow, HistoryRows, type ThreadMeta } from '../storage/index.js';
+import { putCopyBack } from './stored-copy.js';
 
 /** Where a thread's history copies are kept: beside its files, never listed as one of them. */
 export function historyPrefix(threadId: string): string {
@@ -188,17 +189,7 @@ export class FileHistory {
 
   private async putBack(row: HistoryRow, store: FileStore): Promise<boolean> {
     if (row.copyKey === null) return store.delete(row.path);
-    const copy = await this.options.bucket.get(row.copyKey);
-    if (!copy) throw new Error(`the history copy of ${row.path} is missing`);
-    const custom = copy.customMetadata ?? {};
-    const meta: StoredFileMeta = {
-      mimeType: copy.httpMetadata?.contentType ?? 'application/octet-stream',
-      size: copy.size,
-      ...(custom.width ? { width: Number(custom.width) } : {}),
-      ...(custom.height ? { height: Number(custom.height) } : {}),
-      ...(custom.metadata ? { metadata: JSON.parse(custom.metadata) as Record<string, unknown> } : {}),
-    };
-    await store.put(row.path, copy.body.pipeThrough(new FixedLengthStream(copy.size)), meta);
+    await putCopyBack(this.options.bucket, row.copyKey, row.path, store, 'history');
     return true;
   }
 

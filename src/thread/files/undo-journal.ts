@@ -20,6 +20,7 @@ import type { FileStat } from '../../spec/index.js';
 import { deleteUnder, R2FileStore } from '../bindings/index.js';
 import { type UndoRow, UndoRows } from '../storage/index.js';
 import type { FileHistory } from './file-history.js';
+import { putCopyBack } from './stored-copy.js';
 
 /** Where a thread's undo copies are kept: beside its files, never listed as one of them. */
 export function undoPrefix(threadId: string): string {
@@ -128,17 +129,7 @@ export class FileUndoJournal {
       await store.delete(row.path);
       return;
     }
-    const copy = await this.bucket.get(row.undoKey);
-    if (!copy) throw new Error(`the undo copy of ${row.path} is missing`);
-    const custom = copy.customMetadata ?? {};
-    const meta: StoredFileMeta = {
-      mimeType: copy.httpMetadata?.contentType ?? 'application/octet-stream',
-      size: copy.size,
-      ...(custom.width ? { width: Number(custom.width) } : {}),
-      ...(custom.height ? { height: Number(custom.height) } : {}),
-      ...(custom.metadata ? { metadata: JSON.parse(custom.metadata) as Record<string, unknown> } : {}),
-    };
-    await store.put(row.path, copy.body.pipeThrough(new FixedLengthStream(copy.size)), meta);
+    await putCopyBack(this.bucket, row.undoKey, row.path, store, 'undo');
   }
 
   /** The turn is over (or put back): its records and undo copies go. */
