@@ -40,6 +40,7 @@ const NOT_COPIED_KEYS = new Set([
   'subagent_instances',
   'webhooks:announced_waits',
   'usage',
+  'messages.highest_seq',
   'usage:thread',
   'usage:turn',
 ]);

@@ -4,8 +4,9 @@
  */
 export const THREAD_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+  // The store numbers messages itself, deleted ones' numbers never given again (SqliteThreadStore).
   `CREATE TABLE IF NOT EXISTS messages (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    seq INTEGER PRIMARY KEY,
     id TEXT NOT NULL UNIQUE,
     role TEXT NOT NULL,
     content TEXT,
@@ -23,8 +24,9 @@ export const THREAD_SCHEMA = [
   )`,
   // Every write here is billed by the row, and a table's every index is a row of its own. The frame
   // log numbers its frames itself and never deletes one, so AUTOINCREMENT (a write of sqlite_sequence
-  // per frame) buys nothing; tables keyed by text are WITHOUT ROWID, so a row is one write, not two
-  // (the row and its key's index). Threads made before keep their tables: both shapes read alike.
+  // per frame) buys nothing; nor for messages, which the store numbers. Tables keyed by text are
+  // WITHOUT ROWID, so a row is one write, not two (the row and its key's index). Threads made before
+  // keep their tables: both shapes read alike.
   `CREATE TABLE IF NOT EXISTS frames (seq INTEGER PRIMARY KEY, body TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)`,

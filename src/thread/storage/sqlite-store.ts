@@ -71,6 +71,17 @@ function interactionFromRow(row: Row): Interaction {
   };
 }
 
+/** The kv row keeping the highest message seq once messages were deleted (see `nextSeq`). */
+export const HIGHEST_SEQ_KEY = 'messages.highest_seq';
+
+/** The seq SQLite's AUTOINCREMENT kept for `messages`, in a thread whose table was made with it; else 0. */
+function autoincrementSeq(sql: SqlStorage): number {
+  const tables = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").toArray();
+  if (tables.length === 0) return 0;
+  const row = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").toArray()[0];
+  return row?.seq ?? 0;
+}
+
 export class SqliteThreadStore implements ThreadStore {
   private log: Message[] | null = null;
   /** kv rows as stored (JSON text, null for none), by stored key. */
@@ -84,6 +95,8 @@ export class SqliteThreadStore implements ThreadStore {
   private childIds: string[] | null = null;
   /** Calls whose execution began and has not ended (THR-3). */
   private startedCalls: Set<string> | null = null;
+  /** The highest message seq ever given, deleted messages' included: the next is one more. */
+  private highestSeq: number | null = null;
 
   private readonly sql: SqlStorage;
 
@@ -107,6 +120,7 @@ export class SqliteThreadStore implements ThreadStore {
     this.anyInteraction = false;
     this.childIds = [];
     this.startedCalls = new Set();
+    this.highestSeq = 0;
   }
 
   /** Runs `write` as one SQLite transaction; if it throws, nothing of it stays, in SQLite or in memory. */
@@ -121,6 +135,7 @@ export class SqliteThreadStore implements ThreadStore {
       this.anyInteraction = null;
       this.childIds = null;
       this.startedCalls = null;
+      this.highestSeq = null;
       throw error;
     }
   }
@@ -151,27 +166,28 @@ export class SqliteThreadStore implements ThreadStore {
       attachments: input.attachments ?? null,
       envelope: input.envelope ?? null,
     };
-    const { seq } = this.sql
-      .exec<{ seq: number }>(
-        `INSERT INTO messages (id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
+    const seq = this.nextSeq();
+    this.sql.exec(
+      `INSERT INTO messages (seq, id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
            silent, metadata, tool_status, attachments, envelope)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-        message.id,
-        message.role,
-        message.content,
-        message.name,
-        jsonOrNull(message.tool_calls),
-        message.tool_call_id,
-        message.created_at,
-        message.parent_id,
-        message.depth,
-        message.silent ? 1 : 0,
-        jsonOrNull(message.metadata),
-        message.tool_status,
-        jsonOrNull(message.attachments),
-        jsonOrNull(message.envelope),
-      )
-      .one();
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      seq,
+      message.id,
+      message.role,
+      message.content,
+      message.name,
+      jsonOrNull(message.tool_calls),
+      message.tool_call_id,
+      message.created_at,
+      message.parent_id,
+      message.depth,
+      message.silent ? 1 : 0,
+      jsonOrNull(message.metadata),
+      message.tool_status,
+      jsonOrNull(message.attachments),
+      jsonOrNull(message.envelope),
+    );
+    this.highestSeq = seq;
     const stored = { ...message, seq };
     log.push(stored);
     return stored;
@@ -205,6 +221,7 @@ export class SqliteThreadStore implements ThreadStore {
         jsonOrNull(message.envelope),
       );
       log.push(message);
+      this.highestSeq = Math.max(this.highestSeq ?? 0, message.seq);
     }
   }
 
@@ -245,10 +262,28 @@ export class SqliteThreadStore implements ThreadStore {
 
   deleteMessages(ids: readonly string[]): void {
     if (ids.length === 0) return;
+    // Kept before the rows go: a later message must not take a deleted one's number.
+    const highest = this.nextSeq() - 1;
+    if (highest > ((this.getValue(HIGHEST_SEQ_KEY) as number | undefined) ?? 0))
+      this.setValue(HIGHEST_SEQ_KEY, highest);
     const doomed = new Set(ids);
     // One statement per id: a statement binds at most 100 values.
     for (const id of doomed) this.sql.exec('DELETE FROM messages WHERE id = ?', id);
     this.log = this.messages().filter((message) => !doomed.has(message.id));
+  }
+
+  /**
+   * The next message's seq: one more than any given before, deleted or not. The messages table numbers
+   * nothing itself (AUTOINCREMENT would write a row of sqlite_sequence per message): the highest seq is
+   * the log's last, or the one kept when messages were deleted, or, in a thread whose table was made
+   * with AUTOINCREMENT, the one SQLite kept.
+   */
+  private nextSeq(): number {
+    if (this.highestSeq === null) {
+      const kept = (this.getValue(HIGHEST_SEQ_KEY) as number | undefined) ?? 0;
+      this.highestSeq = Math.max(this.messages().at(-1)?.seq ?? 0, kept, autoincrementSeq(this.sql));
+    }
+    return this.highestSeq + 1;
   }
 
   /**
