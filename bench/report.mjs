@@ -75,6 +75,11 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   workerd process used by then (\`/proc/<pid>/stat\`). Its baseline is a
   trivial Worker on the same configuration (\`bench/cold-start-baseline.ts\`), started in turn with the
   runtime, so the ratio and the difference are taken between starts made side by side.
+- **The bill** counts billable units where they are spent, in a wrangler dev of its own whose benchmark
+  Worker wraps its bindings (\`bench/meter.ts\`, switched on by \`BENCH_METER=1\` only there): the
+  Thread and Tenant objects' SQLite cursors (\`rowsRead\`, \`rowsWritten\`), D1 results' \`meta\`, R2
+  calls, Durable Object stub calls, alarm runs and WebSocket messages, requests to the Worker. Counts
+  are exact and do not depend on the machine; its CPU and duration figures do.
 - Timings on a shared VM are noisy: compare ratios measured in the same run rather than absolute
   milliseconds across runs.
 

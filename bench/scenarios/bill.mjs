@@ -25,9 +25,10 @@ const SHORT = 1;
 /** Wait between reads of the meter while the thread still writes after its turn. */
 const SETTLE_MS = 100;
 /**
- * The rows written per tool round measured before they were reduced (today's rows before the cut,
- * on this scenario), and the most a tool round may write now (docs/observability.md, "What a turn
- * costs", and the workers test that holds it).
+ * The rows a tool round wrote on this scenario before the frames, messages, key-value rows, tool
+ * journal and usage totals were made to write fewer (24): the target is at most half of it. What a
+ * round may write now is in docs/observability.md ("What a turn costs"), held by a workers test
+ * (test/workers/turn-cost.test.ts).
  */
 const ROWS_WRITTEN_BEFORE = 24;
 
