@@ -12,7 +12,7 @@ import { medians, pooled, ratio, repeat } from '../repetitions.mjs';
 import { median, quantile } from '../stats.mjs';
 
 /** The runtime's rounds may take at most this multiple of the floor's (medians). */
-const TARGET = 2;
+const TARGET = 1.3;
 /** Tool rounds per thread or floor turn. */
 const ROUNDS = 20;
 const RUNS = 4;

@@ -27,6 +27,8 @@ import { cpuMs, residentMiB, sampleResident, workerdProcesses } from '../workerd
 
 const THREADS = 1000;
 const ROUNDS = 10;
+/** The runtime's tool rounds per second may be at most this many times fewer than the floor's. */
+const THROUGHPUT_TARGET = 1.3;
 const IN_FLIGHT = 100;
 const POLL_MS = 50;
 const TURN_TIMEOUT_MS = 300_000;
@@ -127,6 +129,11 @@ ${
         target: `Scale: ${THREADS.toLocaleString('en')} concurrent ${ROUNDS}-round turns on one workerd without an error`,
         measured: `${runtime.errors.length} errors; ${ms(throughput(runtime), 0)} rounds/s (floor ${ms(throughput(floor), 0)}); turn p50 / p99 ${percentiles(runtime.turnTimes)} ms; peak ${ms(runtime.memory.runtime.peak, 0)} MiB (floor ${ms(floor.memory.runtime.peak, 0)})`,
         met: runtime.errors.length === 0 && runtime.turnTimes.length === THREADS,
+      },
+      {
+        target: `Scale: throughput within ${THROUGHPUT_TARGET}x of the floor's`,
+        measured: `${ms(throughput(floor) / throughput(runtime), 2)}x (${ms(throughput(runtime), 0)} against ${ms(throughput(floor), 0)} rounds/s)`,
+        met: throughput(floor) <= THROUGHPUT_TARGET * throughput(runtime),
       },
     ],
   };
