@@ -166,12 +166,33 @@ export class SqliteThreadStore implements ThreadStore {
       attachments: input.attachments ?? null,
       envelope: input.envelope ?? null,
     };
-    const seq = this.nextSeq();
+    const stored = { ...message, seq: this.nextSeq() };
+    this.insertRow(stored);
+    this.highestSeq = stored.seq;
+    log.push(stored);
+    return stored;
+  }
+
+  /**
+   * A fork's log (FORK-2): the source's messages as they are, same ids and seqs, into a store made
+   * with `startEmpty`. They were scrubbed when the source stored them.
+   */
+  copyLog(messages: readonly Message[]): void {
+    const log = this.messages() as Message[];
+    for (const message of messages) {
+      this.insertRow(message);
+      log.push(message);
+      this.highestSeq = Math.max(this.highestSeq ?? 0, message.seq);
+    }
+  }
+
+  /** One message's row, at the seq it carries. */
+  private insertRow(message: Message): void {
     this.sql.exec(
       `INSERT INTO messages (seq, id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
            silent, metadata, tool_status, attachments, envelope)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      seq,
+      message.seq,
       message.id,
       message.role,
       message.content,
@@ -187,42 +208,6 @@ export class SqliteThreadStore implements ThreadStore {
       jsonOrNull(message.attachments),
       jsonOrNull(message.envelope),
     );
-    this.highestSeq = seq;
-    const stored = { ...message, seq };
-    log.push(stored);
-    return stored;
-  }
-
-  /**
-   * A fork's log (FORK-2): the source's messages as they are, same ids and seqs, into a store made
-   * with `startEmpty`. They were scrubbed when the source stored them.
-   */
-  copyLog(messages: readonly Message[]): void {
-    const log = this.messages() as Message[];
-    for (const message of messages) {
-      this.sql.exec(
-        `INSERT INTO messages (seq, id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
-           silent, metadata, tool_status, attachments, envelope)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        message.seq,
-        message.id,
-        message.role,
-        message.content,
-        message.name,
-        jsonOrNull(message.tool_calls),
-        message.tool_call_id,
-        message.created_at,
-        message.parent_id,
-        message.depth,
-        message.silent ? 1 : 0,
-        jsonOrNull(message.metadata),
-        message.tool_status,
-        jsonOrNull(message.attachments),
-        jsonOrNull(message.envelope),
-      );
-      log.push(message);
-      this.highestSeq = Math.max(this.highestSeq ?? 0, message.seq);
-    }
   }
 
   /** Every kv row as stored (key, JSON text): what a fork copies. */
