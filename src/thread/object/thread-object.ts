@@ -5,7 +5,9 @@
  * followed by the alarm, which resumes from the last persisted step.
  *
  * This is the object's surface: its RPC methods, its WebSocket and its alarm, and what follows when
- * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts).
+ * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts); the
+ * history RPCs (fork, rewind) are ThreadBranching's and the automation RPCs (effects, spans,
+ * schedules) ThreadAutomation's, the classes between them.
  */
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import type { EndpointTarget } from '../../engine/endpoints/index.js';
@@ -17,7 +19,6 @@ import {
   type ChildOutcome,
   type CreateThreadInput,
   type DeferredChildView,
-  type EffectView,
   type FamilyCall,
   fail,
   type JsonValue,
@@ -32,8 +33,6 @@ import {
   type PostMessageAnswer,
   type PostMessageInput,
   type RpcResult,
-  type ScheduleInput,
-  type ScheduleView,
   type SpawnChildInput,
   type ThreadDetails,
   type ThreadRpc,
@@ -48,7 +47,6 @@ import {
   startChild,
   viewDeferredChild,
 } from '../children/index.js';
-import { cancelEffect, effectList } from '../effects/index.js';
 import { armSidecarAlarm, type SidecarDesk, storeUpload, sweepSidecars } from '../files/index.js';
 import {
   acceptMessage,
@@ -63,20 +61,12 @@ import {
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
 import { acceptMessageWithFiles } from '../message-files/index.js';
-import {
-  armSchedules,
-  createSchedule,
-  deleteSchedule,
-  fireDueSchedules,
-  installAgentSchedules,
-  listSchedules,
-  pauseSchedule,
-} from '../schedules/index.js';
+import { armSchedules, fireDueSchedules, installAgentSchedules } from '../schedules/index.js';
 import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
-import { ThreadBranching } from './thread-branching.js';
+import { ThreadAutomation } from './thread-automation.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
@@ -86,7 +76,7 @@ import { ownerPrincipal, type TerminationHost, terminateThread } from './thread-
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 
-export class ThreadObject extends ThreadBranching implements ThreadRpc {
+export class ThreadObject extends ThreadAutomation implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
 
   protected override setStatus(status: ThreadStatus, reason?: string): void {
@@ -393,40 +383,6 @@ export class ThreadObject extends ThreadBranching implements ThreadRpc {
     query: { after: number; limit: number; depth: number | null },
   ): Promise<RpcResult<MessagePage>> {
     return this.asPrincipal(principal, id, 'read', () => ok(this.store().page(query.after, query.limit, query.depth)));
-  }
-
-  /** The thread's effects: waiting, running, then the newest finished (the Effects chapter). */
-  async listEffects(principal: Principal, id: string): Promise<RpcResult<{ effects: EffectView[] }>> {
-    return this.asPrincipal(principal, id, 'read', () => ok(effectList(this.effectRows)));
-  }
-
-  /** The thread's stored spans, from which its timeline is drawn (TRACE-5). */
-  async listSpans(principal: Principal, id: string, query: { traceId?: string; traces: number }) {
-    return this.asPrincipal(principal, id, 'read', () => ok({ spans: this.spanRows.list(query) }));
-  }
-
-  /** Cancels a waiting effect: 404 for one this thread does not have, 409 once it runs or has run. */
-  async cancelEffect(principal: Principal, id: string, effectId: string): Promise<RpcResult<EffectView>> {
-    return this.asPrincipal(principal, id, 'write', () => cancelEffect(this.effectRows, effectId));
-  }
-
-  // Schedules (thread/schedules): made, listed, paused and deleted; fired from the alarm.
-  async createSchedule(principal: Principal, id: string, input: ScheduleInput): Promise<RpcResult<ScheduleView>> {
-    return this.asPrincipal(principal, id, 'write', () =>
-      createSchedule(this.scheduleDesk(), principal.subject, input),
-    );
-  }
-
-  async listSchedules(principal: Principal, id: string): Promise<RpcResult<{ schedules: ScheduleView[] }>> {
-    return this.asPrincipal(principal, id, 'read', () => ok(listSchedules(this.scheduleDesk())));
-  }
-
-  async updateSchedule(principal: Principal, id: string, scheduleId: string, paused: boolean) {
-    return this.asPrincipal(principal, id, 'write', () => pauseSchedule(this.scheduleDesk(), scheduleId, paused));
-  }
-
-  async deleteSchedule(principal: Principal, id: string, scheduleId: string): Promise<RpcResult<ScheduleView>> {
-    return this.asPrincipal(principal, id, 'write', () => deleteSchedule(this.scheduleDesk(), scheduleId));
   }
 
   async stop(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
