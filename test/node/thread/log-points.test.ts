@@ -7,29 +7,13 @@
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
 import { firstPointAbove, logPoint } from '../../../src/thread/history/index.js';
+import { storedMessage } from '../../support/stored-message.js';
 
 let seq = 0;
 
 function message(id: string, role: Message['role'], extra: Partial<Message> = {}): Message {
   seq++;
-  return {
-    id,
-    seq,
-    role,
-    content: id,
-    name: null,
-    tool_calls: null,
-    tool_call_id: null,
-    created_at: seq,
-    parent_id: null,
-    depth: 0,
-    silent: false,
-    metadata: null,
-    tool_status: null,
-    attachments: null,
-    envelope: null,
-    ...extra,
-  } as Message;
+  return storedMessage(seq, { id, role, content: id, ...extra });
 }
 
 const calls = (...ids: string[]) =>
