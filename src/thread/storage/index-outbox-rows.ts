@@ -7,6 +7,12 @@
  *
  * The table is made when a thread records its first change (its creation), in the transaction of
  * that change; an object in which no thread was ever created has none.
+ *
+ * A send that went through is remembered in memory and written with the next change, not on its
+ * own: a write of its own, after D1's answer, would cost the object a transaction of its own per
+ * status (two a turn). An instance that dies first sends its last status once more (an upsert, so
+ * the index is unchanged). After a failed try the outcome is written at once, as the retry's
+ * schedule depends on it.
  */
 import type { IndexedThread } from '../bindings/index.js';
 import { TableOnFirstUse } from './table-on-first-use.js';
@@ -59,6 +65,10 @@ type Stored = {
 
 export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
   private readonly table: TableOnFirstUse;
+  /** The newest version D1 accepted and the table does not say yet; null when it says all. */
+  private acked: number | null = null;
+  /** A try failed or was refused since the table was last cleared: the next success is written. */
+  private troubled = false;
 
   constructor(private readonly storage: DurableObjectStorage) {
     this.table = new TableOnFirstUse(storage.sql, 'index_outbox', SCHEMA);
@@ -66,6 +76,7 @@ export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
 
   recordRow(row: IndexedThread): void {
     this.table.ready(true);
+    this.acked = null;
     this.storage.sql.exec(
       `INSERT OR REPLACE INTO index_outbox (slot, row, change, version, attempts, next_at, refused)
        VALUES (1, ?, NULL, 1, 0, NULL, NULL)`,
@@ -76,10 +87,13 @@ export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
   /** A new change replaces the one waiting, and may be accepted where the one before was refused. */
   recordChange(change: Change): void {
     this.table.ready(true);
+    // An accepted send carried the row (every send does while it waits): the row is in the index.
     this.storage.sql.exec(
       `INSERT INTO index_outbox (slot, change, version) VALUES (1, ?, 1)
-       ON CONFLICT (slot) DO UPDATE SET change = excluded.change, version = version + 1, refused = NULL`,
+       ON CONFLICT (slot) DO UPDATE SET change = excluded.change, version = version + 1, refused = NULL,
+         row = CASE WHEN ? THEN NULL ELSE row END`,
       JSON.stringify(change),
+      this.acked === null ? 0 : 1,
     );
   }
 
@@ -88,9 +102,11 @@ export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
     const stored = this.storage.sql
       .exec<Stored>('SELECT row, change, version, attempts, next_at, refused FROM index_outbox WHERE slot = 1')
       .toArray()[0];
-    if (!stored) return null;
+    if (!stored || (this.acked !== null && stored.version <= this.acked)) return null;
+    // A failure recorded by an instance before this one: its success must clear it in the table.
+    if (stored.attempts > 0 || stored.next_at !== null || stored.refused !== null) this.troubled = true;
     return {
-      row: stored.row === null ? null : (JSON.parse(stored.row) as IndexedThread),
+      row: stored.row === null || this.acked !== null ? null : (JSON.parse(stored.row) as IndexedThread),
       change: stored.change === null ? null : (JSON.parse(stored.change) as Change),
       version: stored.version,
       attempts: stored.attempts,
@@ -101,6 +117,12 @@ export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
 
   sent(version: number): void {
     if (!this.table.ready(false)) return;
+    if (!this.troubled) {
+      this.acked = Math.max(this.acked ?? 0, version);
+      return;
+    }
+    this.troubled = false;
+    this.acked = null;
     const removed = this.storage.sql.exec('DELETE FROM index_outbox WHERE slot = 1 AND version = ?', version);
     if (removed.rowsWritten > 0) return;
     // A newer change waits: the row is in the index now, and what was sent was not the newest.
@@ -109,16 +131,20 @@ export class IndexOutboxRows<Change> implements IndexOutbox<Change> {
 
   failed(attempts: number, nextAt: number): void {
     if (!this.table.ready(false)) return;
+    this.troubled = true;
     this.storage.sql.exec('UPDATE index_outbox SET attempts = ?, next_at = ? WHERE slot = 1', attempts, nextAt);
   }
 
   refuse(reason: string): void {
     if (!this.table.ready(false)) return;
+    this.troubled = true;
     this.storage.sql.exec('UPDATE index_outbox SET refused = ?, next_at = NULL WHERE slot = 1', reason);
   }
 
   /** After the storage was erased. */
   forget(): void {
+    this.acked = null;
+    this.troubled = false;
     this.table.forget();
   }
 }

@@ -21,7 +21,7 @@ export function ownerKey(subject: string): string {
 const ADMITTED: Admission = { ok: true };
 
 /** Whether this isolate knows, recently, that neither scope limits `field`. */
-function knownUnlimited(tenant: string, field: LimitField): boolean {
+export function knownUnlimited(tenant: string, field: LimitField): boolean {
   const limits: TenantLimits | undefined = cachedLimits(tenant);
   return limits !== undefined && limits.tenant[field] == null && limits.principal[field] == null;
 }

@@ -38,8 +38,10 @@ export function threadSpend(env: RuntimeEnv, owner: () => SpendOwner): SpendPort
   return {
     async beforeModelCall(estimate: () => SpendEstimate) {
       const { tenant, subject } = owner();
+      // Checked before the stub is made: naming the object costs a hash per call.
+      if (knownUnmetered(tenant)) return { ok: true, hold: UNMETERED };
       const stub = tenantStub(env, tenant);
-      if (!stub || knownUnmetered(tenant)) return { ok: true, hold: UNMETERED };
+      if (!stub) return { ok: true, hold: UNMETERED };
       const { limits, ...decision } = await stub.holdSpend(ownerKey(subject), estimate());
       rememberLimits(tenant, limits);
       return decision.ok ? { ok: true, hold: decision.hold } : { ok: false, message: decision.message };

@@ -4,10 +4,15 @@
  * RENEW_EVERY_MS, so it does not expire under a long turn; when the turn ends (not merely waiting
  * for an answer) with nothing queued, the thread gives it back. A thread that dies without giving it
  * back loses it when its lease expires (tenant-counters.ts: TURN_LEASE_MS).
+ *
+ * While this isolate's copy of the tenant's limits (limits-cache.ts) says no running-turns limit
+ * applies, the Worker took no slot, so there is nothing to renew or give back and the thread makes
+ * no call to the tenant's object. The one slot this can leave behind (taken under a limit that was
+ * lifted within the copy's few seconds) expires with its lease, like a dead thread's.
  */
 import { DEFAULT_TENANT } from '../access/index.js';
 import type { RuntimeEnv } from '../bindings/index.js';
-import { releaseTurnSlot } from './admission.js';
+import { knownUnlimited, releaseTurnSlot } from './admission.js';
 import { tenantStub } from './limits-cache.js';
 import { TURN_LEASE_MS } from './tenant-counters.js';
 
@@ -38,7 +43,7 @@ export class TurnLease {
   alive(now = Date.now()): void {
     if (!this.env.TENANTS || now - this.renewedAt < RENEW_EVERY_MS) return;
     const holder = this.holder();
-    if (!holder) return;
+    if (!holder || knownUnlimited(holder.tenant, 'concurrentTurns')) return;
     this.renewedAt = now;
     this.ctx.waitUntil(this.quietly(tenantStub(this.env, holder.tenant)?.renewTurn(holder.id)));
   }
@@ -47,7 +52,7 @@ export class TurnLease {
   ended(keepsSlot: boolean): void {
     this.renewedAt = 0;
     const holder = this.holder();
-    if (!this.env.TENANTS || keepsSlot || !holder) return;
+    if (!this.env.TENANTS || keepsSlot || !holder || knownUnlimited(holder.tenant, 'concurrentTurns')) return;
     this.ctx.waitUntil(this.quietly(releaseTurnSlot(this.env, holder.tenant, holder.id)));
   }
 
