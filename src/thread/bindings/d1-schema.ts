@@ -1,7 +1,11 @@
 /**
- * A D1 schema made on first use (THR-1): the statements run once per database per isolate, in one
- * batch, before the first query that needs them, so a fresh database needs no migration step. A
- * batch that fails is forgotten and run again by the next query, never cached as a failure.
+ * A D1 schema made on first use (THR-1): the statements run once per isolate, in one batch, before
+ * the first query that needs them, so a fresh database needs no migration step. A batch that fails
+ * is forgotten and run again by the next query, never cached as a failure.
+ *
+ * Once per isolate, not once per binding object: every Durable Object instance is handed an `env`
+ * of its own, so a schema remembered by its binding was made again by each new thread's object, a
+ * dozen statements before its index row. A Worker has one D1 binding, and nothing drops its tables.
  */
 
 /** `then` runs after the batch, in the same promise (columns an older database lacks). */
@@ -9,17 +13,15 @@ export function schemaOnFirstUse(
   statements: readonly string[],
   then?: (db: D1Database) => Promise<unknown>,
 ): (db: D1Database) => Promise<unknown> {
-  const ready = new WeakMap<D1Database, Promise<unknown>>();
+  let ready: Promise<unknown> | null = null;
   return (db) => {
-    let promise = ready.get(db);
-    if (!promise) {
+    if (!ready) {
       const made = db.batch(statements.map((statement) => db.prepare(statement)));
-      promise = (then ? made.then(() => then(db)) : made).catch((error: unknown) => {
-        ready.delete(db);
+      ready = (then ? made.then(() => then(db)) : made).catch((error: unknown) => {
+        ready = null;
         throw error;
       });
-      ready.set(db, promise);
     }
-    return promise;
+    return ready;
   };
 }
