@@ -24,7 +24,8 @@
 interface Counts {
   worker: { requests: number };
   sqlite: { queries: number; rowsRead: number; rowsWritten: number; alarmWrites: number };
-  d1: { queries: number; rowsRead: number; rowsWritten: number };
+  /** `calls`: round trips to D1 (a batch is one, whatever its statements). */
+  d1: { queries: number; calls: number; rowsRead: number; rowsWritten: number };
   r2: { classA: number; classB: number };
   durableObjects: { calls: number; alarms: number; webSocketMessages: number };
 }
@@ -32,7 +33,7 @@ interface Counts {
 const empty = (): Counts => ({
   worker: { requests: 0 },
   sqlite: { queries: 0, rowsRead: 0, rowsWritten: 0, alarmWrites: 0 },
-  d1: { queries: 0, rowsRead: 0, rowsWritten: 0 },
+  d1: { queries: 0, calls: 0, rowsRead: 0, rowsWritten: 0 },
   r2: { classA: 0, classB: 0 },
   durableObjects: { calls: 0, alarms: 0, webSocketMessages: 0 },
 });
@@ -44,7 +45,7 @@ let cursors: { query: string; cursor: SqlStorageCursor<Record<string, SqlStorage
 export type WritesByStatement = Record<string, { runs: number; rowsWritten: number }>;
 
 /** The counts so far, cursors included, and a fresh start. */
-export function readMeter(): Counts & { writesByStatement: WritesByStatement } {
+export function readMeter(): Counts & { writesByStatement: WritesByStatement; d1ByStatement: Record<string, number> } {
   const writesByStatement: WritesByStatement = {};
   for (const { query, cursor } of cursors) {
     counts.sqlite.rowsRead += cursor.rowsRead;
@@ -56,8 +57,9 @@ export function readMeter(): Counts & { writesByStatement: WritesByStatement } {
     entry.rowsWritten += cursor.rowsWritten;
     writesByStatement[text] = entry;
   }
-  const read = { ...counts, writesByStatement };
+  const read = { ...counts, writesByStatement, d1ByStatement };
   counts = empty();
+  d1ByStatement = {};
   cursors = [];
   return read;
 }
@@ -96,7 +98,14 @@ export function countDelivery(kind: 'alarms' | 'webSocketMessages'): void {
 
 type D1Meta = { meta?: { rows_read?: number; rows_written?: number } };
 
-function countD1(result: D1Meta | undefined): void {
+/** D1 statements run since the meter was last read, by their text. */
+let d1ByStatement: Record<string, number> = {};
+/** The text of each statement D1 was given. */
+const statementText = new WeakMap<object, string>();
+
+function countD1(result: D1Meta | undefined, statement: object | undefined): void {
+  const text = (statement && statementText.get(statement)) ?? '(unknown)';
+  d1ByStatement[text] = (d1ByStatement[text] ?? 0) + 1;
   counts.d1.queries++;
   counts.d1.rowsRead += result?.meta?.rows_read ?? 0;
   counts.d1.rowsWritten += result?.meta?.rows_written ?? 0;
@@ -105,42 +114,50 @@ function countD1(result: D1Meta | undefined): void {
 /** A D1 statement whose runs are counted; kept unwrapped inside `batch`, which counts its own. */
 const unwrapped = new WeakMap<object, D1PreparedStatement>();
 
-function meterStatement(statement: D1PreparedStatement): D1PreparedStatement {
+function meterStatement(statement: D1PreparedStatement, text: string): D1PreparedStatement {
   const metered = {
-    bind: (...values: unknown[]) => meterStatement(statement.bind(...values)),
+    bind: (...values: unknown[]) => meterStatement(statement.bind(...values), text),
     run: async () => {
+      counts.d1.calls++;
       const result = await statement.run();
-      countD1(result);
+      countD1(result, metered);
       return result;
     },
     all: async () => {
+      counts.d1.calls++;
       const result = await statement.all();
-      countD1(result);
+      countD1(result, metered);
       return result;
     },
     first: async (column?: string) => {
+      counts.d1.calls++;
       const result = await statement.all<Record<string, unknown>>();
-      countD1(result);
+      countD1(result, metered);
       const row = result.results[0] ?? null;
       return column === undefined ? row : (row?.[column] ?? null);
     },
     raw: async (options?: { columnNames?: boolean }) => {
+      counts.d1.calls++;
       counts.d1.queries++;
       return statement.raw(options as { columnNames: true });
     },
   } as unknown as D1PreparedStatement;
   unwrapped.set(metered, statement);
+  statementText.set(metered, text);
   return metered;
 }
 
 function meterD1(db: D1Database): D1Database {
   return new Proxy(db, {
     get(target, property) {
-      if (property === 'prepare') return (query: string) => meterStatement(target.prepare(query));
+      if (property === 'prepare') {
+        return (query: string) => meterStatement(target.prepare(query), query.replace(/\s+/g, ' ').trim().slice(0, 90));
+      }
       if (property === 'batch') {
         return async (statements: D1PreparedStatement[]) => {
+          counts.d1.calls++;
           const results = await target.batch(statements.map((statement) => unwrapped.get(statement) ?? statement));
-          for (const result of results) countD1(result);
+          for (const [index, result] of results.entries()) countD1(result, statements[index]);
           return results;
         };
       }

@@ -22,6 +22,9 @@
  *   bill          the billable units of a tool round and of a 10-round turn (Durable Object and
  *                 SQLite, D1, R2, requests, CPU), priced per 1,000 turns (a wrangler dev of its own
  *                 with the meter of bench/meter.ts on);
+ *   profile       where a tool round's time goes: the Worker's isolate profiled through wrangler
+ *                 dev's inspector during runtime rounds, then Floor rounds (a wrangler dev of its own,
+ *                 unminified);
  *   restart       a turn resuming by its alarm after wrangler dev is killed and started again;
  *   cold start    the bundle's size, and a fresh workerd's time to its first answers beside a trivial
  *                 Worker's (no wrangler dev: each start is a workerd of its own).
@@ -44,6 +47,7 @@ import { endToEnd } from './scenarios/end-to-end.mjs';
 import { fanOut } from './scenarios/fan-out.mjs';
 import { history } from './scenarios/history.mjs';
 import { mcp as mcpTools } from './scenarios/mcp.mjs';
+import { profile } from './scenarios/profile.mjs';
 import { providers } from './scenarios/providers.mjs';
 import { restart } from './scenarios/restart.mjs';
 import { perRound } from './scenarios/rounds.mjs';
@@ -98,6 +102,7 @@ const ON_THEIR_OWN = [
   ['tracing', 'Tracing on against off', tracing],
   ['scale', 'Scale', scale],
   ['bill', 'The bill', bill],
+  ['profile', "Where a round's time goes", profile],
   ['restart', 'Resume after a crash', restart],
   ['cold-start', 'Cold start', coldStart],
 ];

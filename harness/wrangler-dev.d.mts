@@ -36,6 +36,10 @@ export interface WranglerDev {
   /** The origin, e.g. `http://127.0.0.1:8787`. */
   readonly url: string;
   readonly port: number;
+  /** wrangler's DevTools inspector (Chrome DevTools Protocol), when attached. */
+  readonly inspectorPort: number;
+  /** The bundle served, with `snapshot` (deleted on stop); null otherwise. */
+  readonly bundlePath: string | null;
   /** The wrangler process: workerd runs among its descendants. */
   readonly pid: number;
   /** When `Ready on` was printed, as performance.now() of this process. */

@@ -141,6 +141,10 @@ export async function startWranglerDev(options = {}) {
     /** The origin, e.g. `http://127.0.0.1:8787`. */
     url: `http://127.0.0.1:${port}`,
     port,
+    /** wrangler's DevTools inspector (Chrome DevTools Protocol), when attached. */
+    inspectorPort,
+    /** The bundle served, with `snapshot` (deleted on stop); null otherwise. */
+    bundlePath: options.snapshot ? script[0] : null,
     /** The wrangler process: workerd runs among its descendants. */
     pid: /** @type {number} */ (child.pid),
     /** When `Ready on` was printed, as performance.now() of this process. */

@@ -71,6 +71,7 @@ function flatten(counts) {
     sqliteRowsWritten: counts.sqlite.rowsWritten + counts.sqlite.alarmWrites,
     alarmWrites: counts.sqlite.alarmWrites,
     d1Queries: counts.d1.queries,
+    d1Calls: counts.d1.calls,
     d1RowsRead: counts.d1.rowsRead,
     d1RowsWritten: counts.d1.rowsWritten,
     r2ClassA: counts.r2.classA,
@@ -98,11 +99,16 @@ export async function bill({ model, key, startDev }) {
     if (!runtime) throw new Error('the workerd process of the Worker was not found');
     /** @type {Record<number, Record<string, number>>} Rows written by statement text, over all turns of a length. */
     const writes = { [SHORT]: {}, [LONG]: {} };
+    /** @type {Record<number, Record<string, number>>} D1 statements run, by text, over all turns of a length. */
+    const d1Runs = { [SHORT]: {}, [LONG]: {} };
     let counting = 0;
     const readMeter = async () => {
       const read = await client.api('GET', '/bench/meter');
       for (const [text, { rowsWritten }] of Object.entries(read.writesByStatement)) {
         if (counting) writes[counting][text] = (writes[counting][text] ?? 0) + rowsWritten;
+      }
+      for (const [text, runs] of Object.entries(read.d1ByStatement)) {
+        if (counting) d1Runs[counting][text] = (d1Runs[counting][text] ?? 0) + Number(runs);
       }
       return flatten(/** @type {Counts} */ (read));
     };
@@ -126,12 +132,14 @@ export async function bill({ model, key, startDev }) {
     await turn(LONG);
     writes[SHORT] = {};
     writes[LONG] = {};
+    d1Runs[SHORT] = {};
+    d1Runs[LONG] = {};
     /** @type {Record<number, { units: Units, cpu: number, wall: number }[]>} */
     const runs = { [SHORT]: [], [LONG]: [] };
     for (let index = 0; index < TURNS; index++) {
       for (const rounds of index % 2 === 0 ? [SHORT, LONG] : [LONG, SHORT]) runs[rounds].push(await turn(rounds));
     }
-    return report(runs, writes);
+    return report(runs, writes, d1Runs);
   } catch (error) {
     console.error(`wrangler dev output:\n${dev.output()}`);
     throw error;
@@ -143,8 +151,9 @@ export async function bill({ model, key, startDev }) {
 /**
  * @param {Record<number, { units: Units, cpu: number, wall: number }[]>} runs
  * @param {Record<number, Record<string, number>>} writes
+ * @param {Record<number, Record<string, number>>} d1Runs
  */
-function report(runs, writes) {
+function report(runs, writes, d1Runs) {
   /** @param {number} rounds @param {string} unit */
   const med = (rounds, unit) => median(runs[rounds].map((run) => run.units[unit] ?? 0));
   /** @param {number} rounds @param {(run: { cpu: number, wall: number }) => number} pick */
@@ -165,6 +174,7 @@ function report(runs, writes) {
     sqliteRowsWritten: 'SQLite rows written (alarms set or deleted included)',
     alarmWrites: '… of which alarms set or deleted',
     d1Queries: 'D1 queries',
+    d1Calls: 'D1 calls (round trips; a batch is one)',
     d1RowsRead: 'D1 rows read',
     d1RowsWritten: 'D1 rows written',
     r2ClassA: 'R2 class A operations',
@@ -228,6 +238,18 @@ function report(runs, writes) {
     round.toFixed(1),
     long.toFixed(1),
   ]);
+  const d1Rows = [...new Set([...Object.keys(d1Runs[LONG]), ...Object.keys(d1Runs[SHORT])])]
+    .map((text) => [
+      text,
+      (d1Runs[LONG][text] ?? 0) / runs[LONG].length,
+      (d1Runs[SHORT][text] ?? 0) / runs[SHORT].length,
+    ])
+    .sort((a, b) => Number(b[1]) - Number(a[1]))
+    .map(([text, long, short]) => [
+      `\`${String(text).replaceAll('|', '\\|')}\``,
+      Number(long).toFixed(1),
+      Number(short).toFixed(1),
+    ]);
   const markdown = `## The bill: what a turn costs
 
 A wrangler dev of its own with the meter on (\`bench/meter.ts\`). A turn: \`POST /api/threads\` with the
@@ -242,6 +264,10 @@ Rows written per tool round: **${count(rowsWritten)}**${ROWS_WRITTEN_BEFORE > 0 
 Tenant objects' statements, mean rows written; alarms not included):
 
 ${table(['statement', 'per tool round', `per ${LONG}-round turn`], statementRows)}
+
+The D1 statements a turn runs (the thread index and the usage index; mean per turn):
+
+${table(['statement', `per ${LONG}-round turn`, `per ${SHORT}-round turn`], d1Rows)}
 
 ### Per 1,000 ten-round turns
 
