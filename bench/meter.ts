@@ -147,7 +147,22 @@ function meterStatement(statement: D1PreparedStatement, text: string): D1Prepare
   return metered;
 }
 
+/**
+ * One metered binding per D1 binding: the runtime remembers per binding object that it made the
+ * index's tables, and each object instance is handed an env of its own whose D1 binding is the same
+ * object; a proxy made per env would have it make them again for every thread.
+ */
+const meteredDatabases = new WeakMap<D1Database, D1Database>();
+
 function meterD1(db: D1Database): D1Database {
+  const known = meteredDatabases.get(db);
+  if (known) return known;
+  const metered = meterD1Calls(db);
+  meteredDatabases.set(db, metered);
+  return metered;
+}
+
+function meterD1Calls(db: D1Database): D1Database {
   return new Proxy(db, {
     get(target, property) {
       if (property === 'prepare') {
