@@ -286,6 +286,19 @@ describe('each step counted once (USE-2, USE-3)', () => {
     expect(report.rows).toHaveLength(1);
   });
 
+  it('a report whose marker was not yet written (it waits for the next write of the thread) is sent again after an eviction, counted once', async () => {
+    const tenant = newTenant('unwritten');
+    const [fay, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];
+    const id = await runTurn(fay.key, 'limits', twoSteps(300, 30));
+    await reported(admin.key, 'group_by=user', 2);
+    await evictDurableObject(stub(id));
+    await runTurn(fay.key, 'limits', twoSteps(200, 20), id);
+    const own = await threadUsage(id, fay.key);
+    expect(own.steps).toBe(4);
+    const report = await reported(admin.key, 'group_by=user', 4);
+    expectSame(report.totals, own);
+  });
+
   it('a report D1 refuses is logged, and sent with the next turn: nothing lost', async () => {
     const tenant = newTenant('refused');
     const [erin, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];

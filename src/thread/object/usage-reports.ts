@@ -1,9 +1,10 @@
 /**
  * The thread's reports to the D1 usage index (USE-2, USE-3): after each turn, the model steps its
  * `usage` frames recorded since the last report are written to D1, off the turn's path. The frame
- * number reached is kept in the thread's SQLite only once D1 has accepted the steps, and D1 ignores
- * a step it already has: a report cut short between the two (the object evicted, restarted) is sent
- * again whole by the next one, and no step is counted twice or lost. A D1 that refuses is logged and
+ * number reached is kept only once D1 has accepted the steps (in memory at once, in the thread's
+ * SQLite with its next write), and D1 ignores a step it already has: a report cut short, or a number
+ * lost with an evicted or restarted object, means steps sent again, never a step counted twice or
+ * lost. A D1 that refuses is logged and
  * asked again at the next turn's end.
  *
  * A step is attributed to the thread's tenant and owner and to the thread's agent when it is
@@ -89,7 +90,9 @@ export class UsageReports {
       await index.record(steps.map((step) => eventOf(record, step)));
       // The thread deleted meanwhile has no table to keep the marker in.
       if (!this.deps.record()) return;
-      meta.set(USAGE_REPORTED_KEY, last.seq);
+      // Written with the thread's next write: lost with the instance, the steps go again, and D1
+      // ignores those it has.
+      meta.setSoon(USAGE_REPORTED_KEY, last.seq);
       if (steps.length < BATCH) return;
     }
   }

@@ -35,6 +35,8 @@ export class ThreadMeta {
   private readonly rows = new Map<string, string | null>();
   /** Whether the object has its tables: not until a thread is created in it. */
   private present: boolean | null = null;
+  /** Values given to `setSoon`, written with the next `set`. */
+  private readonly soon = new Map<string, string>();
 
   private readonly sql: SqlStorage;
 
@@ -67,13 +69,33 @@ export class ThreadMeta {
   }
 
   set(key: string, value: unknown): void {
+    this.soon.delete(key);
+    this.write(key, JSON.stringify(value));
+    for (const [waiting, text] of this.soon) this.write(waiting, text);
+    this.soon.clear();
+  }
+
+  /**
+   * A value not worth a transaction of its own: read back at once, written with the next `set` (a
+   * turn's first status is one). An instance that dies first loses it, so this is only for a value
+   * whose loss costs a repeat, such as how far D1 has been told something it ignores twice; never
+   * for a fact. A write of its own after an await of D1 cost the object more than the rest of a
+   * turn's writes together.
+   */
+  setSoon(key: string, value: unknown): void {
     const text = JSON.stringify(value);
+    this.soon.set(key, text);
+    this.rows.set(key, text);
+  }
+
+  private write(key: string, text: string): void {
     this.sql.exec('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', key, text);
     this.rows.set(key, text);
   }
 
   /** After the storage was erased, or a transaction that wrote here was rolled back. */
   forget(): void {
+    this.soon.clear();
     this.rows.clear();
     this.present = null;
   }
