@@ -203,11 +203,14 @@ export function benchClient({ url, key, model }) {
      */
     async floorTurn(rounds) {
       const nonce = randomUUID();
+      // The model server's thread may report the last answer's end after the Floor has answered.
+      const finished = model.finished(nonce, RUN_TIMEOUT_MS);
       const sentAt = performance.now();
       const response = await fetch(`${url}/floor/${nonce}?rounds=${rounds}`, { method: 'POST' });
       const text = await response.text();
       const endedAt = performance.now();
       if (!response.ok) throw new Error(`floor run failed: ${response.status} ${text}`);
+      await finished;
       const gaps = model.gaps(nonce);
       if (gaps.length !== rounds) throw new Error(`floor: ${gaps.length} rounds timed, expected ${rounds}`);
       const bodySizes = model.bodySizes(nonce);

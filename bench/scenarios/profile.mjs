@@ -7,14 +7,18 @@
  * The attached inspector slows the isolate (workerd reports every request to it), so the
  * milliseconds here are larger than the other scenarios'; read them as shares, and the runtime
  * against the floor measured alike. No target: this is the profile behind the ratios.
+ *
+ * `PROFILE_THREADS` and `PROFILE_ROUNDS` change the work profiled (40 threads of 20 rounds);
+ * `PROFILE_SAVE=<path>` keeps the runtime's profile as `<path>.cpuprofile` (Chrome's DevTools opens
+ * it) beside the bundle it ran, `<path>.js`, whose `// src/…` lines name each function's file.
  */
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { benchClient } from '../client.mjs';
 import { connectInspector, profileWhile, sourceFiles, summarize } from '../cpu-profile.mjs';
 import { ms, table } from '../format.mjs';
 
-const THREADS = Number(process.env.PROFILE_THREADS ?? 15);
-const ROUNDS = 20;
+const THREADS = Number(process.env.PROFILE_THREADS ?? 40);
+const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 20);
 const PROFILE_CONFIG = 'bench/wrangler.profile.toml';
 
 /** @param {number} part @param {number} whole */
@@ -53,7 +57,13 @@ export async function profile({ startDev, key, model }) {
     await client.floorTurn(ROUNDS);
     const inspector = await connectInspector(dev.inspectorPort);
     const fileAt = await sourceFiles(/** @type {string} */ (dev.bundlePath));
-    const ofRuntime = summarize(await profileWhile(inspector, runtime), fileAt);
+    const runtimeProfile = await profileWhile(inspector, runtime);
+    if (process.env.PROFILE_SAVE) {
+      // For a closer look: the profile opens in Chrome's DevTools; the bundle names its lines.
+      await writeFile(`${process.env.PROFILE_SAVE}.cpuprofile`, JSON.stringify(runtimeProfile));
+      await copyFile(/** @type {string} */ (dev.bundlePath), `${process.env.PROFILE_SAVE}.js`);
+    }
+    const ofRuntime = summarize(runtimeProfile, fileAt);
     const ofFloor = summarize(await profileWhile(inspector, floor), fileAt);
     inspector.close();
     return { markdown: render(ofRuntime, ofFloor), targets: [] };
@@ -91,7 +101,7 @@ Where the runtime's busy time went: each room's own JavaScript (\`thread/storage
 \`src/thread/storage/\`; a package by its name), the built-ins each room called, SQLite statements, and
 the engine outside JavaScript.
 
-${table(['place', 'share of busy time', 'ms per round'], largest(runtime.byPlace, runtime.busyUs, rounds, 16))}
+${table(['place', 'share of busy time', 'ms per round'], largest(runtime.byPlace, runtime.busyUs, rounds, 24))}
 
 SQLite statements by the function that ran them:
 
@@ -99,6 +109,6 @@ ${table(['function (file)', 'share of busy time', 'ms per round'], largest(runti
 
 The runtime's functions with the most time of their own (their callees not counted):
 
-${table(['function (file)', 'share of busy time', 'ms per round'], largest(runtime.byFunction, runtime.busyUs, rounds, 12))}
+${table(['function (file)', 'share of busy time', 'ms per round'], largest(runtime.byFunction, runtime.busyUs, rounds, 20))}
 `;
 }
