@@ -77,6 +77,20 @@ describe('the thread index outbox', () => {
     expect((await thread(id)) as unknown).toMatchObject({ index_error: null });
   });
 
+  it('THR-10: a thread created with a message to answer is indexed in one write carrying its turn, then its end', async () => {
+    const tag = tagged();
+    const messages = [{ role: 'user', content: directive([{ text: 'hello' }]) }];
+    const id = await createThread({ agent: PROBE_AGENT, tags: [tag], messages });
+    await until(
+      () => thread(id),
+      (view) => view.status === 'idle' && view.message_count >= 2,
+    );
+    await indexSettled(id);
+    // Not the row as created (idle), then `running`, then `idle`: the row goes with the turn's start.
+    expect(indexSwitch.accepted()).toEqual(['running', 'idle']);
+    expect((await listed(tag)).map((row) => [row.id, row.status])).toEqual([[id, 'idle']]);
+  });
+
   it('THR-10: D1 slow: 201 before D1 answers; the row is listed once D1 does', async () => {
     indexSwitch.set('hold');
     const tag = tagged();

@@ -66,11 +66,13 @@ export class IndexWrites {
 
   /**
    * After the creation's transaction: the alarm is armed for a retry, then the row is sent. The
-   * alarm makes the send even if this instance dies first.
+   * alarm makes the send even if this instance dies first. A thread whose first turn starts at once
+   * (its alarm is due now) sends its row with the turn's first status instead: one write, not two,
+   * and a listing never shows it idle with a turn under way.
    */
-  async created(): Promise<void> {
+  async created(turnStarts = false): Promise<void> {
     await this.armFor(Date.now() + retryDelayMs(1));
-    this.send();
+    if (!turnStarts) this.send();
   }
 
   /** `waits` gives the thread's open waits, read now: the rows the inbox lists beside this status. */
@@ -83,12 +85,15 @@ export class IndexWrites {
 
   /**
    * From the alarm: sends what a failed try (or an instance that died) left. Not awaited: a slow D1
-   * never holds up the turn the alarm runs; a failure arms the alarm again itself.
+   * never holds up the turn the alarm runs; a failure arms the alarm again itself. A new thread's
+   * row not tried yet waits when the alarm starts a turn (`turnStarts`): its first status sends it.
    */
-  retry(): void {
+  retry(turnStarts = false): void {
     if (this.sending) return;
     const entry = this.outbox.pending();
-    if (entry && entry.refused === null) this.send();
+    if (!entry || entry.refused !== null) return;
+    if (turnStarts && entry.row !== null && entry.attempts === 0) return;
+    this.send();
   }
 
   /** From the alarm's end: the alarm comes back when a failed send is due again. */

@@ -31,8 +31,8 @@ export interface CreationHost {
   readonly index: IndexWrites;
   readonly variables: ThreadVariables;
   store(): SqliteThreadStore;
-  /** The thread is stored: its first frames go out and its first turn may start. */
-  started(): Promise<void>;
+  /** The thread is stored: its first frames go out and its first turn may start (true when it does). */
+  started(): Promise<boolean>;
   /** Drops everything written, leaving an empty object. */
   erase(): Promise<void>;
   /** Installs the agent's schedules, inside the creation's transaction (throws to refuse the thread). */
@@ -103,8 +103,8 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
     await host.erase();
     throw error;
   }
-  await host.started();
+  const turnStarts = await host.started();
   // The D1 round trip runs after the answer is ready, never before it.
-  await host.index.created();
+  await host.index.created(turnStarts);
   return ok(record);
 }

@@ -147,8 +147,10 @@ export class ThreadObject extends ThreadAutomation implements ThreadRpc {
         started: async () => {
           for (const message of this.store().messages()) this.emit({ type: 'message', message });
           // FORK-2: a fork is idle until it is sent a message, whatever its copied log ends with.
-          if (!input.fork) await this.driver.wake();
+          const turnStarts = !input.fork && this.driver.startsTurn();
+          if (turnStarts) await this.driver.wake();
           await armSchedules(this.scheduleDesk());
+          return turnStarts;
         },
         installSchedules: () => installAgentSchedules(this.scheduleDesk(), input.agent),
         erase: () => this.erase(),
@@ -434,7 +436,7 @@ export class ThreadObject extends ThreadAutomation implements ThreadRpc {
     if (!record) return;
     await this.reporter.retry(record, this.store().messages());
     // THR-1: what the thread index was not told yet goes before anything else the alarm does.
-    this.indexWrites.retry();
+    this.indexWrites.retry(this.driver.startsTurn());
     // WAIT-1: waits for children past their cap are answered before the loop looks for work.
     await expireChildWaits(this.answerDesk());
     // Effects due now run before a turn starts, those that came due during it once it has ended:

@@ -88,8 +88,13 @@ export class TurnDriver {
 
   /** Arms the alarm that runs the loop, if there is work and no turn is running. */
   async wake(): Promise<void> {
-    if (this.turn || !this.hasWork()) return;
+    if (!this.startsTurn()) return;
     await this.host.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Whether the loop's next run starts a turn: there is work, and no turn is running. */
+  startsTurn(): boolean {
+    return this.turn === null && this.hasWork();
   }
 
   async onAlarm(): Promise<void> {
