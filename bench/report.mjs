@@ -80,6 +80,12 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
   Thread and Tenant objects' SQLite cursors (\`rowsRead\`, \`rowsWritten\`), D1 results' \`meta\`, R2
   calls, Durable Object stub calls, alarm runs and WebSocket messages, requests to the Worker. Counts
   are exact and do not depend on the machine; its CPU and duration figures do.
+- **The profile** samples the Worker's isolate with V8's profiler through wrangler dev's DevTools
+  inspector (\`bench/cpu-profile.mjs\`), in a wrangler dev of its own serving the benchmark Worker
+  unminified, and names each sample's place by the bundle's source markers. wrangler dev runs the
+  Worker, its objects and the local D1 in one process, and the local D1's own work can show up under
+  the D1 client's functions (\`toJson\`, \`_send\`): deployed, D1 is a remote service. The attached
+  inspector slows everything: it is there to say where time goes, not how much.
 - Timings on a shared VM are noisy: compare ratios measured in the same run rather than absolute
   milliseconds across runs.
 

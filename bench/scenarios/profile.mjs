@@ -36,6 +36,20 @@ function largest(map, busyUs, rounds, count) {
 }
 
 /**
+ * The runtime's largest places, each beside the floor's time in the same place (the engine's own
+ * work, built-ins and SQLite are named alike for both; the floor's JavaScript is the room `bench`).
+ * @param {import('../cpu-profile.mjs').ProfileSummary} runtime
+ * @param {import('../cpu-profile.mjs').ProfileSummary} floor
+ * @param {number} rounds
+ */
+function placeRows(runtime, floor, rounds) {
+  return largest(runtime.byPlace, runtime.busyUs, rounds, 24).map((row) => {
+    const us = floor.byPlace.get(String(row[0]));
+    return [...row, us === undefined ? '–' : ms(us / rounds / 1000, 3)];
+  });
+}
+
+/**
  * @param {import('../run.mjs').Bench} bench
  * @returns {Promise<import('../format.mjs').Section>}
  */
@@ -101,7 +115,7 @@ Where the runtime's busy time went: each room's own JavaScript (\`thread/storage
 \`src/thread/storage/\`; a package by its name), the built-ins each room called, SQLite statements, and
 the engine outside JavaScript.
 
-${table(['place', 'share of busy time', 'ms per round'], largest(runtime.byPlace, runtime.busyUs, rounds, 24))}
+${table(['place', 'share of busy time', 'ms per round', 'the floor, ms per round'], placeRows(runtime, floor, rounds))}
 
 SQLite statements by the function that ran them:
 
