@@ -83,9 +83,10 @@ Node ${machine.node}, wrangler ${machine.wrangler} (\`wrangler dev\`, local work
 - **The profile** samples the Worker's isolate with V8's profiler through wrangler dev's DevTools
   inspector (\`bench/cpu-profile.mjs\`), in a wrangler dev of its own serving the benchmark Worker
   unminified, and names each sample's place by the bundle's source markers. wrangler dev runs the
-  Worker, its objects and the local D1 in one process, and the local D1's own work can show up under
-  the D1 client's functions (\`toJson\`, \`_send\`): deployed, D1 is a remote service. The attached
-  inspector slows everything: it is there to say where time goes, not how much.
+  Worker, its objects and the local D1 in one process, and the local D1's own work shows up under the
+  D1 client's functions (\`toJson\`, \`_send\`) and the first code to run after a D1 call returns
+  (the index outbox's \`pending\` and \`sent\`, \`setSoon\`): deployed, D1 is a remote service. The
+  attached inspector slows everything: it is there to say where time goes, not how much.
 - Timings on a shared VM are noisy: compare ratios measured in the same run rather than absolute
   milliseconds across runs.
 
