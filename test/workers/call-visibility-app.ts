@@ -1,6 +1,7 @@
 /**
- * Test agents for what a user sees of calls in progress (ARGS-1, BEAT-1): one offering `write`
- * (whose arguments stream as the scripted model types them), a tool that runs until the thread is
+ * Test agents for what a user sees of calls in progress (ARGS-1, BEAT-1): two offering `write`
+ * (whose arguments stream as the scripted model types them, or as the local model server sends them,
+ * as slowly as a test asks), a tool that runs until the thread is
  * stopped, and one that ignores its signal and never returns, so its timeout ends it. The test
  * Worker sets the heartbeat to HEARTBEAT_MS so heartbeats come in a fraction of a second.
  */
@@ -32,6 +33,11 @@ export const prompts = [
     model: 'scripted',
     tools: ['write', 'hold_until_stopped', 'hang_past_timeout'],
   }),
+  // The local OpenAI-compatible server, which a test's message can ask to stream slowly.
+  definePrompt({ name: 'call_visibility_remote', prompt: '', model: 'remote', tools: ['write'] }),
 ];
 
-export const agents = [defineAgent({ name: 'call_visibility', sideA: { prompt: 'call_visibility' } })];
+export const agents = [
+  defineAgent({ name: 'call_visibility', sideA: { prompt: 'call_visibility' } }),
+  defineAgent({ name: 'call_visibility_remote', sideA: { prompt: 'call_visibility_remote' } }),
+];

@@ -1,7 +1,7 @@
 /**
  * ARGS-1 and BEAT-1 through the thread's WebSocket in workerd: a `write` call's arguments arrive as
- * `tool_call_delta` frames while the scripted model streams them, stored and replayed like text
- * deltas; a call running past the heartbeat interval (200 ms in the test Worker) sends
+ * `tool_call_delta` frames while the local model server streams them slowly, stored and replayed
+ * like text deltas; a call running past the heartbeat interval (200 ms in the test Worker) sends
  * `tool_running` frames until it is stopped or times out, and none after. Every wait is on a frame.
  */
 import { describe, expect, it } from 'vitest';
@@ -36,22 +36,26 @@ async function heartbeatsThenStop(id: string, stream: FrameCollector, callId: st
 
 describe('tool-call arguments and long calls, as a client sees them', () => {
   it("ARGS-1: a write call's arguments stream as tool_call_delta frames, whole so far, the last complete, replayed on reconnect", async () => {
-    const id = await createThread({ agent: 'call_visibility' });
+    const id = await createThread({ agent: 'call_visibility_remote' });
     const stream = await openStream(id);
     const content = '# Draft\n\nEvery line of this note is typed out before the call runs. '.repeat(6);
+    // 16 characters every 10 ms: the call takes the model at least 270 ms to write, so frames go out
+    // while it does (one per 50 ms at most), and the last, complete, as the answer ends.
+    const slowly = { chunkSize: 16, chunkDelayMs: 10 } as Record<string, unknown>;
     await post(
       id,
       directive([
-        { toolCalls: [{ id: 'w1', name: 'write', arguments: { path: '/draft.md', content } }] },
+        { toolCalls: [{ name: 'write', arguments: { path: '/draft.md', content } }], ...slowly },
         { text: 'written' },
       ]),
     );
     const log = await settled(id);
     await stream.waitFor((frame) => frame.type === 'status' && frame.status === 'idle');
 
-    const stored = log.find((message) => message.tool_calls?.some((call) => call.id === 'w1'));
-    const args = stored?.tool_calls?.[0]?.function.arguments ?? '';
-    const deltas = deltasOf(stream.frames, 'w1');
+    const stored = log.find((message) => message.tool_calls?.some((call) => call.function.name === 'write'));
+    const call = stored?.tool_calls?.[0];
+    const args = call?.function.arguments ?? '';
+    const deltas = deltasOf(stream.frames, call?.id ?? '');
     expect(deltas.length).toBeGreaterThan(1);
     for (const frame of deltas) {
       expect(frame.name).toBe('write');
@@ -62,7 +66,7 @@ describe('tool-call arguments and long calls, as a client sees them', () => {
     expect(deltas.every((frame) => frame.seq < (storedAt ?? 0))).toBe(true);
     expect(log.find((message) => message.role === 'tool')?.tool_status).toBe('success');
     // Stored like every frame: a client reconnecting from the start is replayed the same ones.
-    expect(deltasOf(await allFrames(id), 'w1')).toEqual(deltas);
+    expect(deltasOf(await allFrames(id), call?.id ?? '')).toEqual(deltas);
     stream.close();
   });
 

@@ -14,9 +14,9 @@ import { directive } from '../support/directive-script.js';
 import { evictDurableObject } from '../support/evict.js';
 
 /**
- * The SQLite rows a tool round writes (docs/observability.md), besides one per piece of the model's
- * streamed tool call (each `tool_call_delta` frame is a row): 12 in all for a call streamed in one
- * piece, half of the 24 a round wrote before. The scripted model streams its calls in two pieces.
+ * The SQLite rows a tool round writes (docs/observability.md), besides its `tool_call_delta` frames
+ * (a row each): 12 in all for a call the model writes within 50 ms (one such frame), half of the 24 a
+ * round wrote before. The scripted model writes its calls at once.
  */
 const ROWS_WRITTEN_PER_TOOL_ROUND = 11;
 
@@ -85,7 +85,7 @@ async function answered(id: string, text: string): Promise<Message[]> {
 }
 
 describe('what a turn writes', () => {
-  it(`USE-6: a tool round writes at most ${ROWS_WRITTEN_PER_TOOL_ROUND} SQLite rows besides one per piece of its streamed call`, async () => {
+  it(`USE-6: a tool round writes at most ${ROWS_WRITTEN_PER_TOOL_ROUND} SQLite rows besides its tool_call_delta frames`, async () => {
     const id = await createThread({ agent: 'general', messages: [{ content: turnOf(0, 'start') }] });
     await answered(id, 'start done');
     const rowsWritten = await countRowsWritten(id);

@@ -9,6 +9,11 @@
  * (`flush`), so the last frame of each call always carries its complete arguments. The clock is the
  * turn's (`TurnDeps.now`), which tests replace.
  *
+ * A call's first delta waits its interval too, counted from when the call began: a call the model
+ * writes within 50 ms (most are short) is shown once, complete, as the answer ends, in the same
+ * write as the message that holds it, rather than costing the thread a storage write of its own
+ * while the answer still streams.
+ *
  * Every frame is scrubbed whole when the thread stores it, which replaces whole secrets only; a
  * secret the model is in the middle of writing would show its first characters. So a frame sent
  * while the call still streams stops before any tail that could begin a secret (`withoutSecretStart`);
@@ -20,7 +25,7 @@ import type { FrameSink, ToolCallDelta } from '../ports/index.js';
 export const TOOL_CALL_DELTA_INTERVAL_MS = 50;
 
 export class ToolCallDeltaFrames {
-  /** When each call's last frame went out. */
+  /** When each call's last frame went out, or, before its first, when its first delta came. */
   private readonly sentAt = new Map<string, number>();
   /** Each call's newest delta not yet sent. */
   private readonly held = new Map<string, ToolCallDelta>();
@@ -36,7 +41,8 @@ export class ToolCallDeltaFrames {
   add(delta: ToolCallDelta): void {
     const now = this.now();
     const last = this.sentAt.get(delta.id);
-    if (last !== undefined && now - last < this.intervalMs) {
+    if (last === undefined) this.sentAt.set(delta.id, now);
+    if (last === undefined || now - last < this.intervalMs) {
       this.held.set(delta.id, delta);
       return;
     }

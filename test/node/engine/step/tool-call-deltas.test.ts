@@ -64,7 +64,7 @@ describe('ARGS-1: tool-call arguments stream as tool_call_delta frames', () => {
     expect(h.frames.lastIndexOf(frames.at(-1) as Frame)).toBeLessThan(stored);
   });
 
-  it('ARGS-1: each call has its own 50 ms budget; a held delta goes out with the next one once due, or when the answer ends', () => {
+  it('ARGS-1: each call has its own 50 ms budget from its first delta; a held delta goes out with the next one once due, or when the answer ends', () => {
     const sent: Frame[] = [];
     let now = 0;
     const frames = new ToolCallDeltaFrames(
@@ -74,23 +74,44 @@ describe('ARGS-1: tool-call arguments stream as tool_call_delta frames', () => {
     const delta = (id: string, text: string) => ({ id, name: 'write', argumentsText: text });
 
     frames.add(delta('a', '{"p'));
+    now = 10;
     frames.add(delta('b', '{"c'));
     now = 20;
     frames.add(delta('a', '{"pa'));
     frames.add(delta('a', '{"pat'));
     now = 50;
     frames.add(delta('a', '{"path'));
-    now = 60;
     frames.add(delta('b', '{"co'));
+    now = 60;
+    frames.add(delta('b', '{"com'));
+    frames.add(delta('a', '{"path"'));
     frames.flush();
     frames.flush();
 
-    expect(sent.map((frame) => [(frame as DeltaFrame).tool_call_id, (frame as DeltaFrame).arguments_text])).toEqual([
-      ['a', '{"p'],
-      ['b', '{"c'],
+    const shown = () => sent.map((frame) => [(frame as DeltaFrame).tool_call_id, (frame as DeltaFrame).arguments_text]);
+    // `a` began at 0, so its first frame is due at 50; `b` began at 10, so at 60; then 50 ms apart,
+    // and what is held when the answer ends goes out then, once.
+    expect(shown()).toEqual([
       ['a', '{"path'],
-      ['b', '{"co'],
+      ['b', '{"com'],
+      ['a', '{"path"'],
     ]);
+  });
+
+  it('ARGS-1: a call written within 50 ms is shown once, complete, when the answer ends', () => {
+    const sent: Frame[] = [];
+    let now = 0;
+    const frames = new ToolCallDeltaFrames(
+      (frame) => sent.push(frame),
+      () => now,
+    );
+    for (const text of ['{"pa', '{"path":', '{"path":"/a"}']) {
+      frames.add({ id: 'c', name: 'read', argumentsText: text });
+      now += 10;
+    }
+    expect(sent).toEqual([]);
+    frames.flush();
+    expect(sent).toEqual([{ type: 'tool_call_delta', tool_call_id: 'c', name: 'read', arguments_text: '{"path":"/a"}' }]);
   });
 
   it('ARGS-1 (hostile): a model streaming a huge argument in tiny pieces makes a bounded number of frames', async () => {
@@ -105,7 +126,7 @@ describe('ARGS-1: tool-call arguments stream as tool_call_delta frames', () => {
     await h.send('take a long note');
 
     const frames = deltasOf(h.frames);
-    expect(frames.map((frame) => frame.arguments_text.length)).toEqual([16, args.length]);
+    expect(frames.map((frame) => frame.arguments_text.length)).toEqual([args.length]);
     expect(h.byRole('tool')[0]?.content).toBe('kept');
   });
 
