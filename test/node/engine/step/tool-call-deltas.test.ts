@@ -111,7 +111,9 @@ describe('ARGS-1: tool-call arguments stream as tool_call_delta frames', () => {
     }
     expect(sent).toEqual([]);
     frames.flush();
-    expect(sent).toEqual([{ type: 'tool_call_delta', tool_call_id: 'c', name: 'read', arguments_text: '{"path":"/a"}' }]);
+    expect(sent).toEqual([
+      { type: 'tool_call_delta', tool_call_id: 'c', name: 'read', arguments_text: '{"path":"/a"}' },
+    ]);
   });
 
   it('ARGS-1 (hostile): a model streaming a huge argument in tiny pieces makes a bounded number of frames', async () => {
