@@ -83,9 +83,11 @@ export function benchClient({ url, key, model }) {
    * @param {number} sentAt
    * @param {number} endedAt
    * @param {number | null} answeredAt
-   * @returns {TurnTiming}
+   * @returns {Promise<TurnTiming>}
    */
-  function timing(nonce, sentAt, endedAt, answeredAt) {
+  async function timing(nonce, sentAt, endedAt, answeredAt) {
+    // The model server's thread may report the final answer's end after the client saw the turn end.
+    await model.finished(nonce, RUN_TIMEOUT_MS);
     const exchanges = model.exchanges(nonce);
     const first = exchanges[0];
     const last = exchanges.at(-1);
@@ -203,18 +205,16 @@ export function benchClient({ url, key, model }) {
      */
     async floorTurn(rounds) {
       const nonce = randomUUID();
-      // The model server's thread may report the last answer's end after the Floor has answered.
-      const finished = model.finished(nonce, RUN_TIMEOUT_MS);
       const sentAt = performance.now();
       const response = await fetch(`${url}/floor/${nonce}?rounds=${rounds}`, { method: 'POST' });
       const text = await response.text();
       const endedAt = performance.now();
       if (!response.ok) throw new Error(`floor run failed: ${response.status} ${text}`);
-      await finished;
+      await model.finished(nonce, RUN_TIMEOUT_MS);
       const gaps = model.gaps(nonce);
       if (gaps.length !== rounds) throw new Error(`floor: ${gaps.length} rounds timed, expected ${rounds}`);
       const bodySizes = model.bodySizes(nonce);
-      return { ...timing(nonce, sentAt, endedAt, null), gaps, bodySizes };
+      return { ...(await timing(nonce, sentAt, endedAt, null)), gaps, bodySizes };
     },
   };
 }
