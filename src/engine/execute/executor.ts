@@ -80,7 +80,9 @@ async function authorize(validated: ValidatedCall, waits: readonly Interaction[]
 }
 
 function started(validated: ValidatedCall, deps: ExecutorDeps): void {
-  deps.store.markToolStarted(validated.call.id);
+  // THR-3: the journal only keeps a tool that must not run twice from running again after a
+  // restart; an idempotent tool is run again anyway, so its calls cost no row.
+  if (!validated.tool.definition.idempotent) deps.store.markToolStarted(validated.call.id);
   deps.emit({
     type: 'tool_started',
     tool_call_id: validated.call.id,

@@ -88,6 +88,23 @@ describe('THR-3: resuming a turn from the log', () => {
     expect(started).toEqual(['l1']);
   });
 
+  it('THR-3: a call is journaled as started only when its tool must not run twice', async () => {
+    const payment = counted(false);
+    const lookup = counted(true);
+    const seen: Record<string, boolean> = {};
+    const h = createHarness({ tools: { charge_card: payment.tool, lookup: lookup.tool }, script: RESUME_SCRIPT });
+    const mark = h.store.markToolStarted.bind(h.store);
+    h.store.markToolStarted = (id: string) => {
+      seen[id] = true;
+      mark(id);
+    };
+    seedInterruptedStep(h, [call('p1', 'charge_card'), call('l1', 'lookup')], []);
+
+    expect(await h.run()).toEqual({ kind: 'done', reason: 'response' });
+    expect([...payment.runs, ...lookup.runs]).toEqual(['p1', 'l1']);
+    expect(seen).toEqual({ p1: true });
+  });
+
   it('THR-3: a thread evicted while a tool ran resumes on the same storage without running it twice', async () => {
     const running = deferred();
     const runs: string[] = [];
