@@ -369,7 +369,11 @@ describe('forks', () => {
     expect(children).toHaveLength(1);
     const childId = children[0]?.id ?? '';
 
+    const forked = page.waitForResponse((response) => response.url().endsWith(`/api/threads/${sourceId}/fork`));
     await answer.locator(':scope > .entry-footer').getByRole('button', { name: 'Fork from here' }).click();
+    const response = await forked;
+    // A refusal says why here, rather than as a page that never moves on.
+    expect(response.status(), await response.text()).toBe(201);
     const forkId = await openedThread(sourceId);
     const note = page.locator('.fork-note');
     await note.waitFor();
