@@ -138,6 +138,11 @@ export class MemoryThreadStore implements ThreadStore {
     return raw === undefined ? undefined : JSON.parse(raw);
   }
 
+  /** Nothing kept in memory here: derived at each call. */
+  derivedValue<T>(key: string, derive: (value: unknown) => T): T {
+    return derive(this.getValue(key));
+  }
+
   setValue(key: string, value: unknown): void {
     if (value === undefined) this.kv.delete(key);
     else this.kv.set(key, JSON.stringify(value));

@@ -31,11 +31,6 @@ function inheritedRules(store: RuleStore): PermissionRule[] {
 const scopedInherited = (value: unknown) => scoped(value as PermissionRule[] | undefined, 'inherited');
 const scopedSession = (value: unknown) => scoped(value as PermissionRule[] | undefined, 'session');
 
-/** A stored rule list in scoped form, from memory while its value is unchanged. */
-function storedRules(store: RuleStore, key: string, derive: (value: unknown) => ScopedRule[]): readonly ScopedRule[] {
-  return store.derivedValue ? store.derivedValue(key, derive) : derive(store.getValue(key));
-}
-
 /** Definitions' rules in scoped form, once per definition and scope (one list may serve as both). */
 const definitionRules = { manifest: new WeakMap(), project: new WeakMap() } satisfies Record<
   'manifest' | 'project',
@@ -58,8 +53,9 @@ export function threadRules(
   return [
     ...fromDefinition(agent.permissions, 'manifest'),
     ...fromDefinition(projectRules, 'project'),
-    ...storedRules(store, INHERITED_RULES_KEY, scopedInherited),
-    ...storedRules(store, SESSION_RULES_KEY, scopedSession),
+    // From memory while the stored value is unchanged.
+    ...store.derivedValue(INHERITED_RULES_KEY, scopedInherited),
+    ...store.derivedValue(SESSION_RULES_KEY, scopedSession),
   ];
 }
 

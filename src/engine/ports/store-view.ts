@@ -39,8 +39,7 @@ export abstract class StoreView implements ThreadStore {
   deleteMessages = (ids: readonly string[]) => this.store.deleteMessages(ids);
   getValue = (key: string) => this.store.getValue(key);
   setValue = (key: string, value: unknown) => this.store.setValue(key, value);
-  derivedValue = <T>(key: string, derive: (value: unknown) => T): T =>
-    this.store.derivedValue ? this.store.derivedValue(key, derive) : derive(this.store.getValue(key));
+  derivedValue = <T>(key: string, derive: (value: unknown) => T): T => this.store.derivedValue(key, derive);
   enqueue: ThreadStore['enqueue'] = (message) => this.store.enqueue(message);
   drainQueue = () => this.store.drainQueue();
   markToolStarted = (id: string) => this.store.markToolStarted(id);

@@ -81,10 +81,10 @@ export interface ThreadStore {
   /**
    * What `derive` makes of a key's value, kept in memory until the key is written again: a thread's
    * permission rules are read at every call and change rarely. `derive` is a module's constant (it
-   * names what is kept) and must not change what it is given. Optional: a store without it is read
-   * and derived each time.
+   * names what is kept) and must not change what it is given. A store that keeps nothing in memory
+   * derives it at each call.
    */
-  derivedValue?<T>(key: string, derive: (value: unknown) => T): T;
+  derivedValue<T>(key: string, derive: (value: unknown) => T): T;
   /** Messages waiting for the thread to be between steps (SUB-7). */
   enqueue(message: QueuedMessage): void;
   drainQueue(): QueuedMessage[];

@@ -4,8 +4,7 @@
  * number reached is kept only once D1 has accepted the steps (in memory at once, in the thread's
  * SQLite with its next write), and D1 ignores a step it already has: a report cut short, or a number
  * lost with an evicted or restarted object, means steps sent again, never a step counted twice or
- * lost. A D1 that refuses is logged and
- * asked again at the next turn's end.
+ * lost. A D1 that refuses is logged and asked again at the next turn's end.
  *
  * A step is attributed to the thread's tenant and owner and to the thread's agent when it is
  * reported: the thread does not record who posted each message, and spend quotas count the owner too.

@@ -79,8 +79,7 @@ export class ThreadMeta {
    * A value not worth a transaction of its own: read back at once, written with the next `set` (a
    * turn's first status is one). An instance that dies first loses it, so this is only for a value
    * whose loss costs a repeat, such as how far D1 has been told something it ignores twice; never
-   * for a fact. A write of its own after an await of D1 cost the object more than the rest of a
-   * turn's writes together.
+   * for a fact. Written on its own, after D1 answers, it would be a storage commit of its own.
    */
   setSoon(key: string, value: unknown): void {
     const text = JSON.stringify(value);
