@@ -34,6 +34,17 @@ async function indexSettled(id: string): Promise<void> {
   });
 }
 
+/** A thread created while D1 holds its index write: its id, once the write is held. */
+async function createdWithWriteHeld(tag: string): Promise<string> {
+  indexSwitch.set('hold');
+  const id = await createThread({ agent: PROBE_AGENT, tags: [tag] });
+  await until(
+    async () => indexSwitch.held(),
+    (count) => count === 1,
+  );
+  return id;
+}
+
 async function alarmAt(id: string): Promise<number | null> {
   return runInDurableObject(stubFor(id), (_instance: unknown, state: DurableObjectState) => state.storage.getAlarm());
 }
@@ -92,14 +103,9 @@ describe('the thread index outbox', () => {
   });
 
   it('THR-10: D1 slow: 201 before D1 answers; the row is listed once D1 does', async () => {
-    indexSwitch.set('hold');
     const tag = tagged();
-    const id = await createThread({ agent: PROBE_AGENT, tags: [tag] });
     // Answered while the index write cannot have finished: it waits for the test.
-    await until(
-      async () => indexSwitch.held(),
-      (count) => count === 1,
-    );
+    const id = await createdWithWriteHeld(tag);
     expect(await listed(tag)).toEqual([]);
     expect((await api(`/api/threads/${id}`)).status).toBe(200);
     await release(id);
@@ -110,13 +116,8 @@ describe('the thread index outbox', () => {
   });
 
   it('THR-10: an instance evicted between the 201 and the index write: the alarm writes it', async () => {
-    indexSwitch.set('hold');
     const tag = tagged();
-    const id = await createThread({ agent: PROBE_AGENT, tags: [tag] });
-    await until(
-      async () => indexSwitch.held(),
-      (count) => count === 1,
-    );
+    const id = await createdWithWriteHeld(tag);
     await evictDurableObject(stubFor(id));
     indexSwitch.set('accept');
     expect(await listed(tag)).toEqual([]);

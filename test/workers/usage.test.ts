@@ -266,37 +266,37 @@ describe('bad queries (USE-5)', () => {
 });
 
 describe('each step counted once (USE-2, USE-3)', () => {
-  it('a report sent again after a restart between the D1 write and its marker counts nothing twice', async () => {
-    const tenant = newTenant('replay');
-    const [dana, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];
-    const id = await runTurn(dana.key, 'limits', twoSteps(1000, 500));
+  /**
+   * A turn reported, then `beforeEviction` inside the object, an eviction and a second turn: the
+   * report of both turns' four steps, and the thread's own count.
+   */
+  async function reportedAcrossEviction(name: string, beforeEviction?: (object: unknown) => void) {
+    const tenant = newTenant(name);
+    const [member, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];
+    const id = await runTurn(member.key, 'limits', twoSteps(1000, 500));
     await reported(admin.key, 'group_by=user', 2);
-    // As if the object died after D1 took the steps and before it kept the marker: the marker is
-    // put back, and the restarted object's next report sends every step again.
-    await runInDurableObject(stub(id), (instance: unknown) => {
-      const object = instance as { metaTable: { set(key: string, value: unknown): void } };
-      object.metaTable.set('usage_reported_seq', 0);
-    });
+    if (beforeEviction) await runInDurableObject(stub(id), beforeEviction);
     await evictDurableObject(stub(id));
-    await runTurn(dana.key, 'limits', twoSteps(400, 20), id);
-    const own = await threadUsage(id, dana.key);
+    await runTurn(member.key, 'limits', twoSteps(400, 20), id);
+    const own = await threadUsage(id, member.key);
     expect(own.steps).toBe(4);
     const report = await reported(admin.key, 'group_by=user', 4);
     expectSame(report.totals, own);
+    return report;
+  }
+
+  it('a report sent again after a restart between the D1 write and its marker counts nothing twice', async () => {
+    // As if the object died after D1 took the steps and before it kept the marker: the marker is
+    // put back, and the restarted object's next report sends every step again.
+    const report = await reportedAcrossEviction('replay', (instance) => {
+      const object = instance as { metaTable: { set(key: string, value: unknown): void } };
+      object.metaTable.set('usage_reported_seq', 0);
+    });
     expect(report.rows).toHaveLength(1);
   });
 
   it('a report whose marker was not yet written (it waits for the next write of the thread) is sent again after an eviction, counted once', async () => {
-    const tenant = newTenant('unwritten');
-    const [fay, admin] = [await keyIn(tenant, 'member'), await keyIn(tenant, 'admin')];
-    const id = await runTurn(fay.key, 'limits', twoSteps(300, 30));
-    await reported(admin.key, 'group_by=user', 2);
-    await evictDurableObject(stub(id));
-    await runTurn(fay.key, 'limits', twoSteps(200, 20), id);
-    const own = await threadUsage(id, fay.key);
-    expect(own.steps).toBe(4);
-    const report = await reported(admin.key, 'group_by=user', 4);
-    expectSame(report.totals, own);
+    await reportedAcrossEviction('unwritten');
   });
 
   it('a report D1 refuses is logged, and sent with the next turn: nothing lost', async () => {
