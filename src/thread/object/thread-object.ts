@@ -6,8 +6,9 @@
  *
  * This is the object's surface: its RPC methods, its WebSocket and its alarm, and what follows when
  * a turn starts or ends. Its parts and their wiring are ThreadWiring's (thread-wiring.ts); the
- * history RPCs (fork, rewind) are ThreadBranching's and the automation RPCs (effects, spans,
- * schedules) ThreadAutomation's, the classes between them.
+ * history RPCs (fork, rewind) are ThreadBranching's, the automation RPCs (effects, spans,
+ * schedules) ThreadAutomation's and the family RPCs (children, parent) ThreadFamily's, the classes
+ * between them.
  */
 import type { TurnOutcome } from '../../engine/conversation/index.js';
 import type { EndpointTarget } from '../../engine/endpoints/index.js';
@@ -15,13 +16,8 @@ import { noteOutsideFile } from '../../engine/execute/index.js';
 import type { ApprovalAnswer, AttachmentRef, InteractionKind, ThreadStatus } from '../../spec/index.js';
 import { type Principal, type ThreadAction, threadAccess } from '../access/index.js';
 import {
-  type ChildDelivery,
-  type ChildOutcome,
   type CreateThreadInput,
-  type DeferredChildView,
-  type FamilyCall,
   fail,
-  type JsonValue,
   type McpAuthorizationResult,
   type McpBrowserStart,
   type McpCallbackOutcome,
@@ -33,30 +29,19 @@ import {
   type PostMessageAnswer,
   type PostMessageInput,
   type RpcResult,
-  type SpawnChildInput,
   type ThreadDetails,
   type ThreadRpc,
   type UploadedFile,
 } from '../bindings/index.js';
-import {
-  answerFamilyCall,
-  bootDeferredChild,
-  familyAction,
-  receiveChildFiles,
-  reportChildStatus,
-  startChild,
-  viewDeferredChild,
-} from '../children/index.js';
+import { reportChildStatus } from '../children/index.js';
 import { armSidecarAlarm, type SidecarDesk, storeUpload, sweepSidecars } from '../files/index.js';
 import {
   acceptMessage,
-  answerFromChild,
   answerWait,
   armChildWaitAlarm,
   auditApproval,
   authorOf,
   expireChildWaits,
-  messageFromChild,
   storeSecretAnswer,
 } from '../inbox/index.js';
 import { beginMcpAuthorization, completeMcpAuthorization, mcpStartLink } from '../mcp/index.js';
@@ -66,17 +51,16 @@ import { ownershipOf, type ThreadRecord } from '../storage/index.js';
 import { outcomeEffect } from '../turn/index.js';
 import { publishThreadCreated, publishTurnEnd, type ThreadEventSource } from '../webhooks/index.js';
 import { PRINCIPAL_HEADER, principalFromHeader } from './principal-header.js';
-import { ThreadAutomation } from './thread-automation.js';
 import { writeNewThread } from './thread-creation.js';
 import { withChildStatuses } from './thread-details.js';
 import { deleteThread, stopThread } from './thread-ending.js';
 import { runThreadEndpoint } from './thread-endpoint.js';
-import { DurableThreadHost } from './thread-host.js';
+import { ThreadFamily } from './thread-family.js';
 import { ownerPrincipal, type TerminationHost, terminateThread } from './thread-termination.js';
 
 /** The header the Worker uses to tell the object who opens a WebSocket. */
 
-export class ThreadObject extends ThreadAutomation implements ThreadRpc {
+export class ThreadObject extends ThreadFamily implements ThreadRpc {
   // ---- what follows when a turn starts or ends ----------------------------------------------
 
   protected override setStatus(status: ThreadStatus, reason?: string): void {
@@ -168,71 +152,6 @@ export class ThreadObject extends ThreadAutomation implements ThreadRpc {
     return { ctx, env, record: this.record(), scrubber: this.variables.scrubber, store: this.store() };
   }
 
-  /**
-   * Creates a child thread of this one: its own Durable Object, owned by the same user, inheriting
-   * this thread's variables except those the child declares scoped (VAR-4).
-   */
-  async spawnChild(principal: Principal, id: string, input: SpawnChildInput): Promise<RpcResult<ThreadDetails>> {
-    return this.asPrincipal(principal, id, 'write', (record) => startChild(this.answerDesk(), record, input));
-  }
-
-  /** SUB-6: the deferred child request `requestId`, or 404. */
-  async deferredChild(principal: Principal, id: string, requestId: string): Promise<RpcResult<DeferredChildView>> {
-    return this.asPrincipal(principal, id, 'read', () => viewDeferredChild(this.store(), requestId));
-  }
-
-  /** SUB-6: stores the values and boots the deferred child; 400 while required values are missing. */
-  async bootDeferredChild(
-    principal: Principal,
-    id: string,
-    requestId: string,
-    values: Record<string, string>,
-  ): Promise<RpcResult<{ child_id: string }>> {
-    return this.asPrincipal(principal, id, 'write', (record) =>
-      bootDeferredChild(this.answerDesk(), record, requestId, values),
-    );
-  }
-
-  /** A child started for one of this thread's tool calls finished (SUB-7): its outcome answers the call. */
-  async childFinished(childId: string, toolCallId: string, outcome: ChildOutcome): Promise<ChildDelivery> {
-    if (!this.record()) return 'parent_gone';
-    await answerFromChild(this.answerDesk(), childId, toolCallId, outcome);
-    return 'delivered';
-  }
-
-  /** A non-blocking child finished: its answer is queued here as a message (SUB-3, SUB-7). */
-  async childMessage(childId: string, content: string): Promise<ChildDelivery> {
-    if (!this.record()) return 'parent_gone';
-    await messageFromChild(this.answerDesk(), childId, content);
-    return 'delivered';
-  }
-
-  /** A child's status for `state.children` (its turns, `setStatus`, its termination). */
-  async childStatus(childId: string, status: string, fromTurn?: boolean): Promise<ChildDelivery> {
-    if (!this.record()) return 'parent_gone';
-    this.store().setChildStatus(childId, status, fromTurn === true);
-    return 'delivered';
-  }
-
-  /** `getChildThread` / `getParentThread` of a thread of this one's family (family-calls.ts). */
-  async familyCall(
-    principal: Principal,
-    id: string,
-    call: FamilyCall,
-  ): Promise<RpcResult<{ value: JsonValue | undefined }>> {
-    const host = {
-      env: this.env,
-      registry: this.registry,
-      store: () => this.store(),
-      files: () => this.files(),
-      emit: this.emit,
-      variables: this.variables,
-      thread: new DurableThreadHost(this.env, this.programs, this.mcp, () => this.answerDesk()),
-      index: this.index,
-    };
-    return this.asPrincipal(principal, id, familyAction(call.method), (record) => answerFamilyCall(host, record, call));
-  }
-
   async describe(principal: Principal, id: string): Promise<RpcResult<ThreadDetails>> {
     return this.asPrincipal(principal, id, 'read', async (record) => {
       const details = this.details(record, await this.files().settledUsage());
@@ -255,12 +174,6 @@ export class ThreadObject extends ThreadAutomation implements ThreadRpc {
     });
   }
 
-  /** A child hands over the files it produced: copied here under this thread's quota (ATT-4, ATT-6). */
-  async takeChildFiles(childId: string, paths: string[]): Promise<RpcResult<AttachmentRef[]>> {
-    if (!this.record()) return fail(notFound(this.ctx.id.toString()));
-    return receiveChildFiles(this.env.FILES, childId, paths, this.files());
-  }
-
   async authorize(principal: Principal, id: string, action: ThreadAction): Promise<RpcResult<null>> {
     return this.asPrincipal(principal, id, action, () => ok(null));
   }
@@ -279,22 +192,6 @@ export class ThreadObject extends ThreadAutomation implements ThreadRpc {
     return this.asPrincipal(principal, id, 'write', () =>
       acceptMessageWithFiles(this.answerDesk(), this.files(), input, body),
     );
-  }
-
-  /**
-   * A message from this thread's parent (SUB-4 `subagent_message`), addressed to the side the
-   * parent's config names; refused from any other thread.
-   */
-  async messageFromParent(
-    parentId: string,
-    content: string,
-    side: 'a' | 'b',
-    traceparent?: string,
-  ): Promise<RpcResult<PostMessageAnswer>> {
-    const record = this.record();
-    if (!record || record.parentId !== parentId) return fail(notFound(record?.id ?? 'unknown'));
-    const metadata = { from_parent: parentId, ...(side === 'b' ? { to_side: 'b' } : {}) };
-    return acceptMessage(this.answerDesk(), { content, metadata, ownTurn: true, traceparent });
   }
 
   /**
