@@ -4,6 +4,8 @@
  */
 export { schemaOnFirstUse } from './d1-schema.js';
 export type { RuntimeEnv } from './env.js';
+export type { ChildOutcome, DeferredChildView, FamilyCall, FamilySnapshot, JsonValue } from './family-api.js';
+export type { ForkedFrom, ForkRequest, ForkSeed, NotCopied } from './history-api.js';
 export { deleteUnder, R2FileStore, threadPrefix } from './r2-file-store.js';
 export type { ScheduleInput, ScheduleView, TenantScheduleInput, TenantScheduleView } from './schedule-api.js';
 export type {
@@ -21,18 +23,10 @@ export type {
 export type {
   ApiError,
   ChildDelivery,
-  ChildOutcome,
   CreateThreadInput,
-  DeferredChildView,
   EffectView,
-  FamilyCall,
-  FamilySnapshot,
   ForkAnswer,
-  ForkedFrom,
-  ForkRequest,
-  ForkSeed,
   InitialMessage,
-  JsonValue,
   McpAuthorizationResult,
   McpBrowserStart,
   McpCallbackOutcome,
@@ -40,7 +34,6 @@ export type {
   MessagePage,
   MessagePart,
   MessageWithFilesInput,
-  NotCopied,
   PostMessageAnswer,
   PostMessageInput,
   RewindAnswer,

@@ -14,6 +14,8 @@ import type {
   ThreadStatus,
 } from '../../spec/index.js';
 import type { Principal, ThreadAction } from '../access/index.js';
+import type { ChildOutcome, DeferredChildView, FamilyCall, JsonValue } from './family-api.js';
+import type { ForkedFrom, ForkRequest, ForkSeed, NotCopied } from './history-api.js';
 import type { ScheduleInput, ScheduleView } from './schedule-api.js';
 
 export interface ApiError {
@@ -90,40 +92,6 @@ export interface CreateThreadInput {
   traceparent?: string;
   /** A fork (FORK-2): its source, and the log and key-value rows copied from it. */
   fork?: ForkSeed;
-}
-
-/** Where a fork came from (FORK-2): the source thread and the message it was forked at. */
-export interface ForkedFrom {
-  thread_id: string;
-  /** The last message copied; null for a fork made before the source's first message. */
-  message_id: string | null;
-}
-
-/** What a fork starts with beside its files: the source's log up to the point, and its key-value rows. */
-export interface ForkSeed {
-  from: ForkedFrom;
-  /** The messages as the source stored them (scrubbed), same ids and seqs. */
-  log: Message[];
-  /** Key-value rows (key, JSON text) as the source stored them: rules, tool contexts, budget, ... */
-  values: [string, string][];
-}
-
-/** What the source of a fork is asked (FORK-2, FORK-3): the point, and what the fork changes. */
-export interface ForkRequest {
-  /** The fork's id, chosen by the Worker, which admitted it. */
-  forkId: string;
-  /** Fork at this message (included)... */
-  at?: string;
-  /** ...or just before this user message (an edit). */
-  before?: string;
-  agent?: string;
-  variables?: Record<string, string>;
-}
-
-/** What a fork leaves behind: waits it does not inherit, children it does not take. */
-export interface NotCopied {
-  waits: string[];
-  children: string[];
 }
 
 export interface ForkAnswer {
@@ -268,57 +236,11 @@ export interface McpAuthorizationResult {
   error?: string;
 }
 
-/** A JSON value crossing RPC (its type is opaque to RPC's serialisation checks). */
-export type JsonValue = string | number | boolean | null | object;
-
 export interface WaitingFor {
   tool_call_id: string;
   name: string;
   kind: InteractionKind;
   payload: JsonValue;
-  created_at: number;
-}
-
-/** What a child's turn means to the tool call that waits for it (SUB-7). */
-export interface ChildOutcome {
-  status: 'success' | 'error';
-  result?: string;
-  error?: string;
-  child_id: string;
-  /** Files the child produced in its turn, copied into the parent: valid there (ATT-4). */
-  attachments?: AttachmentRef[];
-}
-
-/**
- * A call of a thread's state by another thread of its family (`getChildThread`, `getParentThread`):
- * `from` is the calling thread, `relation` what it is to the thread called.
- */
-export interface FamilyCall {
-  from: string;
-  relation: 'parent' | 'child';
-  /** A ThreadState method, or `snapshot` for the identity and getters of the state as a whole. */
-  method: string;
-  args: JsonValue[];
-  /** From a parent: the names it holds as scoped, which pass to its children whatever they declare (SCOPE-1). */
-  scopedNames?: string[];
-}
-
-/** What a thread's state looks like to the family when it is got: a snapshot of its getters. */
-export interface FamilySnapshot {
-  threadId: string;
-  agentId: string;
-  userId: string | null;
-  createdAt: number;
-  children: JsonValue[];
-  terminated: number | null;
-  context: JsonValue;
-}
-
-/** What `GET .../variables/:requestId` answers. */
-export interface DeferredChildView {
-  request_id: string;
-  agent: string;
-  missing: string[];
   created_at: number;
 }
 

@@ -6,7 +6,8 @@
  * their thread's row, which carries the owner, tenant and sharing the access rule needs.
  */
 import type { InteractionKind } from '../../spec/index.js';
-import type { JsonValue, WaitingFor } from './thread-api.js';
+import type { JsonValue } from './family-api.js';
+import type { WaitingFor } from './thread-api.js';
 
 export const WAITS_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS thread_waits (
