@@ -75,8 +75,22 @@ afterAll(async () => {
 });
 
 beforeEach(({ onTestFailed }) => {
-  onTestFailed(() => console.error(`wrangler dev output (the end):\n${session?.devOutput()}`));
+  onTestFailed(() => {
+    console.error(`wrangler dev output (the end):\n${session?.devOutput()}`);
+    console.error(`model requests (the last message of each):\n${modelRequests()}`);
+  });
 });
+
+/** What the scripted model was asked, one line a request: which turn consumed which reply. */
+function modelRequests(): string {
+  return model.requests
+    .map((request, index) => {
+      const messages = (request.body?.messages ?? []) as { role: string; content: unknown }[];
+      const last = messages.at(-1);
+      return `${index}: ${messages.length} messages, last ${last?.role}: ${JSON.stringify(last?.content).slice(0, 80)}`;
+    })
+    .join('\n');
+}
 
 function composer(): Locator {
   return page.getByRole('form', { name: 'Post a message' });

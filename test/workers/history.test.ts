@@ -4,7 +4,7 @@
  * Each test checks what the new or rewound thread holds, and that the source and everyone else are
  * unchanged.
  */
-import { runInDurableObject } from 'cloudflare:test';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { env, exports } from 'cloudflare:workers';
 import type { Message } from '@standardagents/spec';
 import { describe, expect, it } from 'vitest';
@@ -110,6 +110,14 @@ async function twoTurns(agent = 'history'): Promise<{ id: string; log: Message[]
 }
 
 const PATHS = ['/a.txt', '/gone.txt', '/new.txt'];
+
+/** Runs the object's alarm now, as any alarm it arms for itself would. */
+async function alarmNow(stub: DurableObjectStub): Promise<void> {
+  await runInDurableObject(stub, (_instance: unknown, state: DurableObjectState) =>
+    state.storage.setAlarm(Date.now() + 60_000),
+  );
+  expect(await runDurableObjectAlarm(stub)).toBe(true);
+}
 
 describe('fork', () => {
   it('FORK-2, FORK-5: a fork holds the log up to the point and the files as they were there, at each point', async () => {
@@ -386,6 +394,30 @@ describe('fork', () => {
     expect([await messages(copy.id), await files(copy.id, PATHS), (await details(copy.id)).forked_from]).toEqual(
       before,
     );
+  });
+
+  it('FORK-2, FORK-6: a fork or a rewind ending where a turn would go on runs nothing at an alarm or after an eviction; a message starts it', async () => {
+    const { id, log } = await twoTurns();
+    // The last result of the first round (the model has not answered it there) and the first user message.
+    const atResult = await forked(id, (log[3] as Message).id);
+    const atUser = await forked(id, (log[0] as Message).id);
+    expect((await rewind(id, { to: (log[3] as Message).id })).status).toBe(200);
+    for (const thread of [atResult.id, atUser.id, id]) {
+      const stub = () => env.THREADS.get(env.THREADS.idFromName(thread));
+      const before = await messages(thread);
+      // Any alarm (an index retry, an effect, a schedule), and again in a new instance after an eviction.
+      await alarmNow(stub());
+      await evictDurableObject(stub());
+      await alarmNow(stub());
+      expect([await messages(thread), (await details(thread)).status]).toEqual([before, 'idle']);
+    }
+    // Held only until something is added: a message runs its turn as on any idle thread.
+    expect((await post(atResult.id, 'go on')).status).toBe(202);
+    const after = await until(
+      () => settled(atResult.id),
+      (current) => current.at(-1)?.content === 'echo: go on',
+    );
+    expect(after.slice(0, 4)).toEqual(log.slice(0, 4));
   });
 
   it('FORK-4: a running thread forks at a point before its turn, not inside it (409 point_running); rewind waits for it (409 thread_busy)', async () => {

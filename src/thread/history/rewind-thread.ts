@@ -11,6 +11,7 @@
 import type { Registry } from '../../engine/registry/index.js';
 import type { Message } from '../../spec/index.js';
 import { fail, ok, type RpcResult } from '../bindings/index.js';
+import { holdTurn } from '../turn/index.js';
 import { expiredHistory, type HistoryDesk, historyOf } from './history-desk.js';
 import { logPoint } from './log-points.js';
 
@@ -72,6 +73,8 @@ export async function rewindThread(
     desk.store.deleteMessages(ids);
     desk.emit({ type: 'message_deleted', message_ids: ids });
   }
+  // Idle until sent a message, even when the log now ends with one of the user's or a call's result.
+  holdTurn(desk.meta, desk.store.messages());
   desk.emit({ type: 'rewound', to: point.message.id });
   return ok({ removed: ids.length, restored });
 }

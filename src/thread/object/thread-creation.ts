@@ -20,7 +20,7 @@ import type { ThreadVariables } from '../secrets/index.js';
 import { type StoredVariables, storeRefusal, storeVariables } from '../secrets/index.js';
 import type { SqliteThreadStore } from '../storage/index.js';
 import { indexRowFor, recordFor, type ThreadMeta, type ThreadRecord } from '../storage/index.js';
-import { ThreadTraces } from '../turn/index.js';
+import { holdTurn, ThreadTraces } from '../turn/index.js';
 import type { IndexWrites } from './index-writes.js';
 
 export interface CreationHost {
@@ -79,6 +79,8 @@ export async function writeNewThread(host: CreationHost, input: CreateThreadInpu
         const forkPoint = input.fork.log.at(-1);
         if (forkPoint) FileHistory.startAt(host.meta, forkPoint.seq);
         for (const [key, text] of input.fork.values) store.setRawValue(key, text);
+        // Idle whatever the copied log ends with, after any alarm or eviction too.
+        holdTurn(host.meta, input.fork.log);
       }
       if (input.permissions?.length) store.setValue(SESSION_RULES_KEY, input.permissions);
       if (input.inheritedPermissions?.length) store.setValue(INHERITED_RULES_KEY, input.inheritedPermissions);

@@ -4,5 +4,6 @@
  */
 export { BusyInterrupts, type InterruptMode, runningTurnStart } from './busy-interrupts.js';
 export { TurnDriver } from './turn-driver.js';
+export { holdTurn } from './turn-hold.js';
 export { outcomeEffect } from './turn-outcome.js';
 export { ThreadTraces, TRACE_PARENT_KEY, type TraceHost } from './turn-traces.js';

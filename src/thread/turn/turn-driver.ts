@@ -19,6 +19,7 @@ import type { RuntimeEnv } from '../bindings/index.js';
 import type { ThreadVariables } from '../secrets/index.js';
 import type { SqliteThreadStore, ThreadMeta } from '../storage/index.js';
 import type { BusyInterrupts, InterruptMode } from './busy-interrupts.js';
+import { turnHeld } from './turn-hold.js';
 import type { ThreadTraces } from './turn-traces.js';
 
 /**
@@ -151,7 +152,9 @@ export class TurnDriver {
     const store = this.host.store();
     // A terminated thread never runs again.
     if (typeof store.info.terminatedAt === 'number') return false;
-    return needsTurn(store.messages()) || store.hasQueued();
+    if (store.hasQueued()) return true;
+    const log = store.messages();
+    return needsTurn(log) && !turnHeld(this.host.meta, log);
   }
 
   private armSafetyAlarm(): void {
