@@ -82,15 +82,14 @@ describe('egress policy through the HTTP API', () => {
       ...refusedUrls(Number(intranet.port), `/refused?egress=${tag}`),
     ];
     expect(cases.some((item) => item.url.includes('localhost') && item.url.includes(services.port))).toBe(true);
-    const started = Date.now();
     const results = await run(cases.map((item) => fetchPage(item.url)));
+    // Each answer is the policy's own refusal, so no attempt reached a network: one that had (to
+    // 169.254.169.254, say) would answer with its timeout or connection error instead.
     for (const [index, item] of cases.entries()) {
       expect(results[index]?.tool_status, item.label).toBe('error');
       expectRefusal(results[index]?.content ?? '', item, 'Error: web_fetch: ');
     }
     expect(await received(tag)).toEqual([]);
-    // No attempt waited on a network: 169.254.169.254 would hang until the 30 s limit.
-    expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it('LOCK-5: the finding: the services port through localhost, [::1], 0.0.0.0, 2130706433 elsewhere, [::ffff:127.0.0.1]', async () => {
