@@ -8,7 +8,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { NO_SECRETS } from '../../src/engine/secrets/index.js';
-import { SqliteThreadStore } from '../../src/thread/storage/sqlite-store.js';
+import { SqliteThreadStore } from '../../src/thread/storage/index.js';
 import { ThreadMeta } from '../../src/thread/storage/thread-meta.js';
 import { createThread } from '../support/api.js';
 

@@ -4,8 +4,6 @@
  * variables, MCP servers, file sizes, scheduled effects, schedules), and the model steps its usage
  * frames record. Every SQL statement of the runtime is in this room.
  */
-export type { ChildFacts } from './child-registry.js';
-export { MAX_CHILD_STATUS_LENGTH } from './child-registry.js';
 export type { EffectRow, EffectStatus } from './effect-rows.js';
 export { EFFECT_HISTORY_KEPT, EffectRows } from './effect-rows.js';
 export type { FileWriteRow } from './file-rows.js';
@@ -23,11 +21,12 @@ export type { NewScheduleRow, ScheduleRow, TickRecord } from './schedule-rows.js
 export { ScheduleRows } from './schedule-rows.js';
 export { SPAN_BATCHES_KEPT, SpanRows } from './span-rows.js';
 export { FILES_UNCOUNTED_KEY } from './sql-schema.js';
-export { SqliteThreadStore } from './sqlite-store.js';
 export type { SpendAmount } from './tenant-rows.js';
 export { TenantRows } from './tenant-rows.js';
 export type { ThreadRecord } from './thread-meta.js';
 export { indexRowFor, ownershipOf, recordFor, ThreadMeta } from './thread-meta.js';
+export type { ChildFacts } from './thread-store/index.js';
+export { MAX_CHILD_STATUS_LENGTH, SqliteThreadStore } from './thread-store/index.js';
 export type { UndoRow } from './undo-rows.js';
 export { UndoRows } from './undo-rows.js';
 export type { StoredUsageStep } from './usage-frames.js';

@@ -14,14 +14,14 @@
  * what SQLite kept.
  */
 
-import { isToolWrittenKey } from '../../engine/execute/index.js';
-import type { ChildEntry, NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../engine/ports/index.js';
-import { type SecretScrubber, scrubMessage } from '../../engine/secrets/index.js';
-import type { Interaction, InteractionKind, Message } from '../../spec/index.js';
-import { type ChildFacts, childEntries, recordChild, setChildStatus } from './child-registry.js';
-import type { ThreadMeta, ThreadRecord } from './thread-meta.js';
-
-type Row = Record<string, SqlStorageValue>;
+import { isToolWrittenKey } from '../../../engine/execute/index.js';
+import type { ChildEntry, NewMessage, QueuedMessage, ThreadInfo, ThreadStore } from '../../../engine/ports/index.js';
+import { type SecretScrubber, scrubMessage } from '../../../engine/secrets/index.js';
+import type { Interaction, InteractionKind, Message } from '../../../spec/index.js';
+import type { ChildFacts } from './child-registry.js';
+import { ChildRows } from './child-rows.js';
+import { InteractionRows } from './interaction-rows.js';
+import { autoincrementSeq, insertMessageRow, jsonOrNull, messageFromRow } from './message-rows.js';
 
 /**
  * Longer kv values (a tool may store large ones) are not kept in memory beside SQLite: each read
@@ -31,55 +31,16 @@ const MIRRORED_VALUE_MAX_CHARS = 64 * 1024;
 /** A kv row that exists but is too long to mirror. */
 const UNMIRRORED = Symbol('unmirrored');
 
-function parseJson<T>(value: SqlStorageValue | undefined): T | null {
-  return typeof value === 'string' ? (JSON.parse(value) as T) : null;
-}
-
-function jsonOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : JSON.stringify(value);
-}
-
-function messageFromRow(row: Row): Message {
-  return {
-    id: row.id as string,
-    seq: row.seq as number,
-    role: row.role as Message['role'],
-    content: (row.content as string | null) ?? null,
-    name: (row.name as string | null) ?? null,
-    tool_calls: parseJson(row.tool_calls),
-    tool_call_id: (row.tool_call_id as string | null) ?? null,
-    created_at: row.created_at as number,
-    parent_id: (row.parent_id as string | null) ?? null,
-    depth: row.depth as number,
-    silent: row.silent === 1,
-    metadata: parseJson(row.metadata),
-    tool_status: (row.tool_status as Message['tool_status']) ?? null,
-    attachments: parseJson(row.attachments),
-    envelope: parseJson(row.envelope),
-  };
-}
-
-function interactionFromRow(row: Row): Interaction {
-  return {
-    toolCallId: row.tool_call_id as string,
-    toolName: row.tool_name as string,
-    kind: row.kind as InteractionKind,
-    payload: parseJson(row.payload),
-    createdAt: row.created_at as number,
-    answered: row.answered === 1,
-    answer: parseJson(row.answer),
-  };
-}
-
 /** The kv row keeping the highest message seq once messages were deleted (see `nextSeq`). */
 export const HIGHEST_SEQ_KEY = 'messages.highest_seq';
 
-/** The seq SQLite's AUTOINCREMENT kept for `messages`, in a thread whose table was made with it; else 0. */
-function autoincrementSeq(sql: SqlStorage): number {
-  const tables = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'").toArray();
-  if (tables.length === 0) return 0;
-  const row = sql.exec<{ seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").toArray()[0];
-  return row?.seq ?? 0;
+/**
+ * Where the thread's record is kept (the storage room's ThreadMeta): a handoff and a termination
+ * change it, so every reader of the record sees them.
+ */
+export interface RecordKeeper {
+  record(): ThreadInfo | null;
+  set(key: 'thread', record: ThreadInfo): void;
 }
 
 export class SqliteThreadStore implements ThreadStore {
@@ -90,24 +51,25 @@ export class SqliteThreadStore implements ThreadStore {
   private valuesComplete = false;
   /** What `derivedValue` made of a kv row, by stored key: dropped when the row is written. */
   private readonly derived = new Map<string, { derive: (value: unknown) => unknown; value: unknown }>();
-  /** Whether any interaction was ever stored: most threads never pause, yet every call asks. */
-  private anyInteraction: boolean | null = null;
-  private childIds: string[] | null = null;
   /** Calls whose execution began and has not ended (THR-3). */
   private startedCalls: Set<string> | null = null;
   /** The highest message seq ever given, deleted messages' included: the next is one more. */
   private highestSeq: number | null = null;
 
   private readonly sql: SqlStorage;
+  private readonly waits: InteractionRows;
+  private readonly childRows: ChildRows;
 
   /** `scrubber` is read at each write: it changes when a secret is stored mid-thread (VAR-5). */
   constructor(
     storage: DurableObjectStorage,
-    private readonly meta: ThreadMeta,
+    private readonly meta: RecordKeeper,
     readonly info: ThreadInfo,
     private readonly scrubber: () => SecretScrubber,
   ) {
     this.sql = storage.sql;
+    this.waits = new InteractionRows(this.sql, scrubber);
+    this.childRows = new ChildRows(this.sql, this);
   }
 
   /**
@@ -117,8 +79,8 @@ export class SqliteThreadStore implements ThreadStore {
   startEmpty(): void {
     this.log = [];
     this.valuesComplete = true;
-    this.anyInteraction = false;
-    this.childIds = [];
+    this.waits.startEmpty();
+    this.childRows.startEmpty();
     this.startedCalls = new Set();
     this.highestSeq = 0;
   }
@@ -132,8 +94,8 @@ export class SqliteThreadStore implements ThreadStore {
       this.values.clear();
       this.derived.clear();
       this.valuesComplete = false;
-      this.anyInteraction = null;
-      this.childIds = null;
+      this.waits.forget();
+      this.childRows.forget();
       this.startedCalls = null;
       this.highestSeq = null;
       throw error;
@@ -167,7 +129,7 @@ export class SqliteThreadStore implements ThreadStore {
       envelope: input.envelope ?? null,
     };
     const stored = { ...message, seq: this.nextSeq() };
-    this.insertRow(stored);
+    insertMessageRow(this.sql, stored);
     this.highestSeq = stored.seq;
     log.push(stored);
     return stored;
@@ -180,34 +142,10 @@ export class SqliteThreadStore implements ThreadStore {
   copyLog(messages: readonly Message[]): void {
     const log = this.messages() as Message[];
     for (const message of messages) {
-      this.insertRow(message);
+      insertMessageRow(this.sql, message);
       log.push(message);
       this.highestSeq = Math.max(this.highestSeq ?? 0, message.seq);
     }
-  }
-
-  /** One message's row, at the seq it carries. */
-  private insertRow(message: Message): void {
-    this.sql.exec(
-      `INSERT INTO messages (seq, id, role, content, name, tool_calls, tool_call_id, created_at, parent_id, depth,
-           silent, metadata, tool_status, attachments, envelope)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      message.seq,
-      message.id,
-      message.role,
-      message.content,
-      message.name,
-      jsonOrNull(message.tool_calls),
-      message.tool_call_id,
-      message.created_at,
-      message.parent_id,
-      message.depth,
-      message.silent ? 1 : 0,
-      jsonOrNull(message.metadata),
-      message.tool_status,
-      jsonOrNull(message.attachments),
-      jsonOrNull(message.envelope),
-    );
   }
 
   /** Every kv row as stored (key, JSON text): what a fork copies. */
@@ -388,128 +326,54 @@ export class SqliteThreadStore implements ThreadStore {
     return this.startedCalls;
   }
 
-  private hasInteractions(): boolean {
-    this.anyInteraction ??= this.sql.exec('SELECT 1 FROM interactions LIMIT 1').toArray().length > 0;
-    return this.anyInteraction;
-  }
-
   interactions(toolCallId: string): Interaction[] {
-    if (!this.hasInteractions()) return [];
-    return this.sql
-      .exec('SELECT * FROM interactions WHERE tool_call_id = ? ORDER BY created_at', toolCallId)
-      .toArray()
-      .map(interactionFromRow);
+    return this.waits.of(toolCallId);
   }
 
   openInteraction(input: Omit<Interaction, 'answered' | 'answer' | 'createdAt'>): Interaction {
-    const createdAt = Date.now();
-    this.anyInteraction = true;
-    // An answer may have arrived first (a fast child thread): the wait then keeps it.
-    this.sql.exec(
-      `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (tool_call_id, kind) DO UPDATE SET tool_name = excluded.tool_name, payload = excluded.payload`,
-      input.toolCallId,
-      input.toolName,
-      input.kind,
-      JSON.stringify(this.scrubber().value(input.payload ?? null)),
-      createdAt,
-    );
-    return this.interactions(input.toolCallId).find((i) => i.kind === input.kind) as Interaction;
+    return this.waits.open(input);
   }
 
   recordAnswer(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
-    this.anyInteraction = true;
-    const written = this.sql
-      .exec(
-        `INSERT INTO interactions (tool_call_id, tool_name, kind, payload, created_at, answered, answer)
-         VALUES (?, '', ?, 'null', ?, 1, ?)
-         ON CONFLICT (tool_call_id, kind) DO UPDATE SET answered = 1, answer = excluded.answer WHERE answered = 0
-         RETURNING tool_call_id`,
-        toolCallId,
-        kind,
-        Date.now(),
-        JSON.stringify(this.scrubber().value(answer ?? null)),
-      )
-      .toArray();
-    return written.length > 0;
+    return this.waits.recordAnswer(toolCallId, kind, answer);
   }
 
   answerInteraction(toolCallId: string, kind: InteractionKind, answer: unknown): boolean {
-    if (!this.hasInteractions()) return false;
-    const updated = this.sql
-      .exec(
-        `UPDATE interactions SET answered = 1, answer = ?
-         WHERE tool_call_id = ? AND kind = ? AND answered = 0 RETURNING tool_call_id`,
-        JSON.stringify(this.scrubber().value(answer ?? null)),
-        toolCallId,
-        kind,
-      )
-      .toArray();
-    return updated.length > 0;
+    return this.waits.answer(toolCallId, kind, answer);
   }
 
   openInteractions(): Interaction[] {
-    if (!this.hasInteractions()) return [];
-    return this.sql
-      .exec('SELECT * FROM interactions WHERE answered = 0 ORDER BY created_at, tool_call_id')
-      .toArray()
-      .map(interactionFromRow);
+    return this.waits.unanswered();
   }
 
   handoff(agentId: string): void {
     (this.info as { agentId: string }).agentId = agentId;
     const record = this.meta.record();
-    if (record) this.meta.set('thread', { ...record, agentId } satisfies ThreadRecord);
+    if (record) this.meta.set('thread', { ...record, agentId });
   }
 
   /** Records the thread's termination (state.terminate) in its record, where every reader sees it. */
   markTerminated(at: number): void {
     (this.info as { terminatedAt?: number | null }).terminatedAt = at;
     const record = this.meta.record();
-    if (record) this.meta.set('thread', { ...record, terminatedAt: at } satisfies ThreadRecord);
+    if (record) this.meta.set('thread', { ...record, terminatedAt: at });
   }
 
   /** Records a child thread; with `facts`, in the registry `state.children` shows, as running. */
   addChild(id: string, facts?: ChildFacts): void {
-    this.sql.exec('INSERT OR IGNORE INTO children (id, created_at) VALUES (?, ?)', id, Date.now());
-    const known = this.childList();
-    if (!known.includes(id)) known.push(id);
-    if (facts) recordChild(this, id, facts, this.earlyStatuses.get(id));
-    this.earlyStatuses.delete(id);
+    this.childRows.add(id, facts);
   }
-
-  /**
-   * Statuses of children not recorded yet: a child reports its first turn while its parent still
-   * waits for the answer that creates it. Kept in memory only, and only a few.
-   */
-  private readonly earlyStatuses = new Map<string, string>();
 
   /** The child threads, oldest first. */
   children(): string[] {
-    return [...this.childList()];
+    return this.childRows.all();
   }
 
   childEntries(): ChildEntry[] {
-    const rows = this.sql
-      .exec<{ id: string; created_at: number }>('SELECT id, created_at FROM children ORDER BY created_at')
-      .toArray();
-    const started = rows.map((row) => ({ id: row.id, createdAt: row.created_at }));
-    return childEntries(this, started);
+    return this.childRows.entries();
   }
 
   setChildStatus(childId: string, status: string, fromTurn = false): boolean {
-    const known = this.childList();
-    if (!known.includes(childId) && this.earlyStatuses.size < 16 && typeof status === 'string') {
-      this.earlyStatuses.set(childId, status);
-    }
-    return setChildStatus(this, known, childId, status, fromTurn);
-  }
-
-  private childList(): string[] {
-    this.childIds ??= this.sql
-      .exec<{ id: string }>('SELECT id FROM children ORDER BY created_at')
-      .toArray()
-      .map((row) => row.id);
-    return this.childIds;
+    return this.childRows.setStatus(childId, status, fromTurn);
   }
 }

@@ -5,7 +5,7 @@
  * terminated). The ids and start times are the `children` table's; the rest is one key-value entry,
  * so a thread made before the registry existed shows its children with what is known of them.
  */
-import type { ChildEntry } from '../../engine/ports/index.js';
+import type { ChildEntry } from '../../../engine/ports/index.js';
 
 /** The key-value entry holding every child's facts, by child id. */
 export const CHILD_REGISTRY_KEY = 'child_registry';
@@ -15,7 +15,7 @@ export type ChildFacts = Omit<ChildEntry, 'id' | 'createdAt' | 'status'>;
 
 type Stored = Record<string, ChildFacts & { status: string }>;
 
-interface KeyValues {
+export interface KeyValues {
   getValue(key: string): unknown;
   setValue(key: string, value: unknown): void;
 }
