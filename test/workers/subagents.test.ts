@@ -78,12 +78,17 @@ describe('dual_ai agents and subagents across Durable Objects', () => {
       agent: 'team_lead',
       messages: [
         {
+          // One round, its calls run in order: the child's answers arrive as messages, which the turn
+          // takes at its next step, so none comes between the calls (over three steps, the first
+          // answer could come before the third step and be what the script's model answers).
           content: directive([
             {
-              toolCalls: [{ name: 'subagent_create', arguments: { agent: 'researcher', name: 'r1', message: 'one' } }],
+              toolCalls: [
+                { name: 'subagent_create', arguments: { agent: 'researcher', name: 'r1', message: 'one' } },
+                { name: 'subagent_message', arguments: { name: 'r1', message: 'two' } },
+                { name: 'subagent_message', arguments: { name: 'r1', message: 'three' } },
+              ],
             },
-            { toolCalls: [{ name: 'subagent_message', arguments: { name: 'r1', message: 'two' } }] },
-            { toolCalls: [{ name: 'subagent_message', arguments: { name: 'r1', message: 'three' } }] },
             { text: 'all sent' },
           ]),
         },
@@ -119,8 +124,16 @@ describe('dual_ai agents and subagents across Durable Objects', () => {
         {
           content: directive([
             { toolCalls: [{ name: 'echo', arguments: { text: 'first' } }] },
-            { toolCalls: [create('a'), create('a'), create('b'), create('c')] },
-            { toolCalls: [{ name: 'subagent_message', arguments: { name: 'nobody', message: 'x' } }] },
+            // The message to nobody in the same round: a child's answer cannot come before it (see above).
+            {
+              toolCalls: [
+                create('a'),
+                create('a'),
+                create('b'),
+                create('c'),
+                { name: 'subagent_message', arguments: { name: 'nobody', message: 'x' } },
+              ],
+            },
             { text: 'done' },
           ]),
         },
