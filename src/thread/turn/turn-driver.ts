@@ -152,9 +152,9 @@ export class TurnDriver {
     const store = this.host.store();
     // A terminated thread never runs again.
     if (typeof store.info.terminatedAt === 'number') return false;
-    if (store.hasQueued()) return true;
     const log = store.messages();
-    return needsTurn(log) && !turnHeld(this.host.meta, log);
+    // The log, in memory, before the queue, which is a query.
+    return (needsTurn(log) && !turnHeld(this.host.meta, log)) || store.hasQueued();
   }
 
   private armSafetyAlarm(): void {
